@@ -1,0 +1,50 @@
+// Lint with type information, plus the boundary rules of the architecture:
+// apps never import other apps, packages are imported by name from their root,
+// and packages/domain imports no framework, broker or HTTP code.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const deepPackageImports = { group: ['@storage/*/*'], message: 'Import a package from its root only.' };
+const otherApps = { group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'], message: 'Apps never import other apps.' };
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', '.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: globals.node,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-extraneous-class': 'off',
+      '@typescript-eslint/require-await': 'off',
+      'no-restricted-imports': ['error', { patterns: [deepPackageImports, otherApps] }],
+    },
+  },
+  {
+    files: ['packages/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [deepPackageImports, otherApps, {
+          group: ['@nestjs/*', 'kafkajs', 'typeorm', 'pg', 'fastify', 'undici', 'node:http', 'node:https', 'http', 'https', '@storage/*'],
+          message: 'packages/domain is pure: no NestJS, Kafka, database or HTTP code.',
+        }],
+      }],
+    },
+  },
+  {
+    files: ['**/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+);

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { SnakeNamingStrategy } from './naming-strategy';
+
+export const MIGRATIONS_TABLE = 'schema_migrations';
+
+/** Every migration of the system, one ordered list, compiled beside this file. */
+export const MIGRATIONS_GLOB = path.join(__dirname, 'migrations', '*.js');
+
+export interface DataSourceSettings {
+  url: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities?: MixedList<Function | string | EntitySchema>;
+  /** Shows up in pg_stat_activity, so a slow query names its service. */
+  applicationName: string;
+  poolSize?: number;
+}
+
+/** The one way a service builds its TypeORM data source: snake_case names, no synchronize, shared migrations. */
+export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: settings.url,
+    entities: settings.entities ?? [],
+    migrations: [MIGRATIONS_GLOB],
+    migrationsTableName: MIGRATIONS_TABLE,
+    migrationsTransactionMode: 'each',
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    applicationName: settings.applicationName,
+    extra: { max: settings.poolSize ?? 10 },
+  };
+}
+
+export function createDataSource(settings: DataSourceSettings): DataSource {
+  return new DataSource(dataSourceOptions(settings));
+}

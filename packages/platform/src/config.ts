@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Raised when the environment does not describe a runnable service; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const port = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a port number (1-65535)' })
+    .int('must be a port number (1-65535)')
+    .min(1, 'must be a port number (1-65535)')
+    .max(65_535, 'must be a port number (1-65535)')
+    .default(fallback);
+
+/** Variables every service reads. Secrets are never logged: only their presence is. */
+export const commonConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/, 'must be a comma-separated list of host:port')
+    .optional(),
+  KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(256).default(3),
+});
+
+export const portSchema = port;
+
+export type CommonConfig = z.infer<typeof commonConfigSchema>;
+
+/** Parses the environment with a service's schema, or throws a ConfigError naming each variable at fault. */
+export function loadConfig<Schema extends z.ZodType>(schema: Schema, env: NodeJS.ProcessEnv = process.env): z.infer<Schema> {
+  // Empty strings count as unset, as they do in most deployment tools.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = schema.safeParse(present);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      const given = present[name];
+      return `${name}: ${issue.message}${given === undefined ? '' : ` (got "${given}")`}`;
+    }),
+  );
+}

@@ -1,0 +1,61 @@
+import { Controller, Get, HttpCode, HttpStatus, Inject, Module, ServiceUnavailableException, type DynamicModule } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+
+/** A dependency the service cannot serve without (database, broker). */
+export interface ReadinessCheck {
+  name: string;
+  check: () => Promise<void>;
+}
+
+export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+async function run(check: ReadinessCheck): Promise<{ name: string; status: 'up' | 'down'; error?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check.check(), timeout]);
+    return { name: check.name, status: 'up' };
+  } catch (error) {
+    return { name: check.name, status: 'down', error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Kubernetes probes: liveness stays cheap, readiness asks every real dependency. */
+@ApiExcludeController()
+@Controller('health')
+export class HealthController {
+  constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[]) {}
+
+  @Get('live')
+  @HttpCode(HttpStatus.OK)
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(): Promise<{ status: 'ready'; checks: Awaited<ReturnType<typeof run>>[] }> {
+    const checks = await Promise.all(this.checks.map(run));
+    if (checks.some((check) => check.status === 'down')) {
+      throw new ServiceUnavailableException({ status: 'not ready', checks });
+    }
+    return { status: 'ready', checks };
+  }
+}
+
+@Module({})
+export class HealthModule {
+  /** `checks` is a provider factory so checks can use injected dependencies. */
+  static forRoot(checks: { useFactory: (...deps: never[]) => ReadinessCheck[]; inject: (string | symbol | Function)[] }): DynamicModule {
+    return {
+      module: HealthModule,
+      controllers: [HealthController],
+      providers: [{ provide: READINESS_CHECKS, useFactory: checks.useFactory, inject: checks.inject }],
+    };
+  }
+}

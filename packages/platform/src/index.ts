@@ -1,0 +1,5 @@
+export { commonConfigSchema, ConfigError, loadConfig, portSchema, type CommonConfig } from './config';
+export { DatabaseModule, databaseReadiness } from './database';
+export { HealthController, HealthModule, READINESS_CHECKS, type ReadinessCheck } from './health';
+export { loggingModule, REDACTED_PATHS, requestId, type LoggingOptions } from './logging';
+export { runService, type ServiceDefinition } from './service';

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import type { DynamicModule } from '@nestjs/common';
+
+export interface LoggingOptions {
+  service: string;
+  version: string;
+  level: string;
+}
+
+/** The caller's `x-request-id` when it is sane, else a fresh one; used by Fastify and the logs alike. */
+export function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
+/** Keys, secrets and signatures never reach a log line. */
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["hook-signature"]',
+  'res.headers["set-cookie"]',
+  '*.secret',
+  '*.apiKey',
+  '*.password',
+  '*.signature',
+  '*.token',
+];
+
+/** Structured JSON logs: service and version on every line, a request id per request, health probes silent. */
+export function loggingModule(options: LoggingOptions): DynamicModule {
+  return LoggerModule.forRoot({
+    pinoHttp: {
+      level: options.level,
+      base: { service: options.service, version: options.version },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      genReqId: requestId,
+      autoLogging: {
+        ignore: (req: IncomingMessage) => ((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '').startsWith('/health'),
+      },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      },
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { locateDatabase, type DatabaseLocation } from '@storage/persistence';
+import { ConfigError, type CommonConfig } from './config';
+import { requestId } from './logging';
+
+export interface ServiceDefinition<Config extends CommonConfig> {
+  name: string;
+  loadConfig: () => Config;
+  port: (config: Config) => number;
+  /** Builds the root module once the database is known. */
+  module: (config: Config, database: DatabaseLocation) => unknown;
+  /** Extra wiring before listening: microservice transports, global pipes, docs. */
+  configure?: (app: NestFastifyApplication, config: Config, database: DatabaseLocation) => Promise<void> | void;
+  bodyLimitBytes?: number;
+}
+
+/**
+ * Boots a service: validated config (a bad variable stops it with a message naming the variable),
+ * the database, the Nest application on Fastify with pino logs, graceful shutdown on SIGTERM.
+ */
+export async function runService<Config extends CommonConfig>(definition: ServiceDefinition<Config>): Promise<INestApplication> {
+  let config: Config;
+  try {
+    config = definition.loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${definition.name}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const database = await locateDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const adapter = new FastifyAdapter({ bodyLimit: definition.bodyLimitBytes ?? 1_048_576, trustProxy: true, genReqId: requestId });
+  const app = await NestFactory.create<NestFastifyApplication>(definition.module(config, database) as never, adapter, {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  await definition.configure?.(app, config, database);
+  await app.startAllMicroservices();
+  await app.listen(definition.port(config), '0.0.0.0');
+  stopGracefully(app, database);
+  return app;
+}
+
+/** On SIGTERM or SIGINT: stop taking work, finish what is under way, then stop an embedded server this process owns. */
+function stopGracefully(app: INestApplication, database: DatabaseLocation): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    app
+      .get(Logger)
+      .log(`${signal} received, shutting down`);
+    void app
+      .close()
+      .then(() => database.release())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

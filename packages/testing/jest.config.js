@@ -1,0 +1,2 @@
+const { jestDatabaseSetup } = require('./dist');
+module.exports = { ...require('../../jest.preset'), ...jestDatabaseSetup };

@@ -1,0 +1,10 @@
+export { eventually, type EventuallyOptions } from './eventually';
+export { describeWithKafka, testKafkaBrokers } from './kafka';
+export { createTestDatabase, type TestDatabase } from './test-database';
+export { freePort } from './test-server';
+
+/** Spread into a workspace's jest config to give its tests a real, migrated PostgreSQL. */
+export const jestDatabaseSetup = {
+  globalSetup: require.resolve('./global-setup'),
+  globalTeardown: require.resolve('./global-teardown'),
+};
