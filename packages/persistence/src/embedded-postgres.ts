@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -25,7 +26,8 @@ export interface RunningEmbeddedPostgres {
   stop: () => Promise<void>;
 }
 
-const DEFAULT_PORT = 54329;
+/** `EMBEDDED_POSTGRES_PORT` picks the port of a new cluster; an existing cluster keeps the one it was given. */
+const defaultPort = (): number => Number(process.env.EMBEDDED_POSTGRES_PORT) || 54329;
 const INFO_FILE = 'postgres.json';
 
 export function embeddedInfoPath(dataDir: string): string {
@@ -70,7 +72,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (runsAsRoot) await chmod(dataDir, ((await stat(dataDir)).mode & 0o777) | 0o011);
   const known = await readEmbeddedInfo(dataDir);
   const info: EmbeddedServerInfo = known ?? {
-    port: options.port ?? DEFAULT_PORT,
+    port: options.port ?? defaultPort(),
     user: 'storage',
     password: randomBytes(12).toString('hex'),
   };
@@ -118,6 +120,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   return {
     url: (database = 'storage') => connectionUrl(info, database),
-    stop: () => server.stop(),
+    stop: async () => {
+      // A Ctrl-C in a terminal reaches the server too; waiting on a server that already exited would hang.
+      const child = (server as unknown as { process?: ChildProcess }).process;
+      if (child && child.exitCode === null && child.signalCode === null) await server.stop();
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, HttpStatus, Inject, Module, ServiceUnavailableException, type DynamicModule } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Inject, Module, ServiceUnavailableException, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 
 /** A dependency the service cannot serve without (database, broker). */
@@ -51,11 +51,11 @@ export class HealthController {
 @Module({})
 export class HealthModule {
   /** `checks` is a provider factory so checks can use injected dependencies. */
-  static forRoot(checks: { useFactory: (...deps: never[]) => ReadinessCheck[]; inject: (string | symbol | Function)[] }): DynamicModule {
+  static forRoot(checks: Pick<FactoryProvider<ReadinessCheck[]>, 'useFactory' | 'inject'>): DynamicModule {
     return {
       module: HealthModule,
       controllers: [HealthController],
-      providers: [{ provide: READINESS_CHECKS, useFactory: checks.useFactory, inject: checks.inject }],
+      providers: [{ provide: READINESS_CHECKS, useFactory: checks.useFactory, inject: checks.inject ?? [] }],
     };
   }
 }

@@ -3,3 +3,13 @@ export { DatabaseModule, databaseReadiness } from './database';
 export { HealthController, HealthModule, READINESS_CHECKS, type ReadinessCheck } from './health';
 export { loggingModule, REDACTED_PATHS, requestId, type LoggingOptions } from './logging';
 export { runService, type ServiceDefinition } from './service';
+export {
+  createValidationPipe,
+  fieldErrors,
+  InvalidRequestException,
+  PROBLEM_CONTENT_TYPE,
+  problemFor,
+  ProblemDetailsFilter,
+  type FieldError,
+  type ProblemDetails,
+} from './problem-details';

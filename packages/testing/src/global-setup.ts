@@ -1,7 +1,7 @@
 import { ENV_ADMIN_URL, ENV_TEMPLATE, startTestServer, type TestServer } from './test-server';
 
 declare global {
-  // eslint-disable-next-line no-var
+   
   var storageTestServer: TestServer | undefined;
 }
 

@@ -1,0 +1,121 @@
+import { STATUS_CODES } from 'node:http';
+import {
+  ArgumentsHost,
+  BadRequestException,
+  Catch,
+  HttpException,
+  HttpStatus,
+  Logger,
+  ValidationPipe,
+  type ExceptionFilter,
+  type ValidationError,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+
+/** One field at fault in a request. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** RFC 9457 problem details, the body of every failure. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/**
+ * A 400 naming the fields at fault. Thrown by the validation pipe and by any code that checks input
+ * itself, so every validation failure has the same shape.
+ */
+export class InvalidRequestException extends BadRequestException {
+  constructor(readonly fieldErrors: FieldError[], detail = 'The request has invalid fields.') {
+    super({ detail, errors: fieldErrors });
+  }
+}
+
+/** Flattens class-validator errors to `field.path: message` pairs, nested objects and arrays included. */
+export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const field = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...fieldErrors(error.children ?? [], field)];
+  });
+}
+
+/**
+ * The pipe every service uses: transforms to the DTO class, strips unknown fields, and answers
+ * invalid input with a problem naming each field.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => {
+      const found = fieldErrors(errors);
+      return new InvalidRequestException(found.length > 0 ? found : [{ field: 'body', message: 'must be a JSON object' }]);
+    },
+  });
+}
+
+export function problemFor(status: number, detail: string, errors?: FieldError[]): ProblemDetails {
+  return {
+    type: 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    detail,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
+}
+
+/**
+ * Answers every failure as `application/problem+json`: HTTP exceptions keep their status, Fastify's own
+ * errors (body too large, unsupported media type, malformed JSON) arrive here as HttpExceptions, and
+ * anything else is a 500 whose details stay in the log.
+ */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemDetails');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const problem = this.toProblem(exception);
+    void reply.status(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(problem);
+  }
+
+  private toProblem(exception: unknown): ProblemDetails {
+    if (exception instanceof InvalidRequestException) {
+      return problemFor(HttpStatus.BAD_REQUEST, 'The request has invalid fields.', exception.fieldErrors);
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return problemFor(status, detailOf(exception), errorsOf(exception));
+    }
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    return problemFor(HttpStatus.INTERNAL_SERVER_ERROR, 'An unexpected error occurred.');
+  }
+}
+
+function detailOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const body = response as { detail?: unknown; message?: unknown };
+  if (typeof body.detail === 'string') return body.detail;
+  if (typeof body.message === 'string') return body.message;
+  if (Array.isArray(body.message)) return body.message.map(String).join('; ');
+  return exception.message;
+}
+
+function errorsOf(exception: HttpException): FieldError[] | undefined {
+  const response = exception.getResponse();
+  if (typeof response !== 'object' || response === null) return undefined;
+  const errors = (response as { errors?: unknown }).errors;
+  return Array.isArray(errors) ? (errors as FieldError[]) : undefined;
+}

@@ -1,0 +1,23 @@
+import path from 'node:path';
+
+export const repoRoot = path.resolve(__dirname, '..', '..', '..');
+
+/**
+ * Commands owned by a workspace run that workspace's own CLI entry, so each team keeps its commands
+ * beside its code and this router imports none of them.
+ */
+export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; summary: string }> = {
+  seed: { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'seed demo | seed scale --facilities N --rentals M' },
+  'api-keys': { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'api-keys create --portfolio <id> [--scope read|write]' },
+  replay: { owner: 'packages/messaging', entry: 'packages/messaging/dist/cli.js', summary: 'replay --group <group> --from <ISO time> [--to <ISO time>] [--redeliver]' },
+  delinquency: { owner: 'apps/delinquency-scheduler', entry: 'apps/delinquency-scheduler/dist/cli.js', summary: 'delinquency run --as-of YYYY-MM-DD' },
+};
+
+export const USAGE = `Usage: npm run cli -- <command>
+
+  start                 run the whole system (embedded PostgreSQL unless DATABASE_URL is set)
+  db migrate            apply pending migrations
+${Object.entries(ROUTED_COMMANDS)
+  .map(([, command]) => `  ${command.summary}`)
+  .join('\n')}
+`;

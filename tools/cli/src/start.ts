@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { migrate, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
+import { repoRoot } from './commands';
+
+interface App {
+  name: string;
+  entry: string;
+  portVariable: string;
+  defaultPort: number;
+  colour: number;
+}
+
+const APPS: App[] = [
+  { name: 'api', entry: 'apps/api/dist/main.js', portVariable: 'API_PORT', defaultPort: 3000, colour: 36 },
+  { name: 'dispatcher', entry: 'apps/webhook-dispatcher/dist/main.js', portVariable: 'DISPATCHER_PORT', defaultPort: 3001, colour: 35 },
+  { name: 'scheduler', entry: 'apps/delinquency-scheduler/dist/main.js', portVariable: 'SCHEDULER_PORT', defaultPort: 3002, colour: 33 },
+];
+
+const READY_TIMEOUT_MS = 120_000;
+
+const say = (line: string) => process.stdout.write(`\x1b[1m[start]\x1b[0m ${line}\n`);
+const portOf = (app: App) => Number(process.env[app.portVariable] ?? app.defaultPort);
+
+/** Prefixes every line a child writes with its name, so three services can share one terminal. */
+function pipeWithPrefix(child: ChildProcess, app: App): void {
+  const prefix = `\x1b[${app.colour}m[${app.name}]\x1b[0m `;
+  for (const stream of [child.stdout, child.stderr]) {
+    let pending = '';
+    stream?.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) process.stdout.write(prefix + line + '\n');
+    });
+  }
+}
+
+async function waitUntilReady(app: App, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${app.name} exited with code ${child.exitCode} before it was ready`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${portOf(app)}/health/ready`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${app.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+function runToCompletion(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const child = spawn(process.execPath, [path.join(repoRoot, entry), ...args], { stdio: 'inherit', env });
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${entry} ${args.join(' ')} failed (${code})`)))),
+  );
+}
+
+function printBanner(dataDir: string): void {
+  const api = `http://localhost:${portOf(APPS[0])}`;
+  const keyFile = path.join(dataDir, 'demo-api-key');
+  const key = process.env.DEMO_API_KEY ?? (existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '<see npm run cli -- api-keys create>');
+  say('the storage rental platform is ready');
+  say(`  API             ${api}   (docs: ${api}/docs, OpenAPI: ${api}/openapi.json)`);
+  say(`  webhook portal  http://localhost:${portOf(APPS[1])}/portal   (open the link from GET ${api}/api/v1/webhooks/dashboard-link)`);
+  say(`  scheduler       http://localhost:${portOf(APPS[2])}/health/ready`);
+  say(`  demo API key    ${key}`);
+  say(`  try it          curl -H 'x-api-key: ${key}' ${api}/api/portfolios`);
+  say('press Ctrl-C to stop everything');
+}
+
+/**
+ * `npm start`: the embedded PostgreSQL (unless DATABASE_URL is set), migrations, the demo seed on first boot,
+ * then the three services as child processes. Ctrl-C (or SIGTERM) stops the services, then PostgreSQL.
+ */
+export async function start({ dataDir }: { dataDir: string }): Promise<number> {
+  let postgres: RunningEmbeddedPostgres | undefined;
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    say(`starting embedded PostgreSQL (data in ${path.relative(repoRoot, path.join(dataDir, 'postgres')) || dataDir})`);
+    postgres = await startEmbeddedPostgres({ dataDir });
+    databaseUrl = postgres.url();
+  }
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stopAll = async (code: number): Promise<number> => {
+    if (stopping) return code;
+    stopping = true;
+    say('stopping services');
+    await Promise.all(
+      children
+        .filter((child) => child.exitCode === null)
+        .map((child) => new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+        })),
+    );
+    if (postgres) {
+      say('stopping embedded PostgreSQL');
+      await postgres.stop();
+    }
+    return code;
+  };
+
+  try {
+    const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
+    say('applying migrations');
+    await migrate(databaseUrl, (line) => say(`  ${line}`));
+    say('seeding the demo portfolio (first boot only)');
+    await runToCompletion('apps/api/dist/cli.js', ['seed', 'demo', '--if-empty'], env);
+
+    const stopped = new Promise<number>((resolve) => {
+      process.once('SIGINT', () => void stopAll(0).then(resolve));
+      process.once('SIGTERM', () => void stopAll(0).then(resolve));
+      for (const app of APPS) {
+        const child = spawn(process.execPath, [path.join(repoRoot, app.entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        pipeWithPrefix(child, app);
+        child.once('exit', (code) => {
+          if (stopping) return;
+          say(`${app.name} exited unexpectedly (code ${code}); stopping everything`);
+          void stopAll(1).then(resolve);
+        });
+        children.push(child);
+      }
+    });
+    await Promise.all(APPS.map((app, index) => waitUntilReady(app, children[index])));
+    printBanner(dataDir);
+    return await stopped;
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    return stopAll(1);
+  }
+}
