@@ -1,0 +1,38 @@
+import fc from 'fast-check';
+import { addDays, calendarDateSchema, daysBetween, isCalendarDate, toCalendarDate } from '../src';
+
+describe('calendar dates', () => {
+  it.each(['2024-02-29', '2025-12-31', '1999-01-01'])('accepts %p', (s) => expect(isCalendarDate(s)).toBe(true));
+  it.each(['2023-02-29', '2025-13-01', '2025-04-31', '2025-1-01', '2025-01-01T00:00:00Z', ''])('refuses %p', (s) => {
+    expect(isCalendarDate(s)).toBe(false);
+    expect(calendarDateSchema.safeParse(s).success).toBe(false);
+  });
+
+  it('counts calendar days across month, leap day and year ends', () => {
+    expect(daysBetween('2025-01-31', '2025-02-01')).toBe(1);
+    expect(daysBetween('2024-02-28', '2024-03-01')).toBe(2);
+    expect(daysBetween('2025-12-31', '2025-01-01')).toBe(-364);
+    expect(addDays('2024-12-27', 5)).toBe('2025-01-01');
+    expect(addDays('2025-03-01', -1)).toBe('2025-02-28');
+  });
+
+  it('is not shifted by daylight saving or local time zones', () => {
+    // 2025-03-09 is a US DST change; UTC calendar days ignore it.
+    expect(daysBetween('2025-03-08', '2025-03-10')).toBe(2);
+    expect(toCalendarDate(new Date('2025-03-09T23:30:00-05:00'))).toBe('2025-03-10');
+  });
+
+  it('refuses malformed input and fractional days', () => {
+    expect(() => daysBetween('2025-02-30', '2025-03-01')).toThrow(RangeError);
+    expect(() => addDays('2025-01-01', 1.5)).toThrow(RangeError);
+  });
+
+  it('addDays and daysBetween are inverse', () => {
+    const day = fc.integer({ min: 0, max: 2_900_000 }).map((n) => toCalendarDate(new Date(n * 86_400_000)));
+    fc.assert(
+      fc.property(day, fc.integer({ min: -5000, max: 5000 }), (date, n) => {
+        expect(daysBetween(date, addDays(date, n))).toBe(n);
+      }),
+    );
+  });
+});
