@@ -1,0 +1,134 @@
+import type { Pool, PoolClient } from 'pg';
+import { advisoryUnlock, tryAdvisoryLock } from './advisory-lock';
+
+/** The channel OutboxPublisher notifies on commit. */
+export const OUTBOX_CHANNEL = 'outbox';
+
+/** After a step: more is waiting, nothing is, or a gap holds rows back until older transactions end. */
+export type StepResult = 'busy' | 'idle' | 'gap';
+
+export interface LogFollowerOptions {
+  pool: Pool;
+  /** Only the holder of this advisory lock works; other replicas wait as standbys. */
+  lockName: string;
+  /** Safety net for a lost notification, and how often a standby retries the lock. */
+  pollIntervalMs: number;
+  /** Called when this process becomes the leader, before its first step. */
+  lead: () => Promise<void>;
+  step: () => Promise<StepResult>;
+  onError: (error: unknown) => void;
+}
+
+/** A gap is usually a transaction about to commit: look again soon, not at the next poll. */
+const GAP_RECHECK_MS = 5;
+const MAX_BACKOFF_MS = 5_000;
+
+/**
+ * Runs `step` while this process holds the lock, woken by LISTEN/NOTIFY with a poll as a safety net.
+ * A failed step (database away) is reported and retried after the poll interval; nothing is skipped.
+ */
+export class LogFollower {
+  private stopped = false;
+  private woken = false;
+  private wake: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly options: LogFollowerOptions) {}
+
+  start(): void {
+    this.running = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.signal();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        await this.leadWhileLocked(() => (failures = 0));
+      } catch (error) {
+        failures++;
+        this.options.onError(error);
+        // Backs off while a dependency (database, broker) is away, without giving up.
+        await this.sleep(Math.min(MAX_BACKOFF_MS, this.options.pollIntervalMs * 2 ** (failures - 1)));
+      }
+    }
+  }
+
+  private async leadWhileLocked(onProgress: () => void): Promise<void> {
+    const client = await this.options.pool.connect();
+    // The lock lives in this session: if the connection breaks, leadership is gone and stepping must stop.
+    let broken: Error | undefined;
+    const onError = (error: Error): void => {
+      broken = error;
+      this.signal();
+    };
+    const onNotification = (): void => this.signal();
+    client.on('error', onError);
+    try {
+      while (!this.stopped && !(await tryAdvisoryLock(client, this.options.lockName))) await this.sleep(this.options.pollIntervalMs);
+      if (this.stopped) return;
+      client.on('notification', onNotification);
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      await this.options.lead();
+      await this.stepWhileLeading(() => broken, onProgress);
+      await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`);
+      await advisoryUnlock(client, this.options.lockName);
+    } finally {
+      client.off('notification', onNotification);
+      client.off('error', onError);
+      releaseClient(client, broken);
+    }
+  }
+
+  private async stepWhileLeading(broken: () => Error | undefined, onProgress: () => void): Promise<void> {
+    while (!this.stopped) {
+      const failure = broken();
+      if (failure) throw failure;
+      const result = await this.options.step();
+      onProgress();
+      switch (result) {
+        case 'busy':
+          continue;
+        case 'gap':
+          await this.sleep(GAP_RECHECK_MS);
+          break;
+        case 'idle':
+          await this.sleep(this.options.pollIntervalMs);
+          break;
+      }
+    }
+  }
+
+  private signal(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  /** Sleeps until the time is up or a notification arrives; one that arrived during a step counts. */
+  private sleep(ms: number): Promise<void> {
+    if (this.woken || this.stopped) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        this.woken = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+}
+
+function releaseClient(client: PoolClient, broken: Error | undefined): void {
+  // A broken session is destroyed rather than returned to the pool.
+  client.release(broken);
+}

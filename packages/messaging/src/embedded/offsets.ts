@@ -1,0 +1,17 @@
+import type { Pool, PoolClient } from 'pg';
+
+type Queryable = Pick<Pool | PoolClient, 'query'>;
+
+/** The last log position a group (or relay) finished; 0 for a new one, so it starts at the beginning. */
+export async function readOffset(db: Queryable, group: string): Promise<bigint> {
+  const { rows } = await db.query<{ position: string }>('SELECT position::text FROM consumer_offsets WHERE consumer_group = $1', [group]);
+  return BigInt(rows[0]?.position ?? '0');
+}
+
+export async function saveOffset(db: Queryable, group: string, position: bigint): Promise<void> {
+  await db.query(
+    `INSERT INTO consumer_offsets (consumer_group, position) VALUES ($1, $2)
+     ON CONFLICT (consumer_group) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
+    [group, position.toString()],
+  );
+}

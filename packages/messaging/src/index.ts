@@ -1,0 +1,12 @@
+export { OutboxPublisher, MESSAGING_SERVICE } from './outbox-publisher';
+export { MessagingModule, MESSAGING_READINESS, type MessagingOptions } from './messaging.module';
+export { eventTransport, type EventTransportOptions } from './event-transport';
+export { EventContext, type Redelivery } from './consumer/event-context';
+export { ProcessedEvents, runOnce } from './consumer/processed-events';
+export { DEFAULT_RETRY, type RetryPolicy } from './consumer/retry-policy';
+export { HandlerErrorInterceptor } from './consumer/handler-error.interceptor';
+export { OutboxRelay, type OutboxRelayOptions, type RelayLag } from './kafka/outbox-relay';
+export { deadLetterTopic } from './kafka/kafka-client';
+export { kafkaReadiness, type MessagingReadinessCheck } from './kafka/kafka-readiness';
+export { EmbeddedTransport } from './embedded/embedded-transport';
+export { KafkaTransport } from './kafka/kafka-transport';

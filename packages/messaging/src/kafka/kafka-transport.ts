@@ -1,0 +1,126 @@
+import { Logger } from '@nestjs/common';
+import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
+import type { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
+import { Pool } from 'pg';
+import { deliver, describe, type Delivery } from '../consumer/deliver';
+import { EventContext } from '../consumer/event-context';
+import { ReplayWindow } from '../consumer/replay-window';
+import type { RetryPolicy } from '../consumer/retry-policy';
+import { createKafka, deadLetterTopic, ensureTopics, PARTITIONER } from './kafka-client';
+
+export interface KafkaTransportOptions {
+  group: string;
+  topics: readonly string[];
+  kafkaBrokers: string;
+  partitions: number;
+  /** For replay windows (the replay_requests table). */
+  databaseUrl: string;
+  retry: RetryPolicy;
+}
+
+/** The stream name of a Kafka partition in replay requests. */
+export const kafkaStream = (topic: string, partition: number): string => `${topic}:${partition}`;
+
+/**
+ * Consumes Kafka topics as a consumer group. Partitions are handled one message at a time, so messages of
+ * one key (one partition) keep their order; offsets are committed after a message is handled or
+ * dead-lettered to `<topic>.dlq` (at least once). If even the dead-letter write fails, the error goes to
+ * kafkajs, which retries the message instead of committing past it.
+ */
+export class KafkaTransport extends Server implements CustomTransportStrategy {
+  protected override readonly logger: Logger;
+  private readonly kafka: Kafka;
+  private readonly pool: Pool;
+  private consumer: Consumer | undefined;
+  private producer: Producer | undefined;
+  private replay: ReplayWindow | undefined;
+
+  constructor(private readonly options: KafkaTransportOptions) {
+    super();
+    this.logger = new Logger(`KafkaTransport:${options.group}`);
+    this.kafka = createKafka(options.kafkaBrokers, options.group);
+    this.pool = new Pool({ connectionString: options.databaseUrl, max: 1, application_name: `consumer:${options.group}` });
+    this.pool.on('error', (error) => this.logger.warn(`database connection lost: ${error.message}`));
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      await this.start();
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  private async start(): Promise<void> {
+    const topics = [...this.options.topics, ...this.options.topics.map(deadLetterTopic)];
+    await ensureTopics(this.kafka, topics, this.options.partitions);
+    this.replay = await ReplayWindow.load(this.pool, this.options.group);
+    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: PARTITIONER });
+    await this.producer.connect();
+    this.consumer = this.kafka.consumer({ groupId: this.options.group, maxWaitTimeInMs: 100, retry: { retries: Number.MAX_SAFE_INTEGER } });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
+    // Partitions in parallel, each still one message at a time: order per key holds.
+    // Partitions in parallel, each still one message at a time: order per key holds.
+    await this.consumer.run({ partitionsConsumedConcurrently: this.options.partitions, eachMessage: (payload) => this.handle(payload) });
+    this.logger.log(`consuming ${this.options.topics.join(', ')}`);
+  }
+
+  async close(): Promise<void> {
+    await this.consumer?.disconnect();
+    await this.producer?.disconnect();
+    await this.pool.end();
+  }
+
+  on(): never {
+    throw new Error('KafkaTransport emits no events');
+  }
+
+  unwrap<T>(): T {
+    return this.kafka as T;
+  }
+
+  private async handle({ topic, partition, message }: EachMessagePayload): Promise<void> {
+    const verdict = this.replay!.verdict(kafkaStream(topic, partition), BigInt(message.offset), new Date(Number(message.timestamp)));
+    if (verdict.kind === 'skip') return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(message.value?.toString('utf8') ?? 'null');
+    } catch (error) {
+      return this.deadLetter(topic, partition, message, { kind: 'dead', reason: `not JSON: ${describe(error)}`, attempts: 0 });
+    }
+    const outcome = await deliver(
+      { server: this, retry: this.options.retry, logger: this.logger },
+      raw,
+      (attempt) => new EventContext(this.options.group, topic, `${partition}:${message.offset}`, attempt, verdict.redelivery),
+    );
+    if (outcome.kind === 'dead') await this.deadLetter(topic, partition, message, outcome);
+  }
+
+  private async deadLetter(
+    topic: string,
+    partition: number,
+    message: EachMessagePayload['message'],
+    outcome: Extract<Delivery, { kind: 'dead' }>,
+  ): Promise<void> {
+    this.logger.error(`${topic}[${partition}]@${message.offset} dead-lettered after ${outcome.attempts} attempt(s): ${outcome.reason}`);
+    await this.producer!.send({
+      topic: deadLetterTopic(topic),
+      acks: -1,
+      messages: [
+        {
+          key: message.key,
+          value: message.value,
+          headers: {
+            ...message.headers,
+            'dlq-reason': outcome.reason,
+            'dlq-consumer-group': this.options.group,
+            'dlq-attempts': String(outcome.attempts),
+            'dlq-source': `${topic}:${partition}:${message.offset}`,
+          },
+        },
+      ],
+    });
+  }
+}

@@ -1,0 +1,158 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Kafka, Message, Producer } from 'kafkajs';
+import { Pool } from 'pg';
+import { relayLockName } from '../embedded/advisory-lock';
+import { LogFollower, type StepResult } from '../embedded/log-follower';
+import { LogReader, type LogRecord } from '../embedded/log-reader';
+import { readOffset, saveOffset } from '../embedded/offsets';
+import { createKafka, ensureTopics, PARTITIONER } from './kafka-client';
+
+export interface OutboxRelayOptions {
+  service: string;
+  kafkaBrokers: string;
+  partitions: number;
+  databaseUrl: string;
+  /** Created up front, so consumers can subscribe before the first event. */
+  topics: readonly string[];
+  batchSize: number;
+  pollIntervalMs: number;
+  lagReportIntervalMs: number;
+}
+
+export interface RelayLag {
+  /** Outbox rows of this service not yet published. */
+  events: number;
+  /** Age of the oldest of them, 0 when none. */
+  oldestMs: number;
+}
+
+/**
+ * Publishes the service's outbox rows to Kafka in log order: one leader per service (advisory lock),
+ * idempotent producer with acks from all replicas, rows marked published and the relay's position saved only
+ * after Kafka acknowledged them. A crash between the two re-sends a batch (consumers dedupe by event id);
+ * while Kafka is away the follower backs off and resumes from the saved position.
+ */
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger: Logger;
+  private readonly kafka: Kafka;
+  private readonly pool: Pool;
+  private readonly follower: LogFollower;
+  private producer: Producer | undefined;
+  private reader: LogReader | undefined;
+  private offset = 0n;
+  private lagTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.logger = new Logger(`OutboxRelay:${options.service}`);
+    this.kafka = createKafka(options.kafkaBrokers, `relay-${options.service}`);
+    this.pool = new Pool({ connectionString: options.databaseUrl, max: 3, application_name: `relay:${options.service}` });
+    this.pool.on('error', (error) => this.logger.warn(`database connection lost: ${error.message}`));
+    this.follower = new LogFollower({
+      pool: this.pool,
+      lockName: relayLockName(options.service),
+      pollIntervalMs: options.pollIntervalMs,
+      lead: () => this.lead(),
+      step: () => this.step(),
+      onError: (error) => this.logger.warn(`relay paused, will retry: ${error instanceof Error ? error.message : String(error)}`),
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  async start(): Promise<void> {
+    await ensureTopics(this.kafka, this.options.topics, this.options.partitions);
+    this.follower.start();
+    this.lagTimer = setInterval(() => void this.reportLag(), this.options.lagReportIntervalMs);
+    this.lagTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.lagTimer);
+    await this.follower.stop();
+    await this.producer?.disconnect();
+    this.producer = undefined;
+    await this.pool.end();
+  }
+
+  async lag(): Promise<RelayLag> {
+    const { rows } = await this.pool.query<{ events: string; oldest_ms: string | null }>(
+      `SELECT count(*)::text AS events, (extract(epoch FROM now() - min(created_at)) * 1000)::bigint::text AS oldest_ms
+         FROM outbox WHERE published_at IS NULL AND source = $1`,
+      [this.options.service],
+    );
+    return { events: Number(rows[0]?.events ?? 0), oldestMs: Number(rows[0]?.oldest_ms ?? 0) };
+  }
+
+  private async reportLag(): Promise<void> {
+    try {
+      const lag = await this.lag();
+      if (lag.events > 0) this.logger.log(`relay lag: ${lag.events} event(s), oldest ${lag.oldestMs} ms`);
+    } catch (error) {
+      this.logger.warn(`relay lag unknown: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async lead(): Promise<void> {
+    if (!this.producer) {
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: PARTITIONER });
+      await producer.connect();
+      this.producer = producer;
+    }
+    this.reader = new LogReader(this.pool, this.options.batchSize);
+    this.offset = await readOffset(this.pool, relayLockName(this.options.service));
+    this.logger.log(`relaying from position ${this.offset}`);
+  }
+
+  private async step(): Promise<StepResult> {
+    const { records, waiting } = await this.reader!.read(this.offset);
+    const last = records[records.length - 1];
+    if (!last) return waiting ? 'gap' : 'idle';
+    const mine = records.filter((record) => record.source === this.options.service);
+    if (mine.length > 0) {
+      await this.producer!.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
+    }
+    await this.markPublished(mine, last.position);
+    this.offset = last.position;
+    return 'busy';
+  }
+
+  private async markPublished(records: LogRecord[], through: bigint): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (records.length > 0) {
+        await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [records.map((r) => r.position.toString())]);
+      }
+      await saveOffset(client, relayLockName(this.options.service), through);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** Groups records by topic, keeping log order inside each topic (and so inside each key). */
+function byTopic(records: LogRecord[]): { topic: string; messages: Message[] }[] {
+  const topics = new Map<string, Message[]>();
+  for (const record of records) {
+    const messages = topics.get(record.topic) ?? [];
+    messages.push({
+      key: record.key,
+      value: JSON.stringify(record.envelope),
+      // The commit-side time, so `replay --from` means the same instant in Kafka and embedded.
+      timestamp: String(record.createdAt.getTime()),
+      headers: { 'event-id': record.eventId, 'event-type': record.type },
+    });
+    topics.set(record.topic, messages);
+  }
+  return [...topics].map(([topic, messages]) => ({ topic, messages }));
+}

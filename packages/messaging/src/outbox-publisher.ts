@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { topicFor, type EventEnvelope } from '@storage/domain';
+import { OUTBOX_CHANNEL } from './embedded/log-follower';
+
+/** The producing service's name, recorded on its outbox rows so its relay publishes them. */
+export const MESSAGING_SERVICE = Symbol('MESSAGING_SERVICE');
+
+/*
+ * The transaction id is taken (pg_current_xact_id, in a subquery that runs first) before the outbox id,
+ * which the embedded LogReader relies on to tell a late commit from a rollback. The notification is sent
+ * only at commit, so a rolled-back event wakes nobody.
+ */
+const INSERT_AND_NOTIFY = `
+WITH entry AS (
+  INSERT INTO outbox (id, topic, key, type, event_id, source, envelope)
+  SELECT nextval(pg_get_serial_sequence('outbox', 'id')), $1, $2, $3, $4, $5, $6::jsonb
+    FROM (SELECT pg_current_xact_id() AS xid OFFSET 0) AS tx WHERE tx.xid IS NOT NULL
+  RETURNING id)
+SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry`;
+
+@Injectable()
+export class OutboxPublisher {
+  constructor(@Inject(MESSAGING_SERVICE) private readonly service: string) {}
+
+  /** Writes the event in the caller's transaction: it exists exactly when the state change commits. */
+  async publish(manager: EntityManager, envelope: EventEnvelope): Promise<void> {
+    if (!manager.queryRunner?.isTransactionActive) {
+      throw new Error('OutboxPublisher.publish needs the EntityManager of the transaction that changes the state');
+    }
+    await manager.query(INSERT_AND_NOTIFY, [
+      topicFor(envelope.type),
+      envelope.key,
+      envelope.type,
+      envelope.eventId,
+      this.service,
+      JSON.stringify(envelope),
+    ]);
+  }
+}

@@ -1,0 +1,45 @@
+import type { Pool } from 'pg';
+import { advisoryUnlock, consumerLockName, tryAdvisoryLock } from '../embedded/advisory-lock';
+import { EMBEDDED_STREAM } from '../embedded/embedded-transport';
+import { readOffset, saveOffset } from '../embedded/offsets';
+import { recordReplay } from './record-replay';
+import { GroupRunning, type ReplayCommand } from './replay-request';
+
+/** Moves an embedded group's log position back to the first event committed at or after `--from`. */
+export async function replayEmbedded(pool: Pool, command: ReplayCommand, progress: (line: string) => void): Promise<void> {
+  const client = await pool.connect();
+  try {
+    if (!(await tryAdvisoryLock(client, consumerLockName(command.group)))) {
+      throw new GroupRunning(`consumer group "${command.group}" is running; stop its service, replay, then start it again`);
+    }
+    try {
+      await client.query('BEGIN');
+      const current = await readOffset(client, command.group);
+      const { rows } = await client.query<{ start: string }>(
+        `SELECT coalesce((SELECT min(id) - 1 FROM outbox WHERE created_at >= $1), (SELECT coalesce(max(id), 0) FROM outbox))::text AS start`,
+        [command.from],
+      );
+      const start = BigInt(rows[0].start);
+      if (start >= current) {
+        await client.query('ROLLBACK');
+        progress(`group "${command.group}" is at position ${current}, before ${command.from.toISOString()}: nothing to replay`);
+        return;
+      }
+      const counted = await client.query<{ events: string }>(
+        'SELECT count(*)::text AS events FROM outbox WHERE id > $1 AND id <= $2 AND ($3::timestamptz IS NULL OR created_at <= $3)',
+        [start.toString(), current.toString(), command.to ?? null],
+      );
+      const id = await recordReplay(client, command, { [EMBEDDED_STREAM]: (current + 1n).toString() });
+      await saveOffset(client, command.group, start);
+      await client.query('COMMIT');
+      progress(`group "${command.group}": log position ${current} -> ${start}; ${counted.rows[0].events} event(s) to replay (replay #${id})`);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await advisoryUnlock(client, consumerLockName(command.group));
+    }
+  } finally {
+    client.release();
+  }
+}

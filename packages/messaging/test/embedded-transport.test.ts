@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { INestMicroservice } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
+import { Pool } from 'pg';
+import { eventTransport, OutboxPublisher } from '../src';
+import { replayEmbedded } from '../src/replay/embedded-replay';
+import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer as startTestConsumer, type Script } from './support';
+
+describe('embedded transport (outbox as the log)', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let consumer: INestMicroservice;
+  let script: Script;
+  const publisher = new OutboxPublisher(SERVICE);
+  const group = 'embedded-test';
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await openDataSource(database.url);
+    script = newScript();
+    consumer = await startConsumer();
+  });
+
+  afterAll(async () => {
+    await consumer.close();
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  function startConsumer(): Promise<INestMicroservice> {
+    const strategy = eventTransport({ group, topics: [BILLING], databaseUrl: database.url, retry: { backoffMs: 10, attempts: 3 } });
+    return startTestConsumer(dataSource, script, strategy);
+  }
+
+  it('delivers an event committed with its state change, and never one whose transaction rolled back', async () => {
+    const rental = randomUUID();
+    const kept = payment(rental, 111);
+    const rolledBack = payment(rental, 222);
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await publisher.publish(manager, rolledBack);
+        throw new Error('business rule refused the payment');
+      }),
+    ).rejects.toThrow('business rule');
+    await recordPayment(dataSource, publisher, kept);
+    await eventually(async () => expect(await effects(dataSource, group)).toContainEqual({ event_id: kept.eventId, rental, amount: 111 }));
+    // The later event was handled, so the earlier rolled-back one was passed, not waited for.
+    expect(script.calls.map((call) => call.eventId)).not.toContain(rolledBack.eventId);
+  });
+
+  it('refuses to publish outside a transaction', async () => {
+    await expect(publisher.publish(dataSource.manager, payment(randomUUID()))).rejects.toThrow('transaction');
+  });
+
+  it('keeps per-key order and sees a row that commits after a later one', async () => {
+    const rental = randomUUID();
+    const first = payment(rental, 1);
+    const second = payment(rental, 2);
+    // `first` takes the lower log position but commits after `second`: the reader must not skip it.
+    let releaseFirst!: () => void;
+    let firstWritten!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const firstInOutbox = new Promise<void>((resolve) => (firstWritten = resolve));
+    const firstDone = dataSource.transaction(async (manager) => {
+      await publisher.publish(manager, first);
+      firstWritten();
+      await firstHeld;
+    });
+    await firstInOutbox;
+    await recordPayment(dataSource, publisher, second);
+    // The consumer has seen `second` committed while `first` is still open.
+    await eventually(async () => expect(await dataSource.query('SELECT 1 FROM outbox WHERE event_id = $1', [second.eventId])).toHaveLength(1));
+    releaseFirst();
+    await firstDone;
+    await eventually(async () => {
+      const mine = (await effects(dataSource, group)).filter((row) => row.rental === rental);
+      expect(mine.map((row) => row.amount)).toEqual([1, 2]);
+    });
+  });
+
+  it('retries a failing handler and applies its effect once', async () => {
+    const event = payment(randomUUID(), 333);
+    script.failuresLeft.set(event.eventId, 2);
+    await recordPayment(dataSource, publisher, event);
+    await eventually(async () => expect((await effects(dataSource, group)).filter((row) => row.event_id === event.eventId)).toHaveLength(1));
+    expect(script.calls.filter((call) => call.eventId === event.eventId).map((call) => call.attempt)).toEqual([1, 2, 3]);
+  });
+
+  it('dead-letters a poison message with its reason and goes on with the next one', async () => {
+    const rental = randomUUID();
+    const poison = payment(rental, 444);
+    const next = payment(rental, 555);
+    script.poison.add(poison.eventId);
+    await recordPayment(dataSource, publisher, poison);
+    await recordPayment(dataSource, publisher, next);
+    await eventually(async () => expect((await effects(dataSource, group)).map((row) => row.event_id)).toContain(next.eventId));
+    const [letter] = await dataSource.query('SELECT topic, reason, attempts FROM dead_letters WHERE consumer_group = $1 AND event_id = $2', [
+      group,
+      poison.eventId,
+    ]);
+    expect(letter).toEqual({ topic: BILLING, reason: expect.stringContaining(`cannot apply payment ${poison.payload.paymentUuid}`), attempts: 3 });
+  });
+
+  it('dead-letters a message that breaks its contract without calling the handler', async () => {
+    const eventId = randomUUID();
+    await dataSource.transaction((manager) =>
+      manager.query(`INSERT INTO outbox (topic, key, type, event_id, source, envelope) VALUES ($1, NULL, 'payment-recorded', $2, $3, $4)`, [
+        BILLING,
+        eventId,
+        SERVICE,
+        JSON.stringify({ eventId, type: 'payment-recorded', payload: {} }),
+      ]),
+    );
+    await eventually(async () => {
+      const [letter] = await dataSource.query('SELECT reason, attempts FROM dead_letters WHERE event_id = $1', [eventId]);
+      expect(letter).toEqual({ reason: expect.stringContaining('Invalid event'), attempts: 0 });
+    });
+    expect(script.calls.map((call) => call.eventId)).not.toContain(eventId);
+  });
+
+  it('replays a day of events with no effect applied twice, marking redeliveries when asked', async () => {
+    const rental = randomUUID();
+    const day = Array.from({ length: 20 }, (_, i) => payment(rental, 1_000 + i));
+    for (const event of day) await recordPayment(dataSource, publisher, event);
+    const ids = day.map((event) => event.eventId);
+    await eventually(async () => expect((await effects(dataSource, group)).filter((row) => ids.includes(row.event_id))).toHaveLength(20));
+    const before = await effects(dataSource, group);
+
+    await consumer.close();
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    const lines: string[] = [];
+    const from = new Date(Date.now() - 24 * 3_600_000);
+    await replayEmbedded(pool, { group, from, to: undefined, redeliver: true }, (line) => lines.push(line));
+    await pool.end();
+    expect(lines.join('\n')).toMatch(/log position \d+ -> \d+; \d+ event\(s\) to replay/);
+    script.calls.length = 0;
+    consumer = await startConsumer();
+
+    await eventually(async () => expect(script.calls.filter((call) => ids.includes(call.eventId))).toHaveLength(20));
+    expect(script.calls.every((call) => call.redelivered)).toBe(true);
+    expect(await effects(dataSource, group)).toEqual(before);
+  });
+
+  it('refuses to replay a running group', async () => {
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      await expect(replayEmbedded(pool, { group, from: new Date(0), to: undefined, redeliver: false }, () => undefined)).rejects.toThrow('is running');
+    } finally {
+      await pool.end();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { INestMicroservice } from '@nestjs/common';
+import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { TOPICS } from '@storage/domain';
+import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
+import { deadLetterTopic, eventTransport, OutboxPublisher, OutboxRelay } from '../src';
+import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
+
+describeWithKafka('Kafka transport and outbox relay', (brokers) => {
+  const kafka = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+  const publisher = new OutboxPublisher(SERVICE);
+  const group = `kafka-test-${randomUUID().slice(0, 8)}`;
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let relay: OutboxRelay;
+  let consumer: INestMicroservice;
+  let script: Script;
+
+  const newRelay = (): OutboxRelay =>
+    new OutboxRelay({
+      service: SERVICE,
+      kafkaBrokers: brokers,
+      partitions: 3,
+      databaseUrl: database.url,
+      topics: TOPICS,
+      batchSize: 100,
+      pollIntervalMs: 200,
+      lagReportIntervalMs: 60_000,
+    });
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await openDataSource(database.url);
+    script = newScript();
+    relay = newRelay();
+    await relay.start();
+    // The topics keep earlier runs' messages: this run's group starts at their end.
+    const admin = kafka.admin();
+    await admin.connect();
+    const ends = await admin.fetchTopicOffsets(BILLING);
+    await admin.setOffsets({ groupId: group, topic: BILLING, partitions: ends.map(({ partition, high }) => ({ partition, offset: high })) });
+    await admin.disconnect();
+    const strategy = eventTransport({ group, topics: [BILLING], kafkaBrokers: brokers, databaseUrl: database.url, retry: { backoffMs: 10, attempts: 3 } });
+    consumer = await startConsumer(dataSource, script, strategy);
+  });
+
+  afterAll(async () => {
+    await consumer?.close();
+    await relay?.stop();
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const applied = async (eventIds: string[]): Promise<string[]> =>
+    (await effects(dataSource, group)).map((row) => row.event_id).filter((id) => eventIds.includes(id));
+
+  it('relays an event committed with its state change to a consumer, never one rolled back', async () => {
+    const kept = payment(randomUUID(), 10);
+    const rolledBack = payment(randomUUID(), 20);
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await publisher.publish(manager, rolledBack);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    await recordPayment(dataSource, publisher, kept);
+    await eventually(async () => expect(await applied([kept.eventId])).toEqual([kept.eventId]), { timeoutMs: 20_000 });
+    expect(script.calls.map((call) => call.eventId)).not.toContain(rolledBack.eventId);
+    expect(await relay.lag()).toEqual({ events: 0, oldestMs: 0 });
+  });
+
+  it('retries a failing handler and applies its effect once', async () => {
+    const event = payment(randomUUID(), 30);
+    script.failuresLeft.set(event.eventId, 2);
+    await recordPayment(dataSource, publisher, event);
+    await eventually(async () => expect(await applied([event.eventId])).toEqual([event.eventId]), { timeoutMs: 20_000 });
+    expect(script.calls.filter((call) => call.eventId === event.eventId).map((call) => call.attempt)).toEqual([1, 2, 3]);
+  });
+
+  it('sends a poison message to the dead-letter topic with its reason and goes on', async () => {
+    const rental = randomUUID();
+    const poison = payment(rental, 40);
+    const next = payment(rental, 50);
+    script.poison.add(poison.eventId);
+    await recordPayment(dataSource, publisher, poison);
+    await recordPayment(dataSource, publisher, next);
+    await eventually(async () => expect(await applied([next.eventId])).toEqual([next.eventId]), { timeoutMs: 20_000 });
+    const letters: { eventId: string; reason: string; group: string }[] = [];
+    const reader = await readTopic(deadLetterTopic(BILLING), (message) =>
+      letters.push({
+        eventId: String(message.headers?.['event-id']),
+        reason: String(message.headers?.['dlq-reason']),
+        group: String(message.headers?.['dlq-consumer-group']),
+      }),
+    );
+    try {
+      await eventually(() => expect(letters.find((letter) => letter.eventId === poison.eventId)).toEqual({
+        eventId: poison.eventId,
+        reason: `cannot apply payment ${poison.payload.paymentUuid}`,
+        group,
+      }), { timeoutMs: 20_000 });
+    } finally {
+      await reader.disconnect();
+    }
+  });
+
+  it('loses nothing and keeps per-key order when the relay is killed mid-batch and restarted', async () => {
+    await relay.stop();
+    const rentals = Array.from({ length: 10 }, () => randomUUID());
+    const events = Array.from({ length: 1_000 }, (_, i) => payment(rentals[i % rentals.length], i + 1));
+    await dataSource.transaction(async (manager) => {
+      for (const event of events) await publisher.publish(manager, event);
+    });
+    const child = spawn(process.execPath, ['-e', RELAY_PROCESS], {
+      env: { ...process.env, DATABASE_URL: database.url, KAFKA_BROKERS: brokers, SERVICE },
+      stdio: 'ignore',
+    });
+    // Killed once part of the events are marked published: the batch under way is lost mid-flight.
+    await eventually(async () => {
+      const [{ published }] = await dataSource.query('SELECT count(published_at)::int AS published FROM outbox WHERE source = $1', [SERVICE]);
+      expect(published).toBeGreaterThan(100);
+    }, { timeoutMs: 30_000, intervalMs: 5 });
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const [{ unpublished }] = await dataSource.query('SELECT count(*)::int AS unpublished FROM outbox WHERE published_at IS NULL');
+    expect(unpublished).toBeGreaterThan(0);
+
+    relay = newRelay();
+    await relay.start();
+    const ids = events.map((event) => event.eventId);
+    await eventually(async () => expect(await applied(ids)).toHaveLength(events.length), { timeoutMs: 60_000, intervalMs: 200 });
+    const rows = await effects(dataSource, group);
+    for (const rental of rentals) {
+      const amounts = rows.filter((row) => row.rental === rental).map((row) => row.amount);
+      expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
+    }
+  }, 120_000);
+
+  async function readTopic(topic: string, onMessage: (message: { headers?: Record<string, unknown> }) => void): Promise<Consumer> {
+    const reader = kafka.consumer({ groupId: `reader-${randomUUID()}` });
+    await reader.connect();
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({ eachMessage: async ({ message }) => onMessage({ headers: message.headers }) });
+    return reader;
+  }
+});
+
+/** A relay in its own process, so the test can kill it with SIGKILL like a crashed pod. */
+const RELAY_PROCESS = `
+const { OutboxRelay } = require(${JSON.stringify(path.join(__dirname, '..', 'dist'))});
+const { TOPICS } = require('@storage/domain');
+new OutboxRelay({ service: process.env.SERVICE, kafkaBrokers: process.env.KAFKA_BROKERS, partitions: 3, databaseUrl: process.env.DATABASE_URL,
+  topics: TOPICS, batchSize: 50, pollIntervalMs: 200, lagReportIntervalMs: 60000 }).start();
+`;
