@@ -1,7 +1,10 @@
 import 'reflect-metadata';
+import { TENANT_LIFECYCLE_TOPIC, WEBHOOK_COMMANDS_TOPIC } from '@storage/domain';
+import { eventTransport } from '@storage/messaging';
 import { runService } from '@storage/platform';
 import { AppModule } from './app.module';
 import { loadServiceConfig } from './config';
+import { CONSUMER_GROUP } from './events/events.controller';
 import { SERVICE_NAME } from './service-info';
 
 void runService({
@@ -9,4 +12,18 @@ void runService({
   loadConfig: () => loadServiceConfig(),
   port: (config) => config.DISPATCHER_PORT,
   module: (config, database) => AppModule.forRoot(config, database),
+  configure: (app, config, database) => {
+    app.connectMicroservice(
+      {
+        strategy: eventTransport({
+          group: CONSUMER_GROUP,
+          topics: [TENANT_LIFECYCLE_TOPIC, WEBHOOK_COMMANDS_TOPIC],
+          kafkaBrokers: config.KAFKA_BROKERS,
+          partitions: config.KAFKA_TOPIC_PARTITIONS,
+          databaseUrl: database.url,
+        }),
+      },
+      { inheritAppConfig: true },
+    );
+  },
 });

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:webhooks`: signatures per second, deliveries per second from one dispatcher process to a
+ * local HTTPS receiver, and event-to-delivery latency at 200 events/s through the embedded transport.
+ * Starts its own throwaway PostgreSQL (or uses BENCH_DATABASE_URL) and the built dispatcher as a child process.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createEnvelope, lifecycleEventId, parseEventPayload, parseLifecycleEventId } from '@storage/domain';
+import { OutboxPublisher } from '@storage/messaging';
+import { createDataSource, migrate, startEmbeddedPostgres } from '@storage/persistence';
+import { generateSecret, signatureHeader, signingKey } from '@storage/webhooks';
+import { deliveryBody } from '../fan-out/fan-out';
+import { testEvent } from '../fan-out/test-event';
+
+const THROUGHPUT_MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
+const LATENCY_RATE = 200;
+const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function signaturesPerSecond(): number {
+  const key = signingKey(generateSecret());
+  const body = deliveryBody(testEvent('bench', 'moved-in', new Date()).payload);
+  const count = 200_000;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < count; i += 1) signatureHeader([key], `msg_${i}`, 1_700_000_000, body);
+  return count / (Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+function certificate(dir: string): { key: string; cert: string; certFile: string } {
+  const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(path.join(tmpdir(), 'bench-webhooks-'));
+  const tls = certificate(work);
+  const postgres = process.env.BENCH_DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: mkdtempSync(path.join(tmpdir(), 'bench-webhooks-pg-')), port: 54_000 + Math.floor(Math.random() * 1000), ephemeral: true });
+  const url = process.env.BENCH_DATABASE_URL ?? postgres!.url();
+  await migrate(url);
+  const db = await createDataSource({ url, applicationName: 'bench', poolSize: 4 }).initialize();
+
+  const received: number[] = [];
+  const latencies: number[] = [];
+  const receiver = createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 60_000 }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const now = Date.now();
+      received.push(now);
+      const eventId = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { eventId: string }[] }).data[0].eventId;
+      // Backlog messages carry no lifecycle eventId; only the latency run's events are timed.
+      const parts = parseLifecycleEventId(eventId);
+      if (parts) latencies.push(now - parts.epochMs);
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const target = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`;
+  const endpointId = randomUUID();
+  await db.query(
+    `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, secret) VALUES ($1, 'bench', 'bench', $2, 'bench', '{moved-in}', $3)`,
+    [endpointId, target, generateSecret()],
+  );
+
+  const port = 40_000 + Math.floor(Math.random() * 10_000);
+  const dispatcher = spawn(process.execPath, [path.join(__dirname, '..', 'main.js')], {
+    env: { PATH: process.env.PATH, DATABASE_URL: url, DISPATCHER_PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: tls.certFile },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; ; i += 1) {
+    if ((await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200) break;
+    if (i > 300) throw new Error('the dispatcher did not become ready');
+    await sleep(100);
+  }
+
+  // Event to delivery: events committed to the outbox at 200/s, consumed, fanned out, signed and delivered.
+  const outbox = new OutboxPublisher('bench');
+  const template = testEvent('bench', 'moved-in', new Date()).payload as Record<string, unknown> & { unitRental: Record<string, unknown> };
+  const total = LATENCY_RATE * LATENCY_SECONDS;
+  const start = Date.now();
+  for (let i = 0; i < total; i += 1) {
+    const due = start + (i * 1000) / LATENCY_RATE;
+    if (due > Date.now()) await sleep(due - Date.now());
+    const occurredAt = new Date();
+    const rentalRecordUuid = randomUUID();
+    const payload = parseEventPayload('moved-in', { ...template, eventId: lifecycleEventId(rentalRecordUuid, occurredAt, 'moved-in'), unitRental: { ...template.unitRental, rentalRecordUuid } });
+    await db.transaction((manager) => outbox.publish(manager, createEnvelope({ type: 'moved-in', payload, occurredAt, portfolio: 'bench' })));
+  }
+  while (latencies.length < total && Date.now() - start < (LATENCY_SECONDS + 30) * 1000) await sleep(50);
+  const sortedLatency = [...latencies].sort((a, b) => a - b);
+  // Where the time goes: event commit to fan-out (transport), fan-out to the attempt (delivery engine).
+  const [stages] = await db.query<[{ consume: number; deliver: number }]>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM m.created_at) * 1000 - split_part(m.event_id, '-', 6)::bigint)::int AS consume,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM a.attempted_at - m.created_at) * 1000)::int AS deliver
+     FROM webhook_messages m JOIN webhook_attempts a ON a.message_id = m.id`,
+  );
+
+  // Throughput: a backlog of messages (as after a receiver outage) drained by one dispatcher.
+  received.length = 0;
+  const body = deliveryBody({ ...template, eventId: 'backlog' });
+  await db.query(
+    `INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
+     SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, 'bench', 'backlog-' || g, 'moved-in', $2, 'pending', 0, now(), now()
+     FROM generate_series(1, $3) g`,
+    [endpointId, body, THROUGHPUT_MESSAGES],
+  );
+  const drainStart = Date.now();
+  while (received.length < THROUGHPUT_MESSAGES && Date.now() - drainStart < 120_000) await sleep(20);
+  const seconds = (Date.now() - drainStart) / 1000;
+  const [{ done }] = await db.query<[{ done: number }]>(`SELECT count(*)::int AS done FROM webhook_messages WHERE status = 'succeeded'`);
+
+  const signatures = signaturesPerSecond();
+  const rows = [
+    { measure: 'signatures/s (one core)', value: Math.round(signatures).toLocaleString('en'), target: '>= 100,000' },
+    { measure: `deliveries/s (${THROUGHPUT_MESSAGES} backlog, one dispatcher)`, value: Math.round(received.length / seconds).toLocaleString('en'), target: '>= 2,000' },
+    { measure: 'recorded as succeeded', value: `${done} of ${THROUGHPUT_MESSAGES + total}`, target: 'all' },
+    { measure: `event->delivery p50 (embedded, ${LATENCY_RATE} events/s, ${total} events)`, value: `${percentile(sortedLatency, 50)} ms`, target: '' },
+    { measure: 'event->delivery p99 (embedded)', value: `${percentile(sortedLatency, 99)} ms`, target: '< 100 ms' },
+    { measure: 'events delivered in the latency run', value: `${latencies.length} of ${total}`, target: 'all' },
+    { measure: 'p50 event commit -> fan-out (transport)', value: `${stages.consume} ms`, target: '' },
+    { measure: 'p50 fan-out -> attempt (delivery engine)', value: `${stages.deliver} ms`, target: '' },
+  ];
+  console.table(rows);
+
+  dispatcher.kill('SIGTERM');
+  await new Promise((resolve) => dispatcher.once('exit', resolve));
+  receiver.closeAllConnections();
+  receiver.close();
+  await db.destroy();
+  await postgres?.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

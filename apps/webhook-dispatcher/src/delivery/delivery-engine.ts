@@ -1,0 +1,172 @@
+import { Logger } from '@nestjs/common';
+import { signedHeaders, signingKey } from '@storage/webhooks';
+import type { Clock, Random } from '../clock';
+import type { DeliveryClient, DeliveryResponse } from './delivery-client';
+import type { AttemptRecord, ClaimedMessage, MessageStore } from './message-store';
+import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelay } from './retry-policy';
+
+export interface DeliveryEngineOptions {
+  /** Deliveries in flight at once. */
+  concurrency: number;
+  /** How long a claimed message stays invisible to other workers; longer than the delivery timeout. */
+  leaseMs: number;
+  /** How often to look for due retries and messages left by a dead worker. */
+  pollMs: number;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineOptions = { concurrency: 256, leaseMs: 60_000, pollMs: 1_000 };
+
+/**
+ * Claims due messages, signs and sends them, and records every attempt. `runOnce` delivers what is due and
+ * returns (tests, tools); `start` keeps a pump running, woken by new messages and by a poll for retries.
+ */
+export class DeliveryEngine {
+  private readonly logger = new Logger(DeliveryEngine.name);
+  private inFlight = 0;
+  private running = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private saturated = false;
+  private timer: NodeJS.Timeout | undefined;
+  private results: AttemptRecord[] = [];
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: MessageStore,
+    private readonly client: DeliveryClient,
+    private readonly clock: Clock,
+    private readonly random: Random,
+    private readonly options: DeliveryEngineOptions = DEFAULT_ENGINE_OPTIONS,
+  ) {}
+
+  /** Delivers every message due now, waits for the attempts to be recorded, and returns how many were tried. */
+  async runOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await this.claim(this.options.concurrency);
+      if (claimed.length === 0) return total;
+      const records = await Promise.all(claimed.map((message) => this.attempt(message)));
+      await this.store.record(records, this.clock.now(), this.failingCutoff());
+      total += claimed.length;
+    }
+  }
+
+  start(): void {
+    this.running = true;
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.wake();
+  }
+
+  /** New messages are waiting (fan-out, resend): look now rather than at the next poll. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    void this.pump();
+  }
+
+  /** Stops claiming, then waits for the attempts under way to finish and be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearInterval(this.timer);
+    while (this.inFlight > 0 || this.pumping || this.flushing || this.results.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        while (this.running && this.inFlight < this.options.concurrency) {
+          const room = this.options.concurrency - this.inFlight;
+          const claimed = await this.claim(room);
+          this.saturated = claimed.length === room;
+          if (claimed.length === 0) break;
+          for (const message of claimed) this.launch(message);
+        }
+      } while (this.pumpAgain && this.running);
+    } catch (error) {
+      this.logger.error(`claiming messages failed, retrying at the next poll: ${String(error)}`);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private launch(message: ClaimedMessage): void {
+    this.inFlight += 1;
+    void this.attempt(message).then((record) => {
+      this.inFlight -= 1;
+      this.results.push(record);
+      this.flush();
+      if (this.saturated) this.wake();
+    });
+  }
+
+  /** Group commit: one transaction records whatever finished while the previous one ran. */
+  private flush(): void {
+    if (this.flushing) return;
+    this.flushing = (async () => {
+      while (this.results.length > 0) {
+        const batch = this.results;
+        this.results = [];
+        try {
+          await this.store.record(batch, this.clock.now(), this.failingCutoff());
+        } catch (error) {
+          // The messages stay claimed until their lease ends, then are tried again: late, never lost.
+          this.logger.error(`recording ${batch.length} attempts failed: ${String(error)}`);
+        }
+      }
+    })().finally(() => {
+      this.flushing = undefined;
+    });
+  }
+
+  private claim(limit: number): Promise<ClaimedMessage[]> {
+    const now = this.clock.now();
+    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit);
+  }
+
+  private async attempt(message: ClaimedMessage): Promise<AttemptRecord> {
+    const attemptedAt = this.clock.now();
+    let response: DeliveryResponse;
+    try {
+      const headers = signedHeaders(this.liveKeys(message, attemptedAt), message.id, Math.floor(attemptedAt.getTime() / 1_000), message.body);
+      response = await this.client.send({ url: message.url, headers, body: message.body });
+    } catch (error) {
+      // A bad stored secret must cost one recorded attempt, not the worker.
+      response = { kind: 'error', error: `not sent: ${String(error)}`, timedOut: false, latencyMs: 0 };
+    }
+    return { message, attemptedAt, response, ...this.nextStep(message, attemptedAt, response) };
+  }
+
+  /** After a rotation the old secret signs beside the new one for 24 hours, so receivers can switch over. */
+  private liveKeys(message: ClaimedMessage, at: Date): Buffer[] {
+    const keys = [signingKey(message.secret)];
+    if (message.previousSecret && message.previousSecretExpiresAt && message.previousSecretExpiresAt > at) keys.push(signingKey(message.previousSecret));
+    return keys;
+  }
+
+  private nextStep(message: ClaimedMessage, attemptedAt: Date, response: DeliveryResponse): Pick<AttemptRecord, 'outcome' | 'nextAttemptAt'> {
+    if (response.kind === 'response' && response.statusCode >= 200 && response.statusCode < 300) return { outcome: 'succeeded', nextAttemptAt: null };
+    if (response.kind === 'response' && response.statusCode === 410) return { outcome: 'gone', nextAttemptAt: null };
+    const delay = retryDelay(
+      {
+        tries: message.attempts + 1,
+        timedOut: response.kind === 'error' && response.timedOut,
+        statusCode: response.kind === 'response' ? response.statusCode : null,
+        retryAfterMs: response.kind === 'response' ? parseRetryAfter(response.retryAfter, attemptedAt) : null,
+      },
+      this.random.next(),
+    );
+    if (delay === null) return { outcome: 'failed', nextAttemptAt: null };
+    return { outcome: 'retry', nextAttemptAt: new Date(attemptedAt.getTime() + delay) };
+  }
+
+  private failingCutoff(): Date {
+    return new Date(this.clock.now().getTime() - DISABLE_AFTER_FAILING_MS);
+  }
+}

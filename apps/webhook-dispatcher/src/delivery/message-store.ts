@@ -1,0 +1,142 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { DeliveryResponse } from './delivery-client';
+import type { MessageStatus } from './webhook-message.entity';
+
+/** A due message taken for one attempt, with what is needed to sign and send it. */
+export interface ClaimedMessage {
+  id: string;
+  endpointId: string;
+  body: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+export interface AttemptRecord {
+  message: ClaimedMessage;
+  attemptedAt: Date;
+  response: DeliveryResponse;
+  /** The message's state after this attempt; `gone` also disables its endpoint (410). */
+  outcome: 'succeeded' | 'retry' | 'failed' | 'gone';
+  nextAttemptAt: Date | null;
+}
+
+const ENDPOINT_DISABLED_GONE = 'the receiver answered 410 Gone';
+const ENDPOINT_DISABLED_FAILING = 'every delivery failed for 5 days';
+
+// Statements that return rows are wrapped as `WITH … SELECT`: TypeORM hands back [rows, count] for a bare UPDATE.
+
+/** The delivery queue in PostgreSQL: claims with SKIP LOCKED so replicas share it, records attempts in batches. */
+export class MessageStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Takes up to `limit` due messages of enabled endpoints. Their due time moves to `leaseUntil`, so a message
+   * whose worker dies mid-delivery comes back (same id, so the same hook-id) once the lease runs out.
+   */
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `WITH due AS (
+         SELECT m.id FROM webhook_messages m
+         JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.disabled_at IS NULL
+         WHERE m.status = 'pending' AND m.next_attempt_at <= $1
+         ORDER BY m.next_attempt_at
+         LIMIT $3
+         FOR UPDATE OF m SKIP LOCKED
+       ), claimed AS (
+         UPDATE webhook_messages m SET next_attempt_at = $2
+         FROM due, webhook_endpoints e
+         WHERE m.id = due.id AND e.id = m.endpoint_id
+         RETURNING m.id, m.endpoint_id, m.body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+       )
+       SELECT * FROM claimed`,
+      [now, leaseUntil, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id as string,
+      endpointId: row.endpoint_id as string,
+      body: row.body as string,
+      attempts: row.attempts as number,
+      url: row.url as string,
+      secret: row.secret as string,
+      previousSecret: row.previous_secret as string | null,
+      previousSecretExpiresAt: row.previous_secret_expires_at as Date | null,
+    }));
+  }
+
+  /** Writes a batch of attempts, moves their messages on, and keeps each endpoint's failure run and disabling. */
+  async record(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<void> {
+    if (batch.length === 0) return;
+    await this.dataSource.transaction(async (manager) => {
+      await insertAttempts(manager, batch);
+      await manager.query(
+        `UPDATE webhook_messages m
+         SET status = u.status, attempts = m.attempts + 1, last_attempt_at = u.attempted_at, next_attempt_at = u.next_attempt_at
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS u(id, status, attempted_at, next_attempt_at)
+         WHERE m.id = u.id`,
+        [
+          batch.map((r) => r.message.id),
+          batch.map((r): MessageStatus => (r.outcome === 'retry' ? 'pending' : r.outcome === 'gone' ? 'failed' : r.outcome)),
+          batch.map((r) => r.attemptedAt),
+          batch.map((r) => r.nextAttemptAt),
+        ],
+      );
+      const failed = batch.filter((r) => r.outcome !== 'succeeded');
+      const succeeded = batch.filter((r) => r.outcome === 'succeeded');
+      await manager.query(
+        `UPDATE webhook_endpoints e SET failing_since = u.attempted_at
+         FROM (SELECT id, min(attempted_at) AS attempted_at FROM unnest($1::uuid[], $2::timestamptz[]) AS f(id, attempted_at) GROUP BY id) u
+         WHERE e.id = u.id AND e.failing_since IS NULL`,
+        [failed.map((r) => r.message.endpointId), failed.map((r) => r.attemptedAt)],
+      );
+      await manager.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`, [
+        succeeded.map((r) => r.message.endpointId),
+      ]);
+      const disabled: { id: string }[] = await manager.query(
+        `WITH disabled AS (
+           UPDATE webhook_endpoints SET disabled_at = $1,
+             disabled_reason = CASE WHEN id = ANY($2::uuid[]) THEN $5 ELSE $6 END
+           WHERE disabled_at IS NULL AND (id = ANY($2::uuid[]) OR (id = ANY($3::uuid[]) AND failing_since <= $4))
+           RETURNING id
+         )
+         SELECT id FROM disabled`,
+        [
+          now,
+          batch.filter((r) => r.outcome === 'gone').map((r) => r.message.endpointId),
+          failed.map((r) => r.message.endpointId),
+          failingCutoff,
+          ENDPOINT_DISABLED_GONE,
+          ENDPOINT_DISABLED_FAILING,
+        ],
+      );
+      if (disabled.length > 0) {
+        await manager.query(`UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ANY($1::uuid[]) AND status = 'pending'`, [
+          disabled.map((row) => row.id),
+        ]);
+      }
+    });
+  }
+}
+
+async function insertAttempts(manager: EntityManager, batch: readonly AttemptRecord[]): Promise<void> {
+  await manager.query(
+    `INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
+     SELECT * FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[], $5::integer[], $6::text[], $7::integer[], $8::text[], $9::timestamptz[])`,
+    [
+      batch.map((r) => r.message.id),
+      batch.map((r) => r.message.endpointId),
+      batch.map((r) => r.attemptedAt),
+      batch.map((r) => r.outcome === 'succeeded'),
+      batch.map((r) => (r.response.kind === 'response' ? r.response.statusCode : null)),
+      batch.map((r) => (r.response.kind === 'error' ? r.response.error : null)),
+      batch.map((r) => r.response.latencyMs),
+      batch.map((r) => (r.response.kind === 'response' ? stripNul(r.response.body) : null)),
+      batch.map((r) => r.nextAttemptAt),
+    ],
+  );
+}
+
+/** PostgreSQL text cannot hold NUL; a receiver's binary answer must not lose the attempt. */
+const stripNul = (text: string): string => text.replace(/\0/g, '');

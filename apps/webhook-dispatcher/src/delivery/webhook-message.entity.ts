@@ -1,0 +1,54 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { WebhookEndpoint } from '@storage/webhooks';
+
+export const MESSAGE_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/**
+ * One event for one endpoint. Its id is the `hook-id`, stable across retries; the unique pair
+ * (endpoint, event) makes a replayed event a no-op. Pending rows are the retry queue.
+ */
+@Entity({ name: 'webhook_messages' })
+@Index('uq_webhook_messages_endpoint_event', ['endpointId', 'eventId'], { unique: true })
+@Index('ix_webhook_messages_due', ['nextAttemptAt'], { where: `status = 'pending'` })
+@Index('ix_webhook_messages_endpoint_created', ['endpointId', 'createdAt'])
+export class WebhookMessage {
+  @PrimaryColumn('text')
+  id!: string;
+
+  @Column('uuid')
+  endpointId!: string;
+
+  @ManyToOne(() => WebhookEndpoint, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'endpoint_id' })
+  endpoint?: WebhookEndpoint;
+
+  @Column('text')
+  portfolio!: string;
+
+  @Column('text')
+  eventId!: string;
+
+  @Column('text')
+  eventType!: string;
+
+  /** The exact bytes that are signed and sent: `{"data":[payload]}`. */
+  @Column('text')
+  body!: string;
+
+  @Column('text')
+  status!: MessageStatus;
+
+  @Column('integer', { default: 0 })
+  attempts!: number;
+
+  /** When the next attempt is due; while an attempt runs, the end of its lease (a crashed worker's message comes back). */
+  @Column('timestamptz', { nullable: true })
+  nextAttemptAt!: Date | null;
+
+  @Column('timestamptz')
+  createdAt!: Date;
+
+  @Column('timestamptz', { nullable: true })
+  lastAttemptAt!: Date | null;
+}

@@ -1,0 +1,105 @@
+import { PUBLIC_EVENT_TYPES } from '@storage/domain';
+import { MESSAGE_STATUSES } from '../delivery/webhook-message.entity';
+import { RETRY_SCHEDULE_MS } from '../delivery/retry-policy';
+import { barChart, html, layout, type Html } from './html';
+import type { AttemptView, EndpointSummary, MessageView, Rates } from './portal-queries';
+
+const when = (date: Date | null): string => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '');
+const percent = (part: number, whole: number): string => (whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)} %`);
+const duration = (ms: number): string =>
+  ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`;
+
+/** The page for an expired or forged link: says what to do, shows nothing else. */
+export function deniedPage(reason: 'expired' | 'invalid' | 'missing'): string {
+  const message =
+    reason === 'expired'
+      ? 'This portal link has expired. Links are valid for 7 days: request a new one with the dashboard-link operation.'
+      : 'This portal link is not valid. Request a new one with the dashboard-link operation.';
+  return layout('Link not valid', html`<p id="denied">${message}</p>`);
+}
+
+export function notFoundPage(): string {
+  return layout('Not found', html`<p>No such endpoint or message in this portfolio.</p>`);
+}
+
+export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSummary & { day: Rates })[]): string {
+  const rows = endpoints.map(
+    (e) => html`<tr><td><a href="/portal/endpoints/${e.id}">${e.url}</a></td><td>${e.vendorName}</td><td>${e.eventTypes.join(', ')}</td>
+<td>${e.disabledAt ? html`<span class="failed">disabled: ${e.disabledReason}</span>` : html`<span class="ok">enabled</span>`}</td>
+<td>${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed}</td></tr>`,
+  );
+  return layout(
+    `Endpoints of ${portfolio}`,
+    html`<table id="endpoints"><tr><th>URL</th><th>Vendor</th><th>Event types</th><th>Status</th><th>Success, last 24 h</th></tr>${rows}</table>
+${endpoints.length === 0 ? html`<p>No endpoints yet: create a subscription with the API.</p>` : ''}`,
+  );
+}
+
+export interface EndpointPageInput {
+  endpoint: EndpointSummary;
+  day: Rates;
+  week: Rates;
+  messages: readonly MessageView[];
+  attempts: readonly AttemptView[];
+  filter: { eventType?: string; status?: string };
+  revealSecret: boolean;
+  notice?: string;
+  now: Date;
+}
+
+export function endpointPage(input: EndpointPageInput): string {
+  const { endpoint: e, day, week } = input;
+  const base = `/portal/endpoints/${e.id}`;
+  return layout(
+    e.url,
+    html`${input.notice ? html`<p id="notice"><strong>${input.notice}</strong></p>` : ''}
+<table><tr><th>Vendor</th><td>${e.vendorName}</td></tr><tr><th>Description</th><td>${e.description}</td></tr>
+<tr><th>Event types</th><td>${e.eventTypes.join(', ')}</td></tr>
+<tr><th>Filters</th><td>facilities: ${e.facilityUuids.join(', ') || 'all'}; unit types: ${e.unitTypes.join(', ') || 'all'}; amenities: ${e.amenityUuids.join(', ') || 'all'}</td></tr>
+<tr><th>Status</th><td>${
+      e.disabledAt
+        ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
+<form class="inline" method="post" action="${base}/enable"><button>Enable again</button></form>`
+        : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}`
+    }</td></tr></table>
+
+<h2>Signing secret</h2>
+<p>${input.revealSecret ? html`<code id="secret">${e.secret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
+${e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > input.now ? html`<br>The previous secret also signs until ${when(e.previousSecretExpiresAt)}.` : ''}</p>
+<form method="post" action="${base}/rotate"><button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)</form>
+
+<h2>Success and failure rates</h2>
+<p>Last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded} succeeded, ${day.failed} failed)<br>${barChart(day.buckets, 'attempts per hour, last 24 hours')}</p>
+<p>Last 7 days: ${percent(week.succeeded, week.succeeded + week.failed)} succeeded (${week.succeeded} succeeded, ${week.failed} failed)<br>${barChart(week.buckets, 'attempts per day, last 7 days')}</p>
+
+<h2>Retry schedule</h2>
+<p>A delivery succeeds on any 2xx answer within 15 s. Otherwise it is retried after ${RETRY_SCHEDULE_MS.map(duration).join(', ')}
+(each ±20 %; at least 60 s after a timeout or a 429; later if the answer carries Retry-After), then marked failed.
+A 410 Gone answer disables the endpoint, as do 5 days without a successful delivery.</p>
+
+<h2>Messages</h2>
+<form method="get" action="${base}" id="filter">
+<label>Event type <select name="eventType"><option value="">all</option>${PUBLIC_EVENT_TYPES.map((t) => option(t, input.filter.eventType))}</select></label>
+<label>Status <select name="status"><option value="">all</option>${MESSAGE_STATUSES.map((s) => option(s, input.filter.status))}</select></label>
+<button>Filter</button></form>
+<form method="post" action="${base}/recover">Recover all failed messages since <input type="datetime-local" name="since" required> (UTC) <button id="recover">Recover</button></form>
+${messageTable(input.messages, input.attempts)}`,
+  );
+}
+
+const option = (value: string, selected: string | undefined): Html => html`<option value="${value}"${selected === value ? html` selected` : ''}>${value}</option>`;
+
+function messageTable(messages: readonly MessageView[], attempts: readonly AttemptView[]): Html {
+  if (messages.length === 0) return html`<p>No messages.</p>`;
+  const rows = messages.map((m) => {
+    const tries = attempts.filter((a) => a.messageId === m.id);
+    return html`<tr class="message" data-id="${m.id}"><td><code>${m.id}</code><br>${m.eventType}<br><small>${m.eventId}</small></td>
+<td class="${m.status === 'succeeded' ? 'ok' : m.status}">${m.status}${m.status === 'pending' && m.nextAttemptAt ? html`<br>next try ${when(m.nextAttemptAt)}` : ''}</td>
+<td>${when(m.createdAt)}</td>
+<td><table class="attempts"><tr><th>Attempted</th><th>Result</th><th>Latency</th><th>Response</th></tr>${tries.map(
+      (a) => html`<tr class="attempt"><td>${when(a.attemptedAt)}</td><td class="${a.succeeded ? 'ok' : 'failed'}">${a.statusCode ?? a.error}</td><td>${a.latencyMs} ms</td><td><pre>${a.responseBody ?? ''}</pre></td></tr>`,
+    )}</table></td>
+<td><form method="post" action="/portal/messages/${m.id}/resend"><button class="resend">Resend</button></form></td></tr>`;
+  });
+  return html`<table id="messages"><tr><th>Message</th><th>Status</th><th>Created</th><th>Attempts</th><th></th></tr>${rows}</table>`;
+}

@@ -1,0 +1,105 @@
+import type { DataSource } from 'typeorm';
+import type { Bucket } from './html';
+
+export interface EndpointSummary {
+  id: string;
+  vendorName: string;
+  url: string;
+  description: string;
+  eventTypes: string[];
+  facilityUuids: string[];
+  unitTypes: string[];
+  amenityUuids: string[];
+  secret: string;
+  previousSecretExpiresAt: Date | null;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  failingSince: Date | null;
+}
+
+export interface MessageView {
+  id: string;
+  eventType: string;
+  eventId: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+}
+
+export interface AttemptView {
+  messageId: string;
+  attemptedAt: Date;
+  succeeded: boolean;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseBody: string | null;
+}
+
+export interface Rates {
+  succeeded: number;
+  failed: number;
+  buckets: Bucket[];
+}
+
+const ENDPOINT_COLUMNS = `id, vendor_name AS "vendorName", url, description, event_types AS "eventTypes", facility_uuids AS "facilityUuids",
+  unit_types AS "unitTypes", amenity_uuids AS "amenityUuids", secret, previous_secret_expires_at AS "previousSecretExpiresAt",
+  disabled_at AS "disabledAt", disabled_reason AS "disabledReason", failing_since AS "failingSince"`;
+
+const MESSAGE_PAGE = 100;
+
+/** What the portal reads; every query is scoped by the portfolio of the link. */
+export class PortalQueries {
+  constructor(private readonly dataSource: DataSource) {}
+
+  endpoints(portfolio: string): Promise<EndpointSummary[]> {
+    return this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 ORDER BY created_at, id`, [portfolio]);
+  }
+
+  async endpoint(portfolio: string, id: string): Promise<EndpointSummary | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    const rows: EndpointSummary[] = await this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`, [portfolio, id]);
+    return rows[0];
+  }
+
+  /** Successes and failures of attempts since `from`, bucketed by hour or day. */
+  async rates(endpointId: string, from: Date, unit: 'hour' | 'day', count: number): Promise<Rates> {
+    const rows: { bucket: Date; succeeded: number; failed: number }[] = await this.dataSource.query(
+      `SELECT date_trunc($3, attempted_at, 'UTC') AS bucket, count(*) FILTER (WHERE succeeded)::int AS succeeded, count(*) FILTER (WHERE NOT succeeded)::int AS failed
+       FROM webhook_attempts WHERE endpoint_id = $1 AND attempted_at >= $2 GROUP BY 1`,
+      [endpointId, from, unit],
+    );
+    const step = unit === 'hour' ? 3_600_000 : 86_400_000;
+    const start = Math.floor(from.getTime() / step) * step;
+    const byBucket = new Map(rows.map((row) => [new Date(row.bucket).getTime(), row]));
+    const buckets = Array.from({ length: count + 1 }, (_, index) => {
+      const time = start + index * step;
+      const row = byBucket.get(time);
+      const label = new Date(time).toISOString().slice(0, unit === 'hour' ? 13 : 10).replace('T', ' ') + (unit === 'hour' ? ':00' : '');
+      return { label, succeeded: row?.succeeded ?? 0, failed: row?.failed ?? 0 };
+    });
+    return {
+      succeeded: rows.reduce((sum, row) => sum + row.succeeded, 0),
+      failed: rows.reduce((sum, row) => sum + row.failed, 0),
+      buckets,
+    };
+  }
+
+  messages(endpointId: string, filter: { eventType?: string; status?: string }): Promise<MessageView[]> {
+    return this.dataSource.query(
+      `SELECT id, event_type AS "eventType", event_id AS "eventId", status, attempts, next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"
+       FROM webhook_messages WHERE endpoint_id = $1 AND ($2::text IS NULL OR event_type = $2) AND ($3::text IS NULL OR status = $3)
+       ORDER BY created_at DESC, id LIMIT ${MESSAGE_PAGE}`,
+      [endpointId, filter.eventType ?? null, filter.status ?? null],
+    );
+  }
+
+  attempts(messageIds: readonly string[]): Promise<AttemptView[]> {
+    return this.dataSource.query(
+      `SELECT message_id AS "messageId", attempted_at AS "attemptedAt", succeeded, status_code AS "statusCode", error, latency_ms AS "latencyMs", response_body AS "responseBody"
+       FROM webhook_attempts WHERE message_id = ANY($1::text[]) ORDER BY attempted_at, id`,
+      [messageIds],
+    );
+  }
+}

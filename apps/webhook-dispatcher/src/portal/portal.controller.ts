@@ -1,0 +1,150 @@
+import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+import { checkPortalToken, generateSecret, type PortalGrant } from '@storage/webhooks';
+import { Clock } from '../clock';
+import { DeliveryEngine } from '../delivery/delivery-engine';
+import { recoverFailed, resendMessage } from '../delivery/message-actions';
+import { deniedPage, endpointPage, endpointsPage, notFoundPage } from './portal-pages';
+import { PortalQueries } from './portal-queries';
+import { checkSession, setSession } from './portal-session';
+import { PORTAL_SECRET } from './portal.tokens';
+
+const DAY = 86_400_000;
+const ROTATION_OVERLAP_MS = DAY;
+
+/** The webhook portal behind operation 20: server-rendered pages scoped to the portfolio of the link. */
+@Controller('portal')
+export class PortalController {
+  private readonly queries: PortalQueries;
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(DeliveryEngine) private readonly engine: DeliveryEngine,
+    @Inject(PORTAL_SECRET) private readonly secret: string,
+  ) {
+    this.queries = new PortalQueries(dataSource);
+  }
+
+  /** The link of operation 20: turns the token into a session cookie and drops it from the address bar. */
+  @Get('login')
+  login(@Query('token') token: string | undefined, @Res() reply: FastifyReply): void {
+    const now = this.clock.now();
+    const check = token ? checkPortalToken(token, now, this.secret) : ({ ok: false, reason: 'missing' } as const);
+    if (!check.ok) return send(reply, 401, deniedPage(check.reason));
+    setSession(reply, token!, check.grant, now);
+    void reply.redirect('/portal', 303);
+  }
+
+  @Get()
+  async endpoints(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const grant = this.grant(request, reply);
+    if (!grant) return;
+    const since = new Date(this.clock.now().getTime() - DAY);
+    const endpoints = await this.queries.endpoints(grant.portfolio);
+    const withRates = await Promise.all(endpoints.map(async (e) => ({ ...e, day: await this.queries.rates(e.id, since, 'hour', 24) })));
+    send(reply, 200, endpointsPage(grant.portfolio, withRates));
+  }
+
+  @Get('endpoints/:id')
+  async endpoint(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+    @Query() query: { eventType?: string; status?: string; reveal?: string; notice?: string },
+  ): Promise<void> {
+    const grant = this.grant(request, reply);
+    if (!grant) return;
+    const endpoint = await this.queries.endpoint(grant.portfolio, id);
+    if (!endpoint) return send(reply, 404, notFoundPage());
+    const now = this.clock.now();
+    const filter = { ...(query.eventType ? { eventType: query.eventType } : {}), ...(query.status ? { status: query.status } : {}) };
+    const [day, week, messages] = await Promise.all([
+      this.queries.rates(id, new Date(now.getTime() - DAY), 'hour', 24),
+      this.queries.rates(id, new Date(now.getTime() - 7 * DAY), 'day', 7),
+      this.queries.messages(id, filter),
+    ]);
+    const attempts = await this.queries.attempts(messages.map((m) => m.id));
+    send(
+      reply,
+      200,
+      endpointPage({ endpoint, day, week, messages, attempts, filter, revealSecret: query.reveal === '1', now, ...(query.notice ? { notice: query.notice } : {}) }),
+    );
+  }
+
+  @Post('endpoints/:id/rotate')
+  async rotate(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const grant = this.grant(request, reply);
+    if (!grant) return;
+    if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
+    await this.dataSource.query(
+      `UPDATE webhook_endpoints SET previous_secret = secret, secret = $3, previous_secret_expires_at = $4, updated_at = now() WHERE id = $1 AND portfolio = $2`,
+      [id, grant.portfolio, generateSecret(), new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS)],
+    );
+    back(reply, id, 'Secret rotated; the previous secret keeps signing for 24 hours.', true);
+  }
+
+  @Post('endpoints/:id/enable')
+  async enable(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const grant = this.grant(request, reply);
+    if (!grant) return;
+    if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
+    await this.dataSource.query(
+      `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL, updated_at = now() WHERE id = $1 AND portfolio = $2`,
+      [id, grant.portfolio],
+    );
+    back(reply, id, 'Endpoint enabled. Recover its failed messages below to send them again.');
+  }
+
+  @Post('endpoints/:id/recover')
+  async recover(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const grant = this.grant(request, reply);
+    if (!grant) return;
+    if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
+    const sinceText = (request.body as { since?: unknown } | undefined)?.since;
+    const since = typeof sinceText === 'string' ? new Date(/Z$|[+-]\d\d:\d\d$/.test(sinceText) ? sinceText : `${sinceText}Z`) : new Date(NaN);
+    if (Number.isNaN(since.getTime())) return back(reply, id, 'Give the time to recover from.');
+    const count = await this.dataSource.transaction((manager) => recoverFailed(manager, grant.portfolio, id, since, this.clock.now()));
+    this.engine.wake();
+    back(reply, id, `${count} failed messages queued again.`);
+  }
+
+  @Post('messages/:id/resend')
+  async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const grant = this.grant(request, reply);
+    if (!grant) return;
+    const rows: { endpointId: string }[] = await this.dataSource.query(
+      `SELECT endpoint_id AS "endpointId" FROM webhook_messages WHERE id = $1 AND portfolio = $2`,
+      [id, grant.portfolio],
+    );
+    if (!rows[0]) return send(reply, 404, notFoundPage());
+    await this.dataSource.transaction((manager) => resendMessage(manager, grant.portfolio, id, this.clock.now()));
+    this.engine.wake();
+    back(reply, rows[0].endpointId, `Message ${id} queued to be sent again.`);
+  }
+
+  /** The link's grant, or undefined after answering with the denied page (no data for an expired or forged link). */
+  private grant(request: FastifyRequest, reply: FastifyReply): PortalGrant | undefined {
+    const check = checkSession(request, this.clock.now(), this.secret);
+    if (check.ok) return check.grant;
+    send(reply, 401, deniedPage(check.reason));
+    return undefined;
+  }
+}
+
+function send(reply: FastifyReply, status: number, page: string): void {
+  void reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-frame-options', 'DENY')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'")
+    .send(page);
+}
+
+function back(reply: FastifyReply, endpointId: string, notice: string, reveal = false): void {
+  const query = new URLSearchParams({ notice, ...(reveal ? { reveal: '1' } : {}) });
+  void reply.redirect(`/portal/endpoints/${endpointId}?${query.toString()}`, 303);
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { chromium, type Browser } from 'playwright-core';
+import type { DataSource } from 'typeorm';
+import { createEnvelope, PUBLIC_EVENT_TYPES, type EventEnvelope } from '@storage/domain';
+import { OutboxPublisher } from '@storage/messaging';
+import { createDataSource } from '@storage/persistence';
+import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
+import { issuePortalToken } from '@storage/webhooks';
+import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
+import { seedEndpoint } from './support/endpoints';
+import { sampleEnvelope } from './support/events';
+import { makeCertificate, TestReceiver, type ReceivedRequest, type TestCertificate } from './support/receiver';
+
+const PORTAL_SECRET = 'e2e-portal-secret-at-least-32-characters-long';
+const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] };
+
+function verify(secret: string, request: ReceivedRequest): { data: { event: string; eventId: string }[] } {
+  const header = (name: string) => String(request.headers[`hook-${name}`]);
+  return new Webhook(secret).verify(request.body, {
+    'webhook-id': header('id'),
+    'webhook-timestamp': header('timestamp'),
+    'webhook-signature': header('signature'),
+  }) as { data: { event: string; eventId: string }[] };
+}
+
+/** The embedded transport: events reach the dispatcher through the outbox, as the api and scheduler write them. */
+describe('webhook-dispatcher end to end (embedded transport)', () => {
+  let certificate: TestCertificate;
+  let receiver: TestReceiver;
+  let database: TestDatabase;
+  let db: DataSource;
+  let dispatcher: DispatcherProcess;
+  const outbox = new OutboxPublisher('test-producer');
+  const publish = (envelope: EventEnvelope) => db.transaction((manager) => outbox.publish(manager, envelope));
+  const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);
+
+  beforeAll(async () => {
+    certificate = makeCertificate();
+    receiver = await new TestReceiver(certificate).start();
+    database = await createTestDatabase();
+    db = await createDataSource({ url: database.url, applicationName: 'dispatcher-e2e' }).initialize();
+    dispatcher = await startDispatcher({
+      DATABASE_URL: database.url,
+      WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32',
+      NODE_EXTRA_CA_CERTS: certificate.certFile,
+      PORTAL_TOKEN_SECRET: PORTAL_SECRET,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await dispatcher?.stop();
+    await db?.destroy();
+    await database?.drop();
+    await receiver.stop();
+    certificate.cleanup();
+  });
+  beforeEach(async () => {
+    receiver.requests.length = 0;
+    receiver.respond = (_req, res) => {
+      res.statusCode = 204;
+      res.end();
+    };
+    await db.query('DELETE FROM webhook_endpoints');
+  });
+
+  it('delivers every event type, each verified by standardwebhooks', async () => {
+    const { secret } = await seedEndpoint(db, { url: receiver.url('/all') });
+    const envelopes = PUBLIC_EVENT_TYPES.map((type) => sampleEnvelope(type));
+    for (const envelope of envelopes) await publish(envelope);
+    await eventually(() => expect(requestsTo('/all')).toHaveLength(7), { timeoutMs: 15_000 });
+    const received = requestsTo('/all').map((r) => verify(secret, r).data[0]);
+    expect(received.map((p) => p.event).sort()).toEqual([...PUBLIC_EVENT_TYPES].sort());
+    expect(new Set(received.map((p) => p.eventId))).toEqual(new Set(envelopes.map((e) => e.eventId)));
+  });
+
+  it('filters by facility, unit type and amenity: each endpoint receives exactly the matching events', async () => {
+    const [facility, unitType, amenity, otherAmenity] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await seedEndpoint(db, { url: receiver.url('/facility'), facilityUuids: [facility] });
+    await seedEndpoint(db, { url: receiver.url('/unit-type'), unitTypes: [unitType] });
+    await seedEndpoint(db, { url: receiver.url('/amenity'), amenityUuids: [amenity] });
+    await seedEndpoint(db, { url: receiver.url('/combined'), facilityUuids: [facility], unitTypes: [unitType] });
+    await seedEndpoint(db, { url: receiver.url('/moved-out-only'), eventTypes: ['moved-out'] });
+    await seedEndpoint(db, { url: receiver.url('/other-portfolio'), portfolio: 'other' });
+    const events = {
+      atFacility: sampleEnvelope('moved-in', { facilityUuid: facility }),
+      ofUnitType: sampleEnvelope('rent-change', { unitType }),
+      withAmenity: sampleEnvelope('transfer', { amenityUuids: [otherAmenity, amenity] }),
+      both: sampleEnvelope('moved-out', { facilityUuid: facility, unitType }),
+      neither: sampleEnvelope('auction', { amenityUuids: [otherAmenity] }),
+    };
+    for (const envelope of Object.values(events)) await publish(envelope);
+    const idsAt = (path: string): string[] => requestsTo(path).map((r) => (JSON.parse(r.body) as { data: { eventId: string }[] }).data[0].eventId).sort();
+    const expected: Record<string, string[]> = {
+      '/facility': [events.atFacility.eventId, events.both.eventId],
+      '/unit-type': [events.ofUnitType.eventId, events.both.eventId],
+      '/amenity': [events.withAmenity.eventId],
+      '/combined': [events.both.eventId],
+      '/moved-out-only': [events.both.eventId],
+      '/other-portfolio': [],
+    };
+    await eventually(() => expect(receiver.requests).toHaveLength(7), { timeoutMs: 15_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const [path, ids] of Object.entries(expected)) expect({ path, ids: idsAt(path) }).toEqual({ path, ids: [...ids].sort() });
+  });
+
+  it('sends a test event (operation 19 command) to the subscribed endpoints regardless of filters', async () => {
+    const { secret } = await seedEndpoint(db, { url: receiver.url('/test'), facilityUuids: [randomUUID()], eventTypes: ['auction'] });
+    await seedEndpoint(db, { url: receiver.url('/not-auction'), eventTypes: ['moved-in'] });
+    await publish(createEnvelope({ type: 'webhook-test-event', payload: { portfolio: 'acme', eventType: 'auction' }, occurredAt: new Date(), portfolio: 'acme' }));
+    await eventually(() => expect(requestsTo('/test')).toHaveLength(1), { timeoutMs: 15_000 });
+    expect(verify(secret, requestsTo('/test')[0]).data[0]).toMatchObject({ event: 'auction', tenantUuid: '00000000-0000-0000-0000-000000000000' });
+    expect(requestsTo('/not-auction')).toHaveLength(0);
+  });
+
+  describe('portal in headless Chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch(CHROMIUM);
+    });
+    afterAll(async () => browser?.close());
+
+    it('shows a delivered and a failed message with their attempts, resends one, and an expired link shows no data', async () => {
+      let failing = true;
+      receiver.respond = (request, res) => {
+        const event = (JSON.parse(request.body) as { data: { event: string }[] }).data[0].event;
+        res.statusCode = failing && event === 'rent-change' ? 500 : 200;
+        res.end(res.statusCode === 500 ? 'receiver exploded' : 'thanks');
+      };
+      const { id } = await seedEndpoint(db, { url: receiver.url('/portal-endpoint') });
+      const delivered = sampleEnvelope('moved-in');
+      const failed = sampleEnvelope('rent-change');
+      await publish(delivered);
+      await publish(failed);
+      await eventually(async () => {
+        const rows: { status: string; attempts: number }[] = await db.query('SELECT status, attempts FROM webhook_messages ORDER BY event_type');
+        expect(rows.map((r) => r.attempts)).toEqual([1, 1]);
+      }, { timeoutMs: 15_000 });
+
+      const { token } = issuePortalToken('acme', new Date(), PORTAL_SECRET);
+      const page = await browser.newPage();
+      await page.goto(`${dispatcher.baseUrl}/portal/login?token=${token}`);
+      expect(page.url()).toBe(`${dispatcher.baseUrl}/portal`);
+      await page.click(`a[href="/portal/endpoints/${id}"]`);
+      const messages = page.locator('tr.message');
+      await expect(messages.count()).resolves.toBe(2);
+      const deliveredRow = page.locator('tr.message', { hasText: 'moved-in' });
+      const failedRow = page.locator('tr.message', { hasText: 'rent-change' });
+      expect(await deliveredRow.locator('td').nth(1).innerText()).toContain('succeeded');
+      expect(await deliveredRow.locator('tr.attempt').innerText()).toContain('200');
+      expect(await failedRow.locator('td').nth(1).innerText()).toContain('pending');
+      expect(await failedRow.locator('tr.attempt').innerText()).toMatch(/500[\s\S]*receiver exploded/);
+      expect(await page.locator('#day-rate').innerText()).toBe('50.0 %');
+      expect(await page.locator('svg').count()).toBe(2);
+
+      // Filter the log by status.
+      await page.selectOption('select[name=status]', 'succeeded');
+      await page.click('#filter button');
+      await expect(page.locator('tr.message').count()).resolves.toBe(1);
+
+      // Resend the failed one now that the receiver works.
+      failing = false;
+      await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}?eventType=rent-change`);
+      await page.click('tr.message button.resend');
+      expect(await page.locator('#notice').innerText()).toContain('queued to be sent again');
+      await eventually(async () => {
+        await page.reload();
+        expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('td').nth(1).innerText()).toContain('succeeded');
+      }, { timeoutMs: 15_000, intervalMs: 300 });
+      expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('tr.attempt').count()).toBe(2);
+      const hookIds = receiver.requests.filter((r) => JSON.parse(r.body).data[0].event === 'rent-change').map((r) => r.headers['hook-id']);
+      expect(new Set(hookIds).size).toBe(1);
+
+      // Reveal and rotate the secret.
+      await page.click('#reveal');
+      const firstSecret = await page.locator('#secret').innerText();
+      await page.click('#rotate');
+      expect(await page.locator('#secret').innerText()).not.toBe(firstSecret);
+
+      // An expired link and a forged one: a clear page, none of the data.
+      const expired = issuePortalToken('acme', new Date(Date.now() - 8 * 86_400_000), PORTAL_SECRET).token;
+      const fresh = await browser.newPage();
+      for (const [link, text] of [
+        [`${dispatcher.baseUrl}/portal/login?token=${expired}`, 'expired'],
+        [`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), 'some-other-secret-of-32-characters!!').token}`, 'not valid'],
+        [`${dispatcher.baseUrl}/portal/endpoints/${id}`, 'not valid'],
+      ] as const) {
+        const response = await fresh.goto(link);
+        expect(response!.status()).toBe(401);
+        expect(await fresh.locator('#denied').innerText()).toContain(text);
+        const content = await fresh.content();
+        expect(content).not.toContain('/portal-endpoint');
+        expect(content).not.toContain('whsec_');
+      }
+    }, 60_000);
+  });
+});

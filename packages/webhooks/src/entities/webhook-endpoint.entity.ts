@@ -1,0 +1,64 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/**
+ * A subscriber's HTTPS endpoint in one portfolio with the event types it subscribes to and its filters
+ * (an empty filter matches all). Owned by the webhook-dispatcher; the api writes it for operations 15 to 18.
+ */
+@Entity({ name: 'webhook_endpoints' })
+@Index('uq_webhook_endpoints_portfolio_url', ['portfolio', 'url'], { unique: true })
+@Index('uq_webhook_endpoints_portfolio_vendor', ['portfolio', 'vendorName'], { unique: true })
+export class WebhookEndpoint {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text')
+  portfolio!: string;
+
+  @Column('text')
+  vendorName!: string;
+
+  @Column('text')
+  url!: string;
+
+  @Column('text')
+  description!: string;
+
+  @Column('text', { array: true })
+  eventTypes!: string[];
+
+  @Column('uuid', { array: true, default: () => "'{}'" })
+  facilityUuids!: string[];
+
+  @Column('uuid', { array: true, default: () => "'{}'" })
+  unitTypes!: string[];
+
+  @Column('uuid', { array: true, default: () => "'{}'" })
+  amenityUuids!: string[];
+
+  /** `whsec_…`; kept readable because signing needs it (HMAC), shown again only in the portal. */
+  @Column('text')
+  secret!: string;
+
+  /** The secret before the last rotation, still signing beside the new one until `previousSecretExpiresAt`. */
+  @Column('text', { nullable: true })
+  previousSecret!: string | null;
+
+  @Column('timestamptz', { nullable: true })
+  previousSecretExpiresAt!: Date | null;
+
+  @Column('timestamptz', { nullable: true })
+  disabledAt!: Date | null;
+
+  @Column('text', { nullable: true })
+  disabledReason!: string | null;
+
+  /** Start of the current run of failed attempts; five days of it disables the endpoint. */
+  @Column('timestamptz', { nullable: true })
+  failingSince!: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

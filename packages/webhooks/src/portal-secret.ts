@@ -1,0 +1,14 @@
+/**
+ * Signs portal links when `PORTAL_TOKEN_SECRET` is unset outside production. Public on purpose: it only
+ * suits a developer's machine, and both services refuse to start in production without a real secret.
+ */
+export const DEVELOPMENT_PORTAL_TOKEN_SECRET = 'development-only-portal-token-secret-do-not-use';
+
+export const MIN_PORTAL_TOKEN_SECRET_LENGTH = 32;
+
+/** The secret to sign portal tokens with, or an error message naming the variable when production lacks one. */
+export function portalTokenSecret(nodeEnv: string, configured: string | undefined): { secret: string } | { error: string } {
+  if (configured) return { secret: configured };
+  if (nodeEnv === 'production') return { error: 'is required in production' };
+  return { secret: DEVELOPMENT_PORTAL_TOKEN_SECRET };
+}
