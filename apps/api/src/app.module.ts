@@ -1,19 +1,41 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { MessagingModule } from '@storage/messaging';
 import { DatabaseModule, databaseReadiness, HealthModule, loggingModule } from '@storage/platform';
 import type { DatabaseLocation } from '@storage/persistence';
+import { AuthModule } from './auth';
+import { ApiDelinquencyModule } from './delinquency/delinquency.module';
 import type { Config } from './config';
+import { LeaseSigningModule } from './lease-signing/lease-signing.module';
+import { LeasesModule } from './leases/leases.module';
+import { API_ENTITIES } from './model';
+import { NotificationsModule } from './notifications/notifications.module';
+import { PortfolioModule } from './portfolio/portfolio.module';
+import { RentalsModule } from './rentals/rentals.module';
 import { SERVICE_NAME, SERVICE_VERSION } from './service-info';
+import { ShoppingModule } from './shopping/shopping.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: Config, database: DatabaseLocation): DynamicModule {
+  static forRoot(config: Config, database: Pick<DatabaseLocation, 'url'>): DynamicModule {
     return {
       module: AppModule,
       imports: [
         loggingModule({ service: SERVICE_NAME, version: SERVICE_VERSION, level: config.LOG_LEVEL }),
-        DatabaseModule.forRoot({ url: database.url, applicationName: SERVICE_NAME, poolSize: config.DATABASE_POOL_SIZE }),
+        DatabaseModule.forRoot({ url: database.url, applicationName: SERVICE_NAME, poolSize: config.DATABASE_POOL_SIZE, entities: API_ENTITIES }),
         HealthModule.forRoot({ useFactory: (dataSource: DataSource) => [databaseReadiness(dataSource)], inject: [DataSource] }),
+        AuthModule,
+        NotificationsModule,
+        ShoppingModule,
+        PortfolioModule,
+        LeasesModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),
+        WebhooksModule.forRoot(),
+        // The outbox for lifecycle events and billing facts, and in Kafka mode the relay that publishes it.
+        MessagingModule.forRoot({ service: SERVICE_NAME, kafkaBrokers: config.KAFKA_BROKERS, partitions: config.KAFKA_TOPIC_PARTITIONS, relay: true }),
+        RentalsModule,
+        LeaseSigningModule,
+        ApiDelinquencyModule,
       ],
     };
   }

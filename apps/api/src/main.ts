@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { runService } from '@storage/platform';
 import { AppModule } from './app.module';
 import { loadServiceConfig } from './config';
+import { BODY_LIMIT_BYTES, configureHttp } from './http';
 import { SERVICE_NAME } from './service-info';
 
 void runService({
@@ -9,4 +10,6 @@ void runService({
   loadConfig: () => loadServiceConfig(),
   port: (config) => config.API_PORT,
   module: (config, database) => AppModule.forRoot(config, database),
+  configure: (app) => configureHttp(app),
+  bodyLimitBytes: BODY_LIMIT_BYTES,
 });

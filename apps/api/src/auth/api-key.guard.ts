@@ -1,0 +1,97 @@
+import {
+  applyDecorators,
+  createParamDecorator,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  SetMetadata,
+  UnauthorizedException,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiForbiddenResponse, ApiHeader, ApiNotFoundResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { ApiKeyScope } from '../model/api-key.entity';
+import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from './api-key.service';
+
+export const API_KEY_HEADER = 'x-api-key';
+const SCOPE_KEY = 'storage:api-key-scope';
+
+interface AuthenticatedRequest extends FastifyRequest {
+  apiKey?: ApiKeyPrincipal;
+  portfolio?: PortfolioRef;
+}
+
+/**
+ * Authenticates `x-api-key` (401 when missing or unknown), checks the scope (403 when a read key calls a
+ * write), and when the route has a `:portfolio` segment resolves it, answering 404 for a portfolio the key
+ * may not reach exactly as for one that does not exist. Runs before pipes, so a refused call changes nothing.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    @Inject(ApiKeyService) private readonly apiKeys: ApiKeyService,
+    @Inject(Reflector) private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const key = request.headers[API_KEY_HEADER];
+    if (typeof key !== 'string' || key.length === 0 || key.length > 200) {
+      throw new UnauthorizedException(`A valid ${API_KEY_HEADER} header is required.`);
+    }
+    const principal = await this.apiKeys.authenticate(key);
+    if (principal === null) throw new UnauthorizedException(`A valid ${API_KEY_HEADER} header is required.`);
+    request.apiKey = principal;
+
+    const params = request.params as Record<string, string | undefined>;
+    if (params.portfolio !== undefined) {
+      const portfolio = await this.apiKeys.reachablePortfolio(principal, params.portfolio);
+      if (portfolio === null) throw new NotFoundException(`Portfolio ${params.portfolio} not found.`);
+      request.portfolio = portfolio;
+    }
+
+    if (requiredScope(this.reflector, context, request.method) === 'write' && principal.scope !== 'write') {
+      throw new ForbiddenException('This API key may only read.');
+    }
+    return true;
+  }
+}
+
+function requiredScope(reflector: Reflector, context: ExecutionContext, method: string): ApiKeyScope {
+  const declared = reflector.getAllAndOverride<ApiKeyScope | undefined>(SCOPE_KEY, [context.getHandler(), context.getClass()]);
+  return declared ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
+}
+
+/**
+ * Protects a controller (or one handler) with API keys and documents the header and the 401/403/404
+ * answers. GET needs the read scope, other methods the write scope unless `@ReadOperation()` says otherwise.
+ */
+export const ApiKeyAuth = (): ClassDecorator & MethodDecorator =>
+  applyDecorators(
+    UseGuards(ApiKeyGuard),
+    ApiHeader({ name: API_KEY_HEADER, required: true, description: 'API key (`sk_…`), issued with `api-keys create`.' }),
+    ApiUnauthorizedResponse({ description: 'Missing or unknown API key (problem+json).' }),
+    ApiForbiddenResponse({ description: 'The API key lacks the scope (problem+json).' }),
+    ApiNotFoundResponse({ description: 'Unknown resource, or a portfolio the key may not reach (problem+json).' }),
+  );
+
+/** A POST that only reads (look-ups by UUIDs, promotion pricing): a read key may call it. */
+export const ReadOperation = (): MethodDecorator => SetMetadata(SCOPE_KEY, 'read' satisfies ApiKeyScope);
+
+/** The portfolio of the `:portfolio` segment, resolved and reachable. */
+export const CurrentPortfolio = createParamDecorator((_: unknown, context: ExecutionContext): PortfolioRef => {
+  const portfolio = context.switchToHttp().getRequest<AuthenticatedRequest>().portfolio;
+  if (portfolio === undefined) throw new Error('CurrentPortfolio needs ApiKeyAuth on a route with a :portfolio segment');
+  return portfolio;
+});
+
+/** The authenticated API key. */
+export const CurrentApiKey = createParamDecorator((_: unknown, context: ExecutionContext): ApiKeyPrincipal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().apiKey;
+  if (principal === undefined) throw new Error('CurrentApiKey needs ApiKeyAuth');
+  return principal;
+});

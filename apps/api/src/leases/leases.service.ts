@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { ConflictException, Inject, Injectable } from '@nestjs/common';
+import { isValidEmail, isValidPhone } from '@storage/domain';
+import type { FieldError } from '@storage/platform';
+import { DataSource, type EntityManager } from 'typeorm';
+import { notFound, updateReturning } from '../common';
+import type { ContactMethod } from '../model/lease.entity';
+import { NOTIFICATION_PORT, type NotificationPort } from '../notifications/notification.port';
+
+export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
+
+interface LeadToLease {
+  leadUuid: string;
+  status: string;
+  unitGroupUuid: string | null;
+  personUuid: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  facilityName: string;
+  signed: boolean;
+}
+
+/** The signing link of a lease: the lease page of this service. */
+export const signingLink = (publicBaseUrl: string, token: string): string => `${publicBaseUrl}/leases/sign/${token}`;
+
+/** Operation 13: validates the lead, reuses its signable lease or creates one, and sends it. */
+@Injectable()
+export class LeasesService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(NOTIFICATION_PORT) private readonly notifications: NotificationPort,
+    @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
+  ) {}
+
+  async send(portfolioUuid: string, facilityUuid: string, leadUuid: string, method: ContactMethod): Promise<string> {
+    return this.dataSource.transaction(async (db) => {
+      const lead = await lockLead(db, portfolioUuid, facilityUuid, leadUuid);
+      if (lead.signed || lead.status === 'CONVERTED') return 'Lease already signed.';
+      const problems = leadProblems(lead, method);
+      if (problems.length > 0) throw new ConflictException({ detail: 'The lead is not ready for a lease.', errors: problems });
+      const lease = await this.signableLease(db, lead, facilityUuid);
+      const link = signingLink(this.publicBaseUrl, lease.signingToken);
+      await this.notifications.send(
+        {
+          portfolioUuid,
+          leadUuid,
+          personUuid: lead.personUuid,
+          channel: method,
+          recipient: method === 'email' ? lead.email! : lead.phone!,
+          subject: `Your lease at ${lead.facilityName}`,
+          body: `Hello ${lead.firstName}, your lease at ${lead.facilityName} is ready to sign: ${link}`,
+          link,
+        },
+        db,
+      );
+      await db.query(`UPDATE leads SET status = 'LEASE_SENT', updated_at = now() WHERE uuid = $1`, [leadUuid]);
+      return `Lease sent by ${method}.`;
+    });
+  }
+
+  /** The lead's SENT lease, or a new one at the unit group's current web rate; needs a vacant unit. */
+  private async signableLease(db: EntityManager, lead: LeadToLease, facilityUuid: string): Promise<{ signingToken: string }> {
+    const existing = await updateReturning<{ signingToken: string }>(
+      db,
+      `UPDATE leases SET sent_at = now() WHERE lead_uuid = $1 AND status = 'SENT' RETURNING signing_token AS "signingToken"`,
+      [lead.leadUuid],
+    );
+    if (existing[0] !== undefined) return existing[0];
+    const groups: { webRate: number; vacant: number }[] = await db.query(
+      `SELECT current_web_rate_in_pennies AS "webRate",
+              (SELECT count(*)::int FROM units u WHERE u.unit_group_uuid = g.uuid AND u.status = 'vacant') AS vacant
+       FROM unit_groups g WHERE g.uuid = $1 AND g.facility_uuid = $2`,
+      [lead.unitGroupUuid, facilityUuid],
+    );
+    const group = groups[0];
+    if (group === undefined || group.vacant === 0) {
+      throw new ConflictException({ detail: 'The lead’s unit group has no vacant unit.', errors: [{ field: 'unitGroupUuid', message: 'no vacant unit' }] });
+    }
+    const signingToken = randomBytes(32).toString('base64url');
+    await db.query(
+      `INSERT INTO leases (lead_uuid, facility_uuid, unit_group_uuid, rent_in_pennies, signing_token, status, sent_at)
+       VALUES ($1, $2, $3, $4, $5, 'SENT', now())`,
+      [lead.leadUuid, facilityUuid, lead.unitGroupUuid, group.webRate, signingToken],
+    );
+    return { signingToken };
+  }
+}
+
+async function lockLead(db: EntityManager, portfolioUuid: string, facilityUuid: string, leadUuid: string): Promise<LeadToLease> {
+  const rows: LeadToLease[] = await db.query(
+    `SELECT l.uuid AS "leadUuid", l.status, l.unit_group_uuid AS "unitGroupUuid", p.uuid AS "personUuid", p.first_name AS "firstName",
+            p.last_name AS "lastName", p.email, p.phone, f.name AS "facilityName",
+            EXISTS (SELECT 1 FROM leases s WHERE s.lead_uuid = l.uuid AND s.status = 'SIGNED') AS signed
+     FROM leads l JOIN persons p ON p.uuid = l.person_uuid JOIN facilities f ON f.uuid = l.facility_uuid
+     WHERE l.uuid = $1 AND l.facility_uuid = $2 AND l.portfolio_uuid = $3
+     FOR UPDATE OF l`,
+    [leadUuid, facilityUuid, portfolioUuid],
+  );
+  const lead = rows[0];
+  if (lead === undefined) throw notFound('Lead', leadUuid);
+  return lead;
+}
+
+/** What the lead lacks before a lease can be sent by `method`. */
+function leadProblems(lead: LeadToLease, method: ContactMethod): FieldError[] {
+  const problems: FieldError[] = [];
+  if (lead.firstName.trim() === '') problems.push({ field: 'firstName', message: 'the lead has no first name' });
+  if (lead.lastName.trim() === '') problems.push({ field: 'lastName', message: 'the lead has no last name' });
+  if (lead.unitGroupUuid === null) problems.push({ field: 'unitGroupUuid', message: 'the lead has chosen no unit group' });
+  if (method === 'email' && (lead.email === null || !isValidEmail(lead.email))) problems.push({ field: 'email', message: 'the lead has no valid email' });
+  if (method === 'sms' && (lead.phone === null || !isValidPhone(lead.phone))) problems.push({ field: 'phone', message: 'the lead has no valid phone' });
+  return problems;
+}

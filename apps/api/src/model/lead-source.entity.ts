@@ -1,0 +1,16 @@
+import { Column, Entity, Index } from 'typeorm';
+import { UuidPrimaryColumn } from './columns';
+
+@Entity('lead_sources')
+export class LeadSource {
+  @UuidPrimaryColumn() uuid!: string;
+  @Index() @Column('uuid') portfolioUuid!: string;
+  @Column('text') description!: string;
+}
+
+@Entity('lead_marketing_sources')
+export class LeadMarketingSource {
+  @UuidPrimaryColumn() uuid!: string;
+  @Index() @Column('uuid') portfolioUuid!: string;
+  @Column('text') description!: string;
+}

@@ -1,0 +1,26 @@
+import { Column, Entity, Index } from 'typeorm';
+import { CreatedAt, pennies, UuidPrimaryColumn } from './columns';
+
+export const LEASE_STATUSES = ['SENT', 'SIGNED', 'VOID'] as const;
+export type LeaseStatus = (typeof LEASE_STATUSES)[number];
+export const CONTACT_METHODS = ['email', 'sms'] as const;
+export type ContactMethod = (typeof CONTACT_METHODS)[number];
+
+/** The lease offered to a lead; at most one SENT (signable) lease per lead. Signing it is issue 5's move-in. */
+@Entity('leases')
+@Index(['leadUuid'], { unique: true, where: `status = 'SENT'` })
+export class Lease {
+  @UuidPrimaryColumn() uuid!: string;
+  @Column('uuid') leadUuid!: string;
+  @Column('uuid') facilityUuid!: string;
+  @Column('uuid') unitGroupUuid!: string;
+  /** The monthly rent offered: the unit group's current web rate when first sent. */
+  @Column(pennies()) rentInPennies!: number;
+  /** Random, unguessable; the lease page's address. */
+  @Index({ unique: true }) @Column('text') signingToken!: string;
+  @Column('enum', { enum: LEASE_STATUSES, enumName: 'lease_status', default: 'SENT' }) status!: LeaseStatus;
+  @Column('timestamptz') sentAt!: Date;
+  @Column('timestamptz', { nullable: true }) signedAt!: Date | null;
+  @Column('uuid', { nullable: true }) rentalRecordUuid!: string | null;
+  @CreatedAt() createdAt!: Date;
+}

@@ -1,0 +1,12 @@
+import { Column, Entity, Index } from 'typeorm';
+import { CreatedAt, UuidPrimaryColumn } from './columns';
+
+export const NOTE_TEXT_MAX_LENGTH = 1500;
+
+@Entity('notes')
+export class Note {
+  @UuidPrimaryColumn() uuid!: string;
+  @Index() @Column('uuid') leadUuid!: string;
+  @Column('varchar', { length: NOTE_TEXT_MAX_LENGTH }) noteText!: string;
+  @CreatedAt() createdAt!: Date;
+}

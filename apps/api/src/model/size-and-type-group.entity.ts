@@ -1,0 +1,14 @@
+import { Column, Entity, Index } from 'typeorm';
+import { UuidPrimaryColumn } from './columns';
+
+/** Units of one size and type at a facility; its unit groups split it by tier, amenities and rate plan. */
+@Entity('size_and_type_groups')
+export class SizeAndTypeGroup {
+  @UuidPrimaryColumn() uuid!: string;
+  @Index() @Column('uuid') facilityUuid!: string;
+  @Column('uuid') unitTypeUuid!: string;
+  /** Feet. */
+  @Column('numeric', { precision: 6, scale: 2 }) length!: string;
+  @Column('numeric', { precision: 6, scale: 2 }) width!: string;
+  @Column('numeric', { precision: 6, scale: 2 }) height!: string;
+}

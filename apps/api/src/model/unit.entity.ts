@@ -1,0 +1,17 @@
+import { Column, Entity, Index } from 'typeorm';
+import { UuidPrimaryColumn } from './columns';
+
+export const UNIT_STATUSES = ['vacant', 'occupied'] as const;
+export type UnitStatus = (typeof UNIT_STATUSES)[number];
+
+@Entity('units')
+@Index(['unitGroupUuid', 'status'])
+export class Unit {
+  @UuidPrimaryColumn() uuid!: string;
+  @Index() @Column('uuid') facilityUuid!: string;
+  @Column('uuid') unitGroupUuid!: string;
+  /** The unit number shown on the door. */
+  @Column('text') name!: string;
+  @Column('text', { default: '1' }) floor!: string;
+  @Column('enum', { enum: UNIT_STATUSES, enumName: 'unit_status', default: 'vacant' }) status!: UnitStatus;
+}

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+const PAGE = (jsonUrl: string) => `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Storage Rental Service API</title><link rel="stylesheet" href="/docs/swagger-ui.css"></head>
+<body><div id="ui"></div><script src="/docs/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: ${JSON.stringify(jsonUrl)}, dom_id: '#ui', deepLinking: true });</script></body>
+</html>`;
+
+/**
+ * Serves Swagger UI at /docs from swagger-ui-dist with two plain routes, instead of @nestjs/swagger's
+ * UI, which needs @fastify/static (ESM-only dependencies that jest cannot load).
+ */
+export function serveDocsPage(app: NestFastifyApplication, jsonUrl: string): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  const root = getAbsoluteFSPath();
+  const assets = new Map(Object.entries(ASSETS).map(([file, type]) => [file, { type, body: readFileSync(path.join(root, file)) }]));
+  fastify.get('/docs', (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE(jsonUrl)));
+  fastify.get<{ Params: { file: string } }>('/docs/:file', (request, reply) => {
+    const asset = assets.get(request.params.file);
+    if (asset === undefined) return reply.callNotFound();
+    return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
+  });
+}

@@ -1,0 +1,42 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SERVICE_VERSION } from '../service-info';
+
+const DESCRIPTION = `Self-storage rental: the shopping flow, portfolio operations and webhook subscriptions.
+
+Every operation takes the \`x-api-key\` header. Failures are RFC 9457 \`application/problem+json\`
+(\`type\`, \`title\`, \`status\`, \`detail\`, and \`errors\` naming each field at fault).
+Operations tagged **Extensions** go beyond the published interface.`;
+
+/** The OpenAPI 3.1 document of the application's routes, built from the decorators. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Storage Rental Service API')
+    .setDescription(DESCRIPTION)
+    .setVersion(SERVICE_VERSION)
+    .setOpenAPIVersion('3.1.0')
+    .addServer('/', 'This deployment')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
+  return toOpenApi31(document);
+}
+
+/**
+ * @nestjs/swagger writes 3.0 `nullable: true`; OpenAPI 3.1 (JSON Schema 2020-12) spells it as a type
+ * union with "null" instead, so the document validates as the version it declares.
+ */
+export function toOpenApi31<T>(node: T): T {
+  if (Array.isArray(node)) return node.map((item: unknown) => toOpenApi31(item)) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  const { nullable, ...rest } = node as Record<string, unknown>;
+  const converted = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, toOpenApi31(value)]));
+  if (nullable !== true) return converted as T;
+  // A nullable reference: swagger writes `type` and `allOf: [$ref]`, which `null` could never satisfy.
+  const { allOf, $ref, type, ...annotations } = converted;
+  if (Array.isArray(allOf)) return { ...annotations, oneOf: [...(allOf as unknown[]), { type: 'null' }] } as T;
+  if (typeof $ref === 'string') return { ...annotations, oneOf: [{ $ref }, { type: 'null' }] } as T;
+  if (typeof type === 'string') return { ...annotations, type: [type, 'null'] } as T;
+  return converted as T;
+}

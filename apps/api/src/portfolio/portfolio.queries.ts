@@ -1,0 +1,30 @@
+/**
+ * Operation 7's query, JSON built by PostgreSQL. Shared with the benchmark's bare server (apps/api/bench),
+ * which must run exactly the same SQL. $1 facility, $2 portfolio, $3 size-and-type group uuids.
+ * One row when the facility is in the portfolio, none otherwise.
+ */
+export const SIZE_AND_TYPE_GROUPS_SQL = `
+SELECT coalesce((
+  SELECT json_agg(json_build_object(
+    'sizeAndTypeUnitGroupUuid', s.uuid, 'length', s.length::float8, 'width', s.width::float8, 'height', s.height::float8,
+    'area', trim_scale(s.width * s.length)::text || ' sq ft', 'unitType', ut.description, 'entityAttributeOrganizationUuid', ut.uuid,
+    'unitGroups', coalesce((
+      SELECT json_agg(json_build_object(
+        'unitGroupUuid', g.uuid, 'description', g.description, 'tierLevel', g.tier_level,
+        'currentStreetRateInPennies', g.current_street_rate_in_pennies, 'currentWebRateInPennies', g.current_web_rate_in_pennies,
+        'numUnits', (SELECT count(*) FROM units u WHERE u.unit_group_uuid = g.uuid),
+        'numVacantUnits', (SELECT count(*) FROM units u WHERE u.unit_group_uuid = g.uuid AND u.status = 'vacant'),
+        'averageCurrentRentInPennies', coalesce((SELECT avg(r.rent_in_pennies)::float8 FROM rental_records r
+                                                 WHERE r.unit_group_uuid = g.uuid AND r.status = 'ACTIVE'), 0),
+        'ratePlanUuid', g.rate_plan_uuid,
+        'amenities', coalesce((SELECT json_agg(json_build_object('amenityUuid', a.uuid, 'description', a.description,
+                                                                 'isSmartAmenity', a.is_smart_amenity) ORDER BY a.description, a.uuid)
+                               FROM unit_group_amenities uga JOIN amenities a ON a.uuid = uga.amenity_uuid
+                               WHERE uga.unit_group_uuid = g.uuid), '[]'),
+        'canShowUnitGroupTenantPortal', g.can_show_unit_group_tenant_portal
+      ) ORDER BY g.tier_level, g.uuid)
+      FROM unit_groups g WHERE g.size_and_type_group_uuid = s.uuid), '[]')
+  ) ORDER BY s.width * s.length, s.uuid)
+  FROM size_and_type_groups s JOIN unit_types ut ON ut.uuid = s.unit_type_uuid
+  WHERE s.facility_uuid = f.uuid AND s.uuid = ANY($3::uuid[])), '[]')::text AS body
+FROM facilities f WHERE f.uuid = $1 AND f.portfolio_uuid = $2`;

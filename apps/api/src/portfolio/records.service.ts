@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { normalizePhone } from '@storage/domain';
+import { InvalidRequestException } from '@storage/platform';
+import { DataSource } from 'typeorm';
+import { lowerUuids, notFound, requireFacility, updateReturning } from '../common';
+import type { CoverageHistoryRecord, NoteCreated, PersonContact, UpdatePerson, VehicleView } from './portfolio.dto';
+
+/** Portfolio look-ups and small updates: vehicles, coverage history, persons, notes, gate codes. */
+@Injectable()
+export class RecordsService {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  /** Operation 8. Unknown UUIDs are left out. */
+  async vehicles(portfolioUuid: string, facilityUuid: string, uuids: string[]): Promise<VehicleView[]> {
+    await requireFacility(this.dataSource.manager, portfolioUuid, facilityUuid);
+    return this.dataSource.query(
+      `SELECT facility_uuid AS "facilityUuid", rental_record_uuid AS "rentalRecordUuid", uuid AS "vehicleUuid", created_at AS "createdAt",
+              updated_at AS "updatedAt", type, license_plate_number AS "licensePlateNumber", make, model, vin
+       FROM vehicles WHERE facility_uuid = $1 AND uuid = ANY($2::uuid[]) ORDER BY created_at, uuid`,
+      [facilityUuid, lowerUuids(uuids)],
+    );
+  }
+
+  /** Operation 9. Unknown UUIDs are left out. */
+  async coverageHistory(portfolioUuid: string, facilityUuid: string, uuids: string[]): Promise<CoverageHistoryRecord[]> {
+    await requireFacility(this.dataSource.manager, portfolioUuid, facilityUuid);
+    return this.dataSource.query(
+      `SELECT e.uuid AS "monumentCoverageEnrollmentUuid", e.rental_record_uuid AS "unitRentalRecordUuid", e.start_date AS "coverageStartDate",
+              u.name AS "unitNumber", e.coverage_uuid AS "coverageUuid", e.premium_in_pennies AS "coveragePremium",
+              e.coverage_amount_in_pennies AS "coverageAmount", e.created_at AS "createdAt", e.updated_at AS "updatedAt",
+              e.end_date AS "coverageEndDate", e.partner_coverage_id AS "partnerCoverageId"
+       FROM coverage_enrollments e JOIN rental_records r ON r.uuid = e.rental_record_uuid JOIN units u ON u.uuid = r.unit_uuid
+       WHERE e.facility_uuid = $1 AND e.uuid = ANY($2::uuid[]) ORDER BY e.start_date, e.uuid`,
+      [facilityUuid, lowerUuids(uuids)],
+    );
+  }
+
+  /** Operation 11. The phone is kept as its ten digits, the email lower-cased, so look-ups match. */
+  async updatePerson(portfolioUuid: string, personUuid: string, update: UpdatePerson): Promise<PersonContact> {
+    if (update.email === undefined && update.phone === undefined) {
+      throw new InvalidRequestException([{ field: 'body', message: 'email or phone is required' }]);
+    }
+    const rows = await updateReturning<PersonContact>(
+      this.dataSource.manager,
+      `UPDATE persons SET email = coalesce($3, email), phone = coalesce($4, phone), updated_at = now()
+       WHERE uuid = $1 AND portfolio_uuid = $2 RETURNING uuid AS "personUuid", email, phone`,
+      [personUuid, portfolioUuid, update.email?.trim().toLowerCase() ?? null, update.phone === undefined ? null : normalizePhone(update.phone)],
+    );
+    const person = rows[0];
+    if (person === undefined) throw notFound('Person', personUuid);
+    return person;
+  }
+
+  /** Operation 12. */
+  async createNote(portfolioUuid: string, leadUuid: string, noteText: string): Promise<NoteCreated> {
+    const rows: { noteUuid: string }[] = await this.dataSource.query(
+      `INSERT INTO notes (lead_uuid, note_text) SELECT uuid, $3 FROM leads WHERE uuid = $1 AND portfolio_uuid = $2 RETURNING uuid AS "noteUuid"`,
+      [leadUuid, portfolioUuid, noteText],
+    );
+    const note = rows[0];
+    if (note === undefined) throw notFound('Lead', leadUuid);
+    return note;
+  }
+
+  /** Operation 14. */
+  async gateAccessCode(portfolioUuid: string, facilityUuid: string, rentalRecordUuid: string): Promise<string> {
+    const rows: { code: string }[] = await this.dataSource.query(
+      `SELECT g.code FROM gate_codes g JOIN rental_records r ON r.uuid = g.rental_record_uuid
+       WHERE g.rental_record_uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3`,
+      [rentalRecordUuid, facilityUuid, portfolioUuid],
+    );
+    const gate = rows[0];
+    if (gate === undefined) throw notFound('Gate access code of rental record', rentalRecordUuid);
+    return gate.code;
+  }
+}

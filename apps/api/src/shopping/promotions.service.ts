@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { bestPromotionsForUnitGroup, type ItemType, type Promotion } from '@storage/domain';
+import { requireFacility, todayIn } from '../common';
+import type { PromotionRecord } from '../model/promotion.entity';
+import type { EligibleAutoAppliedPromotionsByGroup, EligiblePromotionsRequest } from './promotions.dto';
+
+type PromotionRow = Pick<
+  PromotionRecord,
+  | 'uuid' | 'name' | 'createdAt' | 'tenantType' | 'isAutoPayRequired' | 'discountType' | 'percentage' | 'amountInPennies'
+  | 'monthStarts' | 'durationInMonths' | 'unitGroupUuids' | 'validFrom' | 'validTo' | 'family' | 'itemTypeUuid'
+>;
+
+/** Maps a stored promotion to the domain's, whose rules price it. */
+export function toDomainPromotion(row: PromotionRow): Promotion {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    createdAt: row.createdAt,
+    tenantType: row.tenantType,
+    isAutoPayRequired: row.isAutoPayRequired,
+    discountType: row.discountType,
+    percentage: row.percentage === null ? null : Number(row.percentage),
+    amountInPennies: row.amountInPennies,
+    monthStarts: row.monthStarts,
+    durationInMonths: row.durationInMonths,
+    unitGroupUuids: row.unitGroupUuids,
+    validFrom: row.validFrom,
+    validTo: row.validTo,
+    family: row.family === 'DISCOUNTED_SERVICE' && row.itemTypeUuid !== null ? { kind: 'DISCOUNTED_SERVICE', itemTypeUuid: row.itemTypeUuid } : { kind: 'RENT' },
+  };
+}
+
+/** Operation 1: per unit group, the rent-family winner and the best service promotion per item type. */
+@Injectable()
+export class PromotionsService {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async eligible(portfolioUuid: string, request: EligiblePromotionsRequest): Promise<EligibleAutoAppliedPromotionsByGroup[]> {
+    const db = this.dataSource.manager;
+    const facility = await requireFacility(db, portfolioUuid, request.facilityUuids.toLowerCase());
+    const wanted = request.unitGroupUuids?.map((uuid) => uuid.toLowerCase()) ?? null;
+    const [unitGroups, promotionRows, itemTypes] = await Promise.all([
+      db.query<{ uuid: string; webRate: number }[]>(
+        `SELECT uuid, current_web_rate_in_pennies AS "webRate" FROM unit_groups
+         WHERE facility_uuid = $1 AND ($2::uuid[] IS NULL OR uuid = ANY($2::uuid[])) ORDER BY uuid`,
+        [facility.uuid, wanted],
+      ),
+      db.query<PromotionRow[]>(
+        `SELECT uuid, name, created_at AS "createdAt", tenant_type AS "tenantType", is_auto_pay_required AS "isAutoPayRequired",
+                discount_type AS "discountType", percentage, amount_in_pennies AS "amountInPennies", month_starts AS "monthStarts",
+                duration_in_months AS "durationInMonths", unit_group_uuids AS "unitGroupUuids", to_char(valid_from, 'YYYY-MM-DD') AS "validFrom",
+                to_char(valid_to, 'YYYY-MM-DD') AS "validTo", family, item_type_uuid AS "itemTypeUuid"
+         FROM promotions WHERE facility_uuid = $1 AND is_auto_applied`,
+        [facility.uuid],
+      ),
+      db.query<ItemType[]>(
+        `SELECT uuid AS "itemTypeUuid", name, price_in_pennies AS "priceInPennies" FROM item_types
+         WHERE uuid IN (SELECT item_type_uuid FROM promotions WHERE facility_uuid = $1 AND item_type_uuid IS NOT NULL)`,
+        [facility.uuid],
+      ),
+    ]);
+    const promotions = promotionRows.map(toDomainPromotion);
+    const context = { isForBusiness: request.isForBusiness, isAutopayEnabled: request.isAutopayEnabled, asOf: todayIn(facility.timeZone) };
+    return unitGroups.map((group) => {
+      const best = bestPromotionsForUnitGroup({ unitGroupUuid: group.uuid, webRateInPennies: group.webRate, promotions, itemTypes, context });
+      const where = { facilityUuid: facility.uuid, unitGroupUuid: group.uuid };
+      return {
+        ...where,
+        bestAutoAppliedPromotion: best.bestRent === null ? null : { ...where, ...best.bestRent },
+        serviceWinners: best.serviceWinners.map((winner) => ({ ...where, ...winner })),
+      };
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, CurrentPortfolio, ReadOperation, type PortfolioRef } from '../auth';
+import { ApiInvalidResponse, PrebuiltJson, UuidPipe } from '../common';
+import { CatalogService } from './catalog.service';
+import { CoverageOption, LeadSourceView } from './catalog.dto';
+import { EligibleAutoAppliedPromotionsByGroup, EligiblePromotionsRequest } from './promotions.dto';
+import { PromotionsService } from './promotions.service';
+import { ConvertedLeadDetails, PreexistingTenantValidation, ValidatePreexistingRequest } from './tenant.dto';
+import { TenantsService } from './tenants.service';
+
+/** The published shopping operations 1 to 5. */
+@ApiKeyAuth()
+@ApiInvalidResponse()
+@Controller('shopping/:portfolio/v1')
+export class ShoppingController {
+  constructor(
+    @Inject(PromotionsService) private readonly promotions: PromotionsService,
+    @Inject(TenantsService) private readonly tenants: TenantsService,
+    @Inject(CatalogService) private readonly catalog: CatalogService,
+  ) {}
+
+  @Post('promotions/eligible-auto-applied-promotions-with-highest-discount')
+  @HttpCode(200)
+  @ReadOperation()
+  @ApiTags('Promotions')
+  @ApiOperation({ operationId: 'eligibleAutoAppliedPromotionsWithHighestDiscount', summary: 'Best auto-applied promotions per unit group' })
+  @ApiOkResponse({ type: [EligibleAutoAppliedPromotionsByGroup] })
+  eligiblePromotions(@CurrentPortfolio() portfolio: PortfolioRef, @Body() body: EligiblePromotionsRequest): Promise<EligibleAutoAppliedPromotionsByGroup[]> {
+    return this.promotions.eligible(portfolio.uuid, body);
+  }
+
+  @Post('facilities/tenant/validate-preexisting')
+  @HttpCode(200)
+  @ApiTags('Tenants')
+  @ApiOperation({ operationId: 'validatePreexistingTenant', summary: 'Validate a pre-existing tenant' })
+  @ApiOkResponse({ type: PreexistingTenantValidation })
+  validatePreexisting(@CurrentPortfolio() portfolio: PortfolioRef, @Body() body: ValidatePreexistingRequest): Promise<PreexistingTenantValidation> {
+    return this.tenants.validatePreexisting(portfolio.uuid, body);
+  }
+
+  @Get('facilities/tenant/:leadUuid')
+  @ApiTags('Leads')
+  @ApiOperation({ operationId: 'getConvertedLeadDetails', summary: 'Details of a converted lead' })
+  @ApiOkResponse({ type: ConvertedLeadDetails })
+  convertedLead(@CurrentPortfolio() portfolio: PortfolioRef, @Param('leadUuid', UuidPipe) leadUuid: string): Promise<ConvertedLeadDetails> {
+    return this.tenants.convertedLead(portfolio.uuid, leadUuid);
+  }
+
+  @Get('coverages/:facilityUuid')
+  @PrebuiltJson()
+  @ApiTags('Coverages')
+  @ApiOperation({ operationId: 'getFacilityCoverages', summary: 'Coverage options of a facility' })
+  @ApiOkResponse({ type: [CoverageOption] })
+  coverages(@CurrentPortfolio() portfolio: PortfolioRef, @Param('facilityUuid', UuidPipe) facilityUuid: string): Promise<string> {
+    return this.catalog.coveragesJson(portfolio.uuid, facilityUuid);
+  }
+
+  @Get('lead-sources')
+  @ApiTags('Lead Sources')
+  @ApiOperation({ operationId: 'getLeadSources', summary: 'Lead sources of the portfolio' })
+  @ApiOkResponse({ type: [LeadSourceView] })
+  leadSources(@CurrentPortfolio() portfolio: PortfolioRef): Promise<LeadSourceView[]> {
+    return this.catalog.leadSources(portfolio.uuid);
+  }
+}

@@ -1,0 +1,44 @@
+import { InvalidRequestException } from '@storage/platform';
+import { isPublicEventType, PUBLIC_EVENT_TYPES, type PublicEventType } from '@storage/domain';
+import { checkTargetUrl, checkTargetUrlSyntax, TargetUrlRefused, type AddressPolicy, type HostResolver } from '@storage/webhooks';
+import { lowerUuids } from '../common';
+
+const EVENT_TYPE_HINT = `use one of ${PUBLIC_EVENT_TYPES.join(', ')}`;
+
+/** The seven hyphenated names only (spec 6.1); every other value is named in the 400. Duplicates collapse. */
+export function eventTypesOf(values: readonly string[], field = 'eventTypes'): PublicEventType[] {
+  const bad = values.flatMap((value, index) =>
+    isPublicEventType(value) ? [] : [{ field: `${field}[${index}]`, message: `"${value}" is not an event type; ${EVENT_TYPE_HINT}` }],
+  );
+  if (bad.length > 0) throw new InvalidRequestException(bad);
+  return PUBLIC_EVENT_TYPES.filter((type) => values.includes(type));
+}
+
+export function eventTypeOf(value: string, field: string): PublicEventType {
+  if (!isPublicEventType(value)) throw new InvalidRequestException([{ field, message: `"${value}" is not an event type; ${EVENT_TYPE_HINT}` }]);
+  return value;
+}
+
+/** Every target URL rule, DNS included, as a 400 on `targetUrl`. */
+export async function vettedTargetUrl(raw: string, policy: AddressPolicy, resolve: HostResolver): Promise<string> {
+  try {
+    await checkTargetUrl(raw, policy, resolve);
+    return raw;
+  } catch (error) {
+    if (error instanceof TargetUrlRefused) throw new InvalidRequestException([{ field: 'targetUrl', message: error.message }]);
+    throw error;
+  }
+}
+
+/** The rules that need no DNS, for a URL that only identifies an existing subscription. */
+export function targetUrlSyntax(raw: string, policy: AddressPolicy): string {
+  try {
+    checkTargetUrlSyntax(raw, policy);
+    return raw;
+  } catch (error) {
+    if (error instanceof TargetUrlRefused) throw new InvalidRequestException([{ field: 'targetUrl', message: error.message }]);
+    throw error;
+  }
+}
+
+export const filterUuids = (uuids: readonly string[] | undefined): string[] => [...new Set(lowerUuids(uuids ?? []))];

@@ -1,0 +1,97 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, CurrentApiKey, type ApiKeyPrincipal } from '../auth';
+import { ApiInvalidResponse } from '../common';
+import { SubscriptionsService } from './subscriptions.service';
+import { WebhookCommandsService } from './webhook-commands.service';
+import {
+  CreatedSubscription,
+  CreateSubscription,
+  PortalLink,
+  SendTestEvent,
+  SubscriptionList,
+  SubscriptionView,
+  TestEventSent,
+  Unsubscribe,
+  Unsubscribed,
+  UpdateSubscription,
+} from './webhooks.dto';
+
+const portfolioQuery = ApiQuery({
+  name: 'portfolio',
+  required: false,
+  description: 'The portfolio (database prefix); required when the API key reaches several portfolios.',
+});
+
+/** Operations 15 to 20. */
+@ApiKeyAuth()
+@ApiInvalidResponse()
+@ApiTags('Webhooks')
+@Controller('api/v1/webhooks')
+export class WebhooksController {
+  constructor(
+    @Inject(SubscriptionsService) private readonly subscriptions: SubscriptionsService,
+    @Inject(WebhookCommandsService) private readonly commands: WebhookCommandsService,
+  ) {}
+
+  @Post('subscriptions')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'createWebhookSubscription', summary: 'Create a webhook subscription' })
+  @ApiOkResponse({ type: CreatedSubscription })
+  @ApiConflictResponse({ description: 'The URL or the vendor already has an endpoint in the portfolio (problem+json).' })
+  create(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: CreateSubscription): Promise<CreatedSubscription> {
+    return this.subscriptions.create(principal, body);
+  }
+
+  @Get('subscriptions')
+  @ApiOperation({ operationId: 'listWebhookSubscriptions', summary: 'List webhook subscriptions' })
+  @ApiQuery({ name: 'targetUrl', required: false })
+  @ApiQuery({ name: 'eventType', required: false })
+  @portfolioQuery
+  @ApiOkResponse({ type: SubscriptionList })
+  list(
+    @CurrentApiKey() principal: ApiKeyPrincipal,
+    @Query('portfolio') portfolio?: string,
+    @Query('targetUrl') targetUrl?: string,
+    @Query('eventType') eventType?: string,
+  ): Promise<SubscriptionList> {
+    return this.subscriptions.list(principal, { portfolio, targetUrl, eventType });
+  }
+
+  @Patch('subscriptions')
+  @ApiOperation({ operationId: 'updateWebhookSubscription', summary: 'Update a webhook subscription' })
+  @ApiQuery({ name: 'targetUrl', required: false, description: 'Identifies the subscription (or give it in the body).' })
+  @portfolioQuery
+  @ApiOkResponse({ type: SubscriptionView })
+  update(
+    @CurrentApiKey() principal: ApiKeyPrincipal,
+    @Body() body: UpdateSubscription,
+    @Query('portfolio') portfolio?: string,
+    @Query('targetUrl') targetUrl?: string,
+  ): Promise<SubscriptionView> {
+    return this.subscriptions.update(principal, { portfolio, targetUrl }, body);
+  }
+
+  @Delete('subscriptions')
+  @ApiOperation({ operationId: 'unsubscribeWebhook', summary: 'Unsubscribe from event types' })
+  @ApiOkResponse({ type: Unsubscribed })
+  unsubscribe(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: Unsubscribe): Promise<Unsubscribed> {
+    return this.subscriptions.unsubscribe(principal, body);
+  }
+
+  @Post('subscriptions/test')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'sendWebhookTestEvent', summary: 'Send a test event' })
+  @ApiOkResponse({ type: TestEventSent })
+  test(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: SendTestEvent): Promise<TestEventSent> {
+    return this.commands.sendTestEvent(principal, body);
+  }
+
+  @Get('dashboard-link')
+  @ApiOperation({ operationId: 'getWebhookDashboardLink', summary: 'Get a webhook portal link' })
+  @portfolioQuery
+  @ApiOkResponse({ type: PortalLink })
+  dashboardLink(@CurrentApiKey() principal: ApiKeyPrincipal, @Query('portfolio') portfolio?: string): Promise<PortalLink> {
+    return this.commands.portalLink(principal, portfolio);
+  }
+}

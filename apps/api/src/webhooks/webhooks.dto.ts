@@ -1,0 +1,86 @@
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { PUBLIC_EVENT_TYPES } from '@storage/domain';
+import { IsUuidString } from '../common';
+
+const MAX_FILTER_UUIDS = 500;
+const eventTypesDoc: ApiPropertyOptions = { type: [String], enum: [...PUBLIC_EVENT_TYPES], description: 'One or more of the seven event types.' };
+
+export class CreateSubscription {
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(200) vendorName!: string;
+  @ApiProperty({ description: 'HTTPS only; no localhost, loopback or private IP; no query string.' }) @IsString() targetUrl!: string;
+  @ApiProperty(eventTypesDoc) @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes!: string[];
+  @ApiProperty() @IsString() @MaxLength(1_000) description!: string;
+  @ApiProperty({ description: 'The portfolio (database prefix).' }) @IsString() @MinLength(1) portfolio!: string;
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
+}
+
+export class UpdateSubscription {
+  @ApiPropertyOptional({ description: 'Identifies the subscription when not given as a query parameter.' }) @IsOptional() @IsString() targetUrl?: string;
+  @ApiPropertyOptional(eventTypesDoc) @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes?: string[];
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1_000) description?: string;
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
+}
+
+export class Unsubscribe {
+  @ApiProperty() @IsString() @MinLength(1) vendorName!: string;
+  @ApiProperty({ description: 'The portfolio (database prefix).' }) @IsString() @MinLength(1) portfolio!: string;
+  @ApiProperty(eventTypesDoc) @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes!: string[];
+}
+
+export class SendTestEvent {
+  @ApiProperty({ enum: [...PUBLIC_EVENT_TYPES] }) @IsString() eventType!: string;
+  @ApiProperty({ description: 'The portfolio (database prefix) whose endpoints receive the test message.' }) @IsString() @MinLength(1) portfolio!: string;
+}
+
+export class SubscriptionView {
+  @ApiProperty() applicationId!: string;
+  @ApiProperty() url!: string;
+  @ApiProperty({ type: [String] }) subscribedEventTypes!: string[];
+  @ApiProperty({ type: [String], format: 'uuid' }) facilityUuids!: string[];
+  @ApiProperty({ type: [String], format: 'uuid' }) amenityUuids!: string[];
+  @ApiProperty({ type: [String], format: 'uuid' }) unitTypes!: string[];
+  @ApiProperty({ description: 'Equals the portfolio.' }) databasePrefix!: string;
+}
+
+export class CreatedSubscription extends SubscriptionView {
+  @ApiProperty() endpointId!: string;
+  @ApiProperty({ description: 'Signing secret (`whsec_…`), shown once; also visible in the portal.' }) secret!: string;
+}
+
+export class SubscriptionItem {
+  @ApiProperty() url!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({ enum: [...PUBLIC_EVENT_TYPES] }) eventType!: string;
+  @ApiProperty({ type: [String], format: 'uuid' }) facilityUuids!: string[];
+  @ApiProperty({ type: [String], format: 'uuid' }) unitTypes!: string[];
+  @ApiProperty({ type: [String], format: 'uuid' }) amenityUuids!: string[];
+  @ApiProperty() portfolio!: string;
+}
+
+export class SubscriptionList {
+  @ApiProperty() applicationId!: string;
+  @ApiProperty({ type: [SubscriptionItem] }) items!: SubscriptionItem[];
+}
+
+export class Unsubscribed {
+  @ApiProperty() applicationId!: string;
+  @ApiProperty() vendorName!: string;
+  @ApiProperty() endpointId!: string;
+  @ApiProperty() url!: string;
+  @ApiPropertyOptional({ type: [String], description: 'Present only when some event types remain.' }) unsubscribedEventTypes?: string[];
+  @ApiPropertyOptional({ type: [String], description: 'Present only when some event types remain.' }) remainingEventTypes?: string[];
+}
+
+export class TestEventSent {
+  @ApiProperty() message!: string;
+  @ApiProperty({ description: 'Endpoints that will receive the test message.' }) endpoints!: number;
+}
+
+export class PortalLink {
+  @ApiProperty({ description: 'Link to the webhook portal, valid 7 days.' }) url!: string;
+}

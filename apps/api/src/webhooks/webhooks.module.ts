@@ -1,0 +1,32 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { OutboxPublisher } from '@storage/messaging';
+import { AddressPolicy, systemResolver } from '@storage/webhooks';
+import { SERVICE_NAME } from '../service-info';
+import { SubscriptionsService } from './subscriptions.service';
+import { WebhookCommandsService } from './webhook-commands.service';
+import { loadWebhooksConfig, type WebhooksConfig } from './webhooks.config';
+import { WebhooksController } from './webhooks.controller';
+import { ADDRESS_POLICY, COMMAND_PUBLISHER, HOST_RESOLVER, WEBHOOKS_CONFIG } from './webhooks.tokens';
+
+/**
+ * Operations 15 to 20. Reads its own settings (PORTAL_TOKEN_SECRET, PORTAL_BASE_URL, WEBHOOK_ALLOWED_SUBNETS)
+ * and writes the dispatcher's endpoint table; test events go to the dispatcher through the outbox.
+ */
+@Module({})
+export class WebhooksModule {
+  static forRoot(config: WebhooksConfig = loadWebhooksConfig()): DynamicModule {
+    return {
+      module: WebhooksModule,
+      controllers: [WebhooksController],
+      providers: [
+        { provide: WEBHOOKS_CONFIG, useValue: config },
+        { provide: ADDRESS_POLICY, useValue: new AddressPolicy(config.allowedSubnets) },
+        { provide: HOST_RESOLVER, useValue: systemResolver },
+        // Its own publisher instance: the outbox row names the api as source whoever registers MessagingModule.
+        { provide: COMMAND_PUBLISHER, useValue: new OutboxPublisher(SERVICE_NAME) },
+        SubscriptionsService,
+        WebhookCommandsService,
+      ],
+    };
+  }
+}

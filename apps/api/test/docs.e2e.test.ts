@@ -1,0 +1,25 @@
+import { generateOpenApiDocument } from '../src/openapi/generate';
+import { startTestApi, type TestApi } from './support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+describe('served documentation', () => {
+  it('serves the OpenAPI document at /openapi.json without a key, equal to the generated one', async () => {
+    const reply = await api.call('GET', '/openapi.json', { key: null });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual(JSON.parse(JSON.stringify(await generateOpenApiDocument())));
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const page = await api.call('GET', '/docs', { key: null });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('/openapi.json');
+    expect((await api.call('GET', '/docs/swagger-ui-bundle.js', { key: null })).status).toBe(200);
+    expect((await api.call('GET', '/docs/../package.json', { key: null })).status).toBe(404);
+  });
+});

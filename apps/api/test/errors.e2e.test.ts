@@ -1,0 +1,43 @@
+import { expectProblem, id, startTestApi, type TestApi } from './support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+const NOTE = `/api/demo/portfolios/v1/notes/lead/${id('lead:1')}`;
+
+describe('every failure is problem+json', () => {
+  it('401 without a key or with an unknown one', async () => {
+    expectProblem(await api.call('GET', '/api/portfolios', { key: null }), 401);
+    expectProblem(await api.call('GET', '/api/portfolios', { key: 'sk_unknown' }), 401);
+    expectProblem(await api.call('GET', '/shopping/demo/v1/lead-sources', { key: '' }), 401);
+  });
+
+  it('404 for unknown routes and portfolios', async () => {
+    expectProblem(await api.call('GET', '/nowhere'), 404);
+    expectProblem(await api.call('DELETE', '/api/portfolios'), 404);
+    expectProblem(await api.call('GET', '/shopping/ghost/v1/lead-sources'), 404);
+  });
+
+  it('400 for malformed JSON, 415 for another content type, 413 for a body too large', async () => {
+    expectProblem(await api.call('POST', NOTE, { payload: '{"noteText": ' }), 400);
+    expectProblem(await api.call('POST', NOTE, { payload: '<note/>', headers: { 'content-type': 'application/xml' } }), 415);
+    expectProblem(await api.call('POST', NOTE, { payload: JSON.stringify({ noteText: 'x'.repeat(300_000) }) }), 413);
+  });
+
+  it('400 for bodies that are not objects, never 500', async () => {
+    for (const payload of ['null', '"text"', '42', '[]', 'true']) {
+      const reply = await api.call('POST', NOTE, { payload });
+      expect(reply.status).toBe(400);
+      expect(String(reply.headers['content-type'])).toMatch(/^application\/problem\+json/);
+    }
+    expectProblem(await api.call('POST', NOTE, { key: api.keys.write }), 400, ['noteText']);
+  });
+
+  it('ignores unknown fields (tolerant reader) but validates known ones', async () => {
+    const reply = await api.call('POST', NOTE, { body: { noteText: 'ok', extra: { deep: true } } });
+    expect(reply.status).toBe(200);
+  });
+});

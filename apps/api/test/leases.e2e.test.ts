@@ -1,0 +1,87 @@
+import { expectProblem, id, list, PUBLIC_BASE_URL, startTestApi, type TestApi } from './support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+const downtown = id('facility:downtown');
+const base = '/api/demo/portfolios/v1';
+const sendLease = (lead: string, query = '') => `${base}/facilities/${downtown}/leads/${lead}/sendLease${query}`;
+const LINK = new RegExp(`^${PUBLIC_BASE_URL}/leases/sign/[\\w-]{43}$`);
+
+describe('operation 13: send lease', () => {
+  it('creates the lease, sends it by email with the signing link, and lists it in notifications', async () => {
+    const lead = id('lead:1');
+    const reply = await api.call('POST', sendLease(lead));
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toMatch(/^application\/json/);
+    expect(reply.body).toBe('Lease sent by email.');
+
+    const leases = await api.db.query(`SELECT status, signing_token, unit_group_uuid, rent_in_pennies, sent_at FROM leases WHERE lead_uuid = $1`, [lead]);
+    expect(leases).toHaveLength(1);
+    expect(leases[0]).toMatchObject({ status: 'SENT', unit_group_uuid: id('unit-group:downtown:10x10:1'), rent_in_pennies: 12028 });
+    const [leadRow] = await api.db.query('SELECT status FROM leads WHERE uuid = $1', [lead]);
+    expect(leadRow.status).toBe('LEASE_SENT');
+
+    const notifications = await api.call('GET', `${base}/notifications?leadUuid=${lead}`);
+    expect(notifications.status).toBe(200);
+    expect(notifications.body).toEqual([
+      {
+        notificationUuid: expect.any(String),
+        leadUuid: lead,
+        channel: 'email',
+        recipient: 'harper.lee@example.com',
+        subject: 'Your lease at Downtown Self Storage',
+        body: expect.stringContaining(`${PUBLIC_BASE_URL}/leases/sign/${leases[0].signing_token}`),
+        link: `${PUBLIC_BASE_URL}/leases/sign/${leases[0].signing_token}`,
+        createdAt: expect.any(String),
+      },
+    ]);
+    expect(notifications.body[0].link).toMatch(LINK);
+  });
+
+  it('reuses the signable lease when sent again, by sms', async () => {
+    const lead = id('lead:3');
+    await api.call('POST', sendLease(lead));
+    const again = await api.call('POST', sendLease(lead, '?contactMethod=sms'));
+    expect(again.body).toBe('Lease sent by sms.');
+    const leases = await api.db.query(`SELECT signing_token FROM leases WHERE lead_uuid = $1`, [lead]);
+    expect(leases).toHaveLength(1);
+    const sent = (await api.call('GET', `${base}/notifications?leadUuid=${lead}`)).body;
+    expect(list<{ channel: string }>(sent).map((n) => n.channel)).toEqual(['sms', 'email']);
+    expect(sent[0]).toMatchObject({ recipient: '6465552003', link: `${PUBLIC_BASE_URL}/leases/sign/${leases[0].signing_token}` });
+  });
+
+  it('answers 200 when the lease is already signed, sending nothing', async () => {
+    const reply = await api.call('POST', sendLease(id('lead:4')));
+    expect(reply.status).toBe(200);
+    expect(reply.body).toBe('Lease already signed.');
+    expect((await api.call('GET', `${base}/notifications?leadUuid=${id('lead:4')}`)).body).toEqual([]);
+  });
+
+  it('refuses a lead that is not ready (no unit group) with 409 naming what is missing', async () => {
+    const problem = expectProblem(await api.call('POST', sendLease(id('lead:2'))), 409);
+    expect(problem.errors).toEqual([{ field: 'unitGroupUuid', message: 'the lead has chosen no unit group' }]);
+    expect(await api.db.query('SELECT 1 FROM leases WHERE lead_uuid = $1', [id('lead:2')])).toEqual([]);
+  });
+
+  it('refuses a full unit group with 409', async () => {
+    const lead = id('lead:3');
+    await api.db.query(`DELETE FROM leases WHERE lead_uuid = $1`, [lead]);
+    await api.db.query(`UPDATE leads SET unit_group_uuid = $2 WHERE uuid = $1`, [lead, id('unit-group:downtown:10x10:2')]);
+    expectProblem(await api.call('POST', sendLease(lead)), 409, ['unitGroupUuid']);
+  });
+
+  it('refuses an unknown contact method, malformed UUIDs and leads of another facility', async () => {
+    expectProblem(await api.call('POST', sendLease(id('lead:1'), '?contactMethod=fax')), 400, ['contactMethod']);
+    expectProblem(await api.call('POST', sendLease('nope')), 400, ['leadUuid']);
+    expectProblem(await api.call('POST', `${base}/facilities/${id('facility:lakeside')}/leads/${id('lead:1')}/sendLease`), 404);
+    expectProblem(await api.call('POST', sendLease(id('lead:none'))), 404);
+  });
+
+  it('refuses malformed notification filters', async () => {
+    expectProblem(await api.call('GET', `${base}/notifications?leadUuid=x`), 400, ['leadUuid']);
+  });
+});

@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createTestDatabase, freePort } from '@storage/testing';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { loadServiceConfig } from '../../src/config';
+import { BODY_LIMIT_BYTES, configureHttp } from '../../src/http';
+import { seedDemo } from '../../src/seed/demo-seed';
+import type { Reply } from './test-api';
+
+export interface LifecycleApi {
+  db: DataSource;
+  /** Where the api listens (and what signing links start with): a browser can follow them. */
+  baseUrl: string;
+  call: (method: string, url: string, body?: unknown) => Promise<Reply>;
+  /** Posts the lease page's form as a browser would. */
+  postForm: (url: string, form: Record<string, string>) => Promise<Reply>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The api listening on a real port against its own migrated database, seeded with the demo portfolio,
+ * with the write key of `demo` on every call. With `kafkaBrokers` the outbox relay publishes to Kafka.
+ */
+export async function startLifecycleApi(options: { kafkaBrokers?: string } = {}): Promise<LifecycleApi> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'lifecycle-test-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const config = loadServiceConfig({
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: baseUrl,
+    DATABASE_POOL_SIZE: '6',
+    ...(options.kafkaBrokers ? { KAFKA_BROKERS: options.kafkaBrokers, KAFKA_TOPIC_PARTITIONS: '3' } : {}),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
+    logger: false,
+  });
+  configureHttp(app);
+  await app.listen(port, '127.0.0.1');
+  const db = app.get(DataSource);
+  const { apiKey } = await seedDemo(db, { ifEmpty: false, dataDir, log: () => undefined });
+
+  const inject = async (method: string, url: string, headers: Record<string, string>, payload?: string): Promise<Reply> => {
+    const response = await app.inject({ method: method as 'GET', url, headers, ...(payload === undefined ? {} : { payload }) });
+    let body: unknown = response.body;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      // Not JSON (the lease pages): kept as text.
+    }
+    return { status: response.statusCode, headers: response.headers, body, text: response.body };
+  };
+
+  return {
+    db,
+    baseUrl,
+    call: (method, url, body) =>
+      inject(method, url, { 'x-api-key': apiKey!, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body === undefined ? undefined : JSON.stringify(body)),
+    postForm: (url, form) => inject('POST', url, { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(form).toString()),
+    close: async () => {
+      await app.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

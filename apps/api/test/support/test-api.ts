@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createTestDatabase } from '@storage/testing';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { createApiKey } from '../../src/auth/create-api-key';
+import { loadServiceConfig } from '../../src/config';
+import { BODY_LIMIT_BYTES, configureHttp } from '../../src/http';
+import { seedDemo } from '../../src/seed/demo-seed';
+import { seedUuid } from '../../src/seed/seed-uuid';
+
+export const PUBLIC_BASE_URL = 'https://storage.test';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, unknown>;
+  // Response bodies are checked field by field in the tests; `any` keeps those checks short.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+export interface TestApi {
+  db: DataSource;
+  /** Write key of the demo portfolio, read-only key of it, write key of portfolio `other` only. */
+  keys: { write: string; read: string; other: string };
+  call: (method: string, url: string, options?: { key?: string | null; body?: unknown; headers?: Record<string, string>; payload?: string }) => Promise<Reply>;
+  close: () => Promise<void>;
+}
+
+/** Seeded ids by name (see src/seed/demo-data.ts). */
+export const id = seedUuid;
+
+/** The api in-process on Fastify against its own migrated database, seeded with the demo portfolio. */
+export async function startTestApi(): Promise<TestApi> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'api-test-'));
+  const config = loadServiceConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL, DATABASE_POOL_SIZE: '4' });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
+    logger: false,
+  });
+  configureHttp(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  const db = app.get(DataSource);
+
+  const { apiKey } = await seedDemo(db, { ifEmpty: false, dataDir, log: () => undefined });
+  const read = await createApiKey(db, { portfolioIds: ['demo'], scope: 'read' });
+  await db.query(`INSERT INTO portfolios (portfolio_id, name) VALUES ('other', 'Other Co.')`);
+  const other = await createApiKey(db, { portfolioIds: ['other'], scope: 'write' });
+  const keys = { write: apiKey!, read: read.key, other: other.key };
+
+  return {
+    db,
+    keys,
+    call: async (method, url, options = {}) => {
+      const key = options.key === undefined ? keys.write : options.key;
+      const headers: Record<string, string> = { ...(key === null ? {} : { 'x-api-key': key }), ...options.headers };
+      const hasBody = options.body !== undefined || options.payload !== undefined;
+      if (hasBody && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+      const response = await app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(hasBody ? { payload: options.payload ?? JSON.stringify(options.body) } : {}),
+      });
+      let body: unknown = response.body;
+      try {
+        body = JSON.parse(response.body);
+      } catch {
+        // Not JSON: kept as text.
+      }
+      return { status: response.statusCode, headers: response.headers, body, text: response.body };
+    },
+    close: async () => {
+      await app.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts an RFC 9457 problem with this status, and returns it. */
+export function expectProblem(reply: Reply, status: number, fields: string[] = []): { errors?: { field: string; message: string }[] } {
+  expect(reply.status).toBe(status);
+  expect(String(reply.headers['content-type'])).toMatch(/^application\/problem\+json/);
+  expect(reply.body).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) }));
+  const problem = reply.body as { errors?: { field: string; message: string }[] };
+  for (const field of fields) expect((problem.errors ?? []).map((error) => error.field)).toContain(field);
+  return problem;
+}
+
+/** A JSON array from a response or a query, typed for the checks that follow. */
+export const list = <T>(value: unknown): T[] => value as T[];
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -1,0 +1,91 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eventually, freePort } from '@storage/testing';
+
+const cli = path.resolve(__dirname, '../dist/main.js');
+
+interface RunningSystem {
+  process: ChildProcessWithoutNullStreams;
+  output: () => string;
+}
+
+async function startSystem(env: NodeJS.ProcessEnv): Promise<RunningSystem> {
+  const child = spawn(process.execPath, [cli, 'start'], { env });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await eventually(() => {
+    if (child.exitCode !== null) throw new Error(`start exited early:\n${output}`);
+    expect(output).toContain('is ready');
+  }, { timeoutMs: 120_000, intervalMs: 250 });
+  return { process: child, output: () => output };
+}
+
+async function stopWithCtrlC(system: RunningSystem): Promise<number | null> {
+  system.process.kill('SIGINT');
+  return new Promise((resolve) => system.process.once('exit', (code) => resolve(code)));
+}
+
+const portIsClosed = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('error', () => resolve(true));
+  });
+
+describe('npm start', () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let ports: { api: number; dispatcher: number; scheduler: number; postgres: number };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'storage-start-'));
+    ports = { api: await freePort(), dispatcher: await freePort(), scheduler: await freePort(), postgres: await freePort() };
+    env = {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      API_PORT: String(ports.api),
+      DISPATCHER_PORT: String(ports.dispatcher),
+      SCHEDULER_PORT: String(ports.scheduler),
+      EMBEDDED_POSTGRES_PORT: String(ports.postgres),
+    };
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs everything, stops everything on Ctrl-C, and keeps the data across a restart', async () => {
+    const first = await startSystem(env);
+    const demoKey = readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim();
+    expect(first.output()).toContain(demoKey);
+    expect(first.output()).toContain(`http://localhost:${ports.api}`);
+    const portfolios = await fetch(`http://127.0.0.1:${ports.api}/api/portfolios`, { headers: { 'x-api-key': demoKey } });
+    expect(portfolios.status).toBe(200);
+    expect(await portfolios.json()).toEqual(expect.arrayContaining([expect.objectContaining({ portfolioId: 'demo' })]));
+
+    // Written while the system runs: a new key, stored only in the database.
+    const created = spawnSync(process.execPath, [cli, 'api-keys', 'create', '--portfolio', 'demo', '--scope', 'read'], { env, encoding: 'utf8' });
+    expect(created.status).toBe(0);
+    const newKey = /\b(sk_[A-Za-z0-9_-]+)/.exec(created.stdout)?.[1];
+    expect(newKey).toBeDefined();
+
+    expect(await stopWithCtrlC(first)).toBe(0);
+    for (const port of Object.values(ports)) expect(await portIsClosed(port)).toBe(true);
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+
+    const second = await startSystem(env);
+    try {
+      const again = await fetch(`http://127.0.0.1:${ports.api}/api/portfolios`, { headers: { 'x-api-key': newKey! } });
+      expect(again.status).toBe(200);
+      expect(readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim()).toBe(demoKey);
+    } finally {
+      expect(await stopWithCtrlC(second)).toBe(0);
+    }
+  }, 300_000);
+});
