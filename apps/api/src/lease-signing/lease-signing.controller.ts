@@ -1,0 +1,84 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { refusalPage, signedPage, termsPage } from './lease-page';
+import { LeaseSigningService, type LeaseOutcome } from './lease-signing.service';
+
+interface Page {
+  status: number;
+  html: string;
+}
+
+/**
+ * The lease page of the signing link (no API key: the unguessable token is the credential). Answers are
+ * HTML for the tenant's browser, failures included.
+ */
+@ApiTags('Extensions')
+@ApiProduces('text/html')
+@Controller('leases/sign')
+export class LeaseSigningController {
+  constructor(@Inject(LeaseSigningService) private readonly leases: LeaseSigningService) {}
+
+  @Get(':token')
+  @ApiOperation({ operationId: 'viewLease', summary: 'Lease page: the terms and a sign form (HTML)' })
+  @ApiResponse({ status: 200, description: 'The terms, or the signed rental when already signed.' })
+  @ApiResponse({ status: 404, description: 'Unknown signing link.' })
+  @ApiResponse({ status: 410, description: 'Expired or withdrawn lease.' })
+  async view(@Param('token') token: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return send(reply, pageFor(token, await this.leases.view(token)));
+  }
+
+  @Post(':token')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'signLease', summary: 'Sign the lease (form post with agree=yes): the lead becomes a tenant (event moved-in)' })
+  @ApiResponse({ status: 200, description: 'Signed now, or already signed before (then nothing changes).' })
+  @ApiResponse({ status: 400, description: 'The terms were not agreed to.' })
+  @ApiResponse({ status: 404, description: 'Unknown signing link.' })
+  @ApiResponse({ status: 409, description: 'No vacant unit is left in the unit group.' })
+  @ApiResponse({ status: 410, description: 'Expired or withdrawn lease.' })
+  async sign(@Param('token') token: string, @Body() form: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    if (!agreed(form)) {
+      const outcome = await this.leases.view(token);
+      if (outcome.kind !== 'terms') return send(reply, pageFor(token, outcome));
+      return send(reply, { status: 400, html: termsPage(token, outcome.terms, outcome.promotions, 'Please tick the box to agree to the terms before signing.') });
+    }
+    return send(reply, pageFor(token, await this.leases.sign(token)));
+  }
+}
+
+/** The form is checked here rather than by a DTO: a refusal must be a page, not problem+json. */
+function agreed(form: unknown): boolean {
+  return typeof form === 'object' && form !== null && (form as Record<string, unknown>).agree === 'yes';
+}
+
+function pageFor(token: string, outcome: LeaseOutcome): Page {
+  switch (outcome.kind) {
+    case 'terms':
+      return { status: 200, html: termsPage(token, outcome.terms, outcome.promotions) };
+    case 'signed':
+      return { status: 200, html: signedPage(outcome.rental, outcome.firstTime) };
+    case 'unknown':
+      return { status: 404, html: refusalPage('Lease not found', 'This signing link is not valid. Please use the latest link the facility sent you.') };
+    case 'expired':
+      return { status: 410, html: refusalPage('Lease expired', 'This lease can no longer be signed. Please ask the facility to send it again.') };
+    case 'no-vacant-unit':
+      return {
+        status: 409,
+        html: refusalPage('No unit available', 'Sorry, the last unit of this size was just rented. Nothing was signed; please contact the facility for another unit.'),
+      };
+  }
+}
+
+/*
+ * Lease pages carry a secret in their address: never cached, never sent on as a referrer, and nothing but
+ * our own inline style and a post back to ourselves allowed.
+ */
+function send(reply: FastifyReply, page: Page): string {
+  void reply
+    .status(page.status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+  return page.html;
+}

@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { LifecyclePublisher } from '../rentals/lifecycle-publisher';
+import { PromotionsService } from '../shopping/promotions.service';
+import type { ShownPromotion, SignedRental } from './lease-page';
+import { loadLeaseTerms, type LeaseTerms } from './lease-terms';
+import { claimVacantUnit, openRental } from './move-in';
+
+/** What a signing link leads to. */
+export type LeaseOutcome =
+  | { kind: 'terms'; terms: LeaseTerms; promotions: ShownPromotion[] }
+  | { kind: 'signed'; rental: SignedRental; firstTime: boolean }
+  | { kind: 'unknown' }
+  | { kind: 'expired' }
+  | { kind: 'no-vacant-unit' };
+
+/** The lease page: shows a lease's terms, and signing it converts the lead into a tenant. */
+@Injectable()
+export class LeaseSigningService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(PromotionsService) private readonly promotions: PromotionsService,
+    @Inject(LifecyclePublisher) private readonly events: LifecyclePublisher,
+  ) {}
+
+  async view(token: string): Promise<LeaseOutcome> {
+    const db = this.dataSource.manager;
+    const terms = await loadLeaseTerms(db, token);
+    if (terms === null) return { kind: 'unknown' };
+    if (terms.status === 'SIGNED') return { kind: 'signed', rental: await signedRental(db, terms.leadUuid), firstTime: false };
+    if (terms.status === 'VOID' || terms.expired) return { kind: 'expired' };
+    return { kind: 'terms', terms, promotions: await this.shownPromotions(terms) };
+  }
+
+  /**
+   * Signs in one transaction: a rental on a vacant unit of the lease's group, the lead converted, the lease
+   * signed and moved-in in the outbox. Signing a signed lease again changes nothing.
+   */
+  async sign(token: string): Promise<LeaseOutcome> {
+    return this.dataSource.transaction(async (db) => {
+      const terms = await loadLeaseTerms(db, token, true);
+      if (terms === null) return { kind: 'unknown' };
+      if (terms.status === 'SIGNED') return { kind: 'signed', rental: await signedRental(db, terms.leadUuid), firstTime: false };
+      if (terms.status === 'VOID' || terms.expired) return { kind: 'expired' };
+      const unitUuid = await claimVacantUnit(db, terms.unitGroupUuid);
+      if (unitUuid === null) return { kind: 'no-vacant-unit' };
+      const rentalUuid = await openRental(db, terms, unitUuid);
+      await db.query(`UPDATE leads SET status = 'CONVERTED', converted_rental_record_uuid = $2, updated_at = now() WHERE uuid = $1`, [terms.leadUuid, rentalUuid]);
+      await db.query(`UPDATE leases SET status = 'SIGNED', signed_at = now(), rental_record_uuid = $2 WHERE uuid = $1`, [terms.leaseUuid, rentalUuid]);
+      await this.events.publish(db, 'moved-in', rentalUuid, {}, null);
+      return { kind: 'signed', rental: await signedRental(db, terms.leadUuid), firstTime: true };
+    });
+  }
+
+  /** The auto-applied promotions of the lease's unit group (operation 1's winners) as the page lists them. */
+  private async shownPromotions(terms: LeaseTerms): Promise<ShownPromotion[]> {
+    const [group] = await this.promotions.eligible(terms.portfolioUuid, {
+      facilityUuids: terms.facilityUuid,
+      unitGroupUuids: [terms.unitGroupUuid],
+      isForBusiness: terms.isForBusiness,
+    });
+    if (group === undefined) return [];
+    const rent = group.bestAutoAppliedPromotion;
+    return [
+      ...(rent ? [{ name: rent.promotionName, discountInPennies: rent.highestDiscountAmount, appliesTo: 'rent' }] : []),
+      ...group.serviceWinners.map((w) => ({ name: w.promotionName, discountInPennies: w.highestDiscountAmount, appliesTo: w.itemTypeName })),
+    ];
+  }
+}
+
+/** The converted lead's current rental (a transfer may have moved it since signing). */
+async function signedRental(db: EntityManager, leadUuid: string): Promise<SignedRental> {
+  const rows: SignedRental[] = await db.query(
+    `SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, g.code AS "gateAccessCode", r.start_date::text AS "startDate",
+            r.rent_in_pennies AS "rentInPennies", r.next_due_date::text AS "nextDueDate"
+       FROM leads l
+       JOIN rental_records r ON r.uuid = l.converted_rental_record_uuid
+       JOIN units u ON u.uuid = r.unit_uuid
+       JOIN facilities f ON f.uuid = r.facility_uuid
+       LEFT JOIN gate_codes g ON g.rental_record_uuid = r.uuid
+      WHERE l.uuid = $1`,
+    [leadUuid],
+  );
+  const rental = rows[0];
+  if (rental === undefined) throw new Error(`signed lease of lead ${leadUuid} has no converted rental`);
+  return rental;
+}

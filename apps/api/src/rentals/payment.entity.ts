@@ -1,0 +1,13 @@
+import { Column, Entity, Index } from 'typeorm';
+import { CreatedAt, pennies, UuidPrimaryColumn } from '../model/columns';
+
+/** A payment recorded against a rental's balance (operator extension `POST .../payments`). */
+@Entity('payments')
+export class Payment {
+  @UuidPrimaryColumn() uuid!: string;
+  @Index() @Column('uuid') rentalRecordUuid!: string;
+  @Column(pennies()) amountInPennies!: number;
+  /** The facility's calendar day the payment was taken. */
+  @Column('date') paidOn!: string;
+  @CreatedAt() createdAt!: Date;
+}

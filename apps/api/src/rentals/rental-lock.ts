@@ -1,0 +1,58 @@
+import { ConflictException } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { CalendarDate } from '@storage/domain';
+import { notFound } from '../common';
+import type { RentalStatus } from '../model/rental-record.entity';
+
+/** Which rental an operator action is about: the path's portfolio, facility and rental record. */
+export interface RentalRef {
+  portfolioUuid: string;
+  /** The `{portfolio}` path segment, which events name their portfolio by. */
+  portfolioId: string;
+  facilityUuid: string;
+  rentalRecordUuid: string;
+}
+
+/** An active rental row locked for the caller's transaction. */
+export interface LockedRental {
+  uuid: string;
+  portfolioUuid: string;
+  facilityUuid: string;
+  unitUuid: string;
+  unitGroupUuid: string;
+  personUuid: string;
+  leadUuid: string | null;
+  rentInPennies: number;
+  balanceInPennies: number;
+  billingDayOfMonth: number;
+  nextDueDate: CalendarDate;
+  lastEventAt: Date | null;
+  /** The calendar day at the facility now: the date of every change made today. */
+  facilityToday: CalendarDate;
+}
+
+/*
+ * FOR NO KEY UPDATE, as the delinquency scheduler takes it: every writer of a rental locks its row first,
+ * so payments, lifecycle actions and delinquency runs on one rental take turns.
+ */
+const LOCK_SQL = `
+SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facilityUuid", r.unit_uuid AS "unitUuid",
+       r.unit_group_uuid AS "unitGroupUuid", r.person_uuid AS "personUuid", r.lead_uuid AS "leadUuid",
+       r.rent_in_pennies AS "rentInPennies", r.balance_in_pennies AS "balanceInPennies",
+       r.billing_day_of_month AS "billingDayOfMonth", r.next_due_date::text AS "nextDueDate", r.last_event_at AS "lastEventAt",
+       r.status, (now() AT TIME ZONE f.time_zone)::date::text AS "facilityToday"
+  FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
+ WHERE r.uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3
+   FOR NO KEY UPDATE OF r`;
+
+/**
+ * Locks the rental for an operator action. 404 when it is not a rental of this facility and portfolio
+ * (the same answer either way), 409 when it has moved out.
+ */
+export async function lockActiveRental(db: EntityManager, ref: RentalRef): Promise<LockedRental> {
+  const rows: (LockedRental & { status: RentalStatus })[] = await db.query(LOCK_SQL, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]);
+  const row = rows[0];
+  if (row === undefined) throw notFound('Rental record', ref.rentalRecordUuid);
+  if (row.status !== 'ACTIVE') throw new ConflictException(`Rental record ${ref.rentalRecordUuid} has moved out.`);
+  return row;
+}

@@ -1,0 +1,125 @@
+import { Body, Controller, Delete, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
+import { ApiInvalidResponse, UuidPipe } from '../common';
+import { MoveOutService } from './move-out.service';
+import { PaymentsService } from './payments.service';
+import { RentChangeService } from './rent-change.service';
+import type { RentalRef } from './rental-lock';
+import { RentalServicesService } from './rental-services.service';
+import {
+  AddServiceRequest,
+  PaymentRecorded,
+  RecordPaymentRequest,
+  RentalView,
+  RentChangeRequest,
+  TransferRequest,
+  TransferResult,
+} from './rentals.dto';
+import { TransferService } from './transfer.service';
+
+const MOVED_OUT = 'The rental has moved out (problem+json).';
+
+/** Operator actions on a rental (extensions); each writes its change and its event in one transaction. */
+@ApiKeyAuth()
+@ApiTags('Extensions')
+@ApiInvalidResponse()
+@Controller('api/:portfolio/portfolios/v1/facilities/:facilityUuid/rentalRecords/:unitRentalRecordUuid')
+export class RentalsController {
+  constructor(
+    @Inject(PaymentsService) private readonly payments: PaymentsService,
+    @Inject(MoveOutService) private readonly moveOuts: MoveOutService,
+    @Inject(RentChangeService) private readonly rentChanges: RentChangeService,
+    @Inject(RentalServicesService) private readonly services: RentalServicesService,
+    @Inject(TransferService) private readonly transfers: TransferService,
+  ) {}
+
+  @Post('payments')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'recordPayment', summary: 'Record a payment against the rental balance (billing fact payment-recorded)' })
+  @ApiOkResponse({ type: PaymentRecorded })
+  @ApiConflictResponse({ description: MOVED_OUT })
+  recordPayment(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+    @Body() body: RecordPaymentRequest,
+  ): Promise<PaymentRecorded> {
+    return this.payments.record(rentalRef(portfolio, facilityUuid, rentalRecordUuid), body.amountInPennies);
+  }
+
+  @Post('moveOut')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'moveOut', summary: 'Move the tenant out: rental ended, unit freed, gate code revoked (event moved-out)' })
+  @ApiOkResponse({ type: RentalView })
+  @ApiConflictResponse({ description: MOVED_OUT })
+  moveOut(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+  ): Promise<RentalView> {
+    return this.moveOuts.moveOut(rentalRef(portfolio, facilityUuid, rentalRecordUuid));
+  }
+
+  @Post('rentChange')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'changeRent', summary: 'Change the rent (event rent-change)' })
+  @ApiOkResponse({ type: RentalView })
+  @ApiConflictResponse({ description: 'The rental has moved out, or the rent already has this amount (problem+json).' })
+  changeRent(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+    @Body() body: RentChangeRequest,
+  ): Promise<RentalView> {
+    return this.rentChanges.change(rentalRef(portfolio, facilityUuid, rentalRecordUuid), body.newRentInPennies, body.effectiveDate);
+  }
+
+  @Post('services')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'addRentalService', summary: 'Add a recurring service (event recurring-service-change)' })
+  @ApiOkResponse({ type: RentalView })
+  @ApiConflictResponse({ description: 'The rental has moved out, or already has this service (problem+json).' })
+  addService(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+    @Body() body: AddServiceRequest,
+  ): Promise<RentalView> {
+    return this.services.add(rentalRef(portfolio, facilityUuid, rentalRecordUuid), body.itemTypeUuid.toLowerCase());
+  }
+
+  @Delete('services/:itemTypeUuid')
+  @ApiOperation({ operationId: 'removeRentalService', summary: 'Remove a recurring service (event recurring-service-change)' })
+  @ApiOkResponse({ type: RentalView })
+  @ApiConflictResponse({ description: MOVED_OUT })
+  removeService(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+    @Param('itemTypeUuid', UuidPipe) itemTypeUuid: string,
+  ): Promise<RentalView> {
+    return this.services.remove(rentalRef(portfolio, facilityUuid, rentalRecordUuid), itemTypeUuid);
+  }
+
+  @Post('transfer')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'transferRental', summary: 'Transfer the tenant to a vacant unit of the facility (event transfer)' })
+  @ApiOkResponse({ type: TransferResult })
+  @ApiConflictResponse({ description: 'The rental has moved out, or the target unit is not vacant (problem+json).' })
+  transfer(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+    @Body() body: TransferRequest,
+  ): Promise<TransferResult> {
+    return this.transfers.transfer(rentalRef(portfolio, facilityUuid, rentalRecordUuid), body.newUnitUuid.toLowerCase());
+  }
+}
+
+const rentalRef = (portfolio: PortfolioRef, facilityUuid: string, rentalRecordUuid: string): RentalRef => ({
+  portfolioUuid: portfolio.uuid,
+  portfolioId: portfolio.portfolioId,
+  facilityUuid,
+  rentalRecordUuid,
+});

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { LifecyclePublisher } from './lifecycle-publisher';
+import { MoveOutService } from './move-out.service';
+import { PaymentsService } from './payments.service';
+import { RentChangeService } from './rent-change.service';
+import { RentalServicesService } from './rental-services.service';
+import { RentalsController } from './rentals.controller';
+import { TransferService } from './transfer.service';
+
+/** The rental lifecycle's operator extensions. Needs MessagingModule (global) for the outbox. */
+@Module({
+  controllers: [RentalsController],
+  providers: [LifecyclePublisher, PaymentsService, MoveOutService, RentChangeService, RentalServicesService, TransferService],
+  exports: [LifecyclePublisher],
+})
+export class RentalsModule {}
