@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { MessagingModule } from '@storage/messaging';
+import { MESSAGING_READINESS, MessagingModule, type MessagingReadinessCheck } from '@storage/messaging';
 import { DatabaseModule, databaseReadiness, HealthModule, loggingModule } from '@storage/platform';
 import type { DatabaseLocation } from '@storage/persistence';
 import { AuthModule } from './auth';
@@ -24,13 +24,16 @@ export class AppModule {
       imports: [
         loggingModule({ service: SERVICE_NAME, version: SERVICE_VERSION, level: config.LOG_LEVEL }),
         DatabaseModule.forRoot({ url: database.url, applicationName: SERVICE_NAME, poolSize: config.DATABASE_POOL_SIZE, entities: API_ENTITIES }),
-        HealthModule.forRoot({ useFactory: (dataSource: DataSource) => [databaseReadiness(dataSource)], inject: [DataSource] }),
+        HealthModule.forRoot({
+          useFactory: (dataSource: DataSource, messaging: MessagingReadinessCheck[]) => [databaseReadiness(dataSource), ...messaging],
+          inject: [DataSource, MESSAGING_READINESS],
+        }),
         AuthModule,
         NotificationsModule,
         ShoppingModule,
         PortfolioModule,
         LeasesModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),
-        WebhooksModule.forRoot(),
+        WebhooksModule.forRoot(config.webhooks),
         // The outbox for lifecycle events and billing facts, and in Kafka mode the relay that publishes it.
         MessagingModule.forRoot({ service: SERVICE_NAME, kafkaBrokers: config.KAFKA_BROKERS, partitions: config.KAFKA_TOPIC_PARTITIONS, relay: true }),
         RentalsModule,

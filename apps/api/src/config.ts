@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commonConfigSchema, loadConfig, portSchema } from '@storage/platform';
+import { commonConfigSchema, ConfigError, loadConfig, portSchema } from '@storage/platform';
+import { loadWebhooksConfig, type WebhooksConfig } from './webhooks/webhooks.config';
 
 export const configSchema = commonConfigSchema
   .extend({
@@ -9,6 +10,22 @@ export const configSchema = commonConfigSchema
   })
   .transform((config) => ({ ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.API_PORT}`).replace(/\/+$/, '') }));
 
-export type Config = z.infer<typeof configSchema>;
+export type Config = z.infer<typeof configSchema> & { webhooks: WebhooksConfig };
 
-export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, env);
+/** The api's settings and those of its webhook operations, validated together so every bad variable is named at once. */
+export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  };
+  const core = attempt(() => loadConfig(configSchema, env));
+  const webhooks = attempt(() => loadWebhooksConfig(env));
+  if (!core || !webhooks) throw new ConfigError(problems);
+  return { ...core, webhooks };
+}

@@ -4,7 +4,7 @@ import { AddressPolicy, systemResolver } from '@storage/webhooks';
 import { SERVICE_NAME } from '../service-info';
 import { SubscriptionsService } from './subscriptions.service';
 import { WebhookCommandsService } from './webhook-commands.service';
-import { loadWebhooksConfig, type WebhooksConfig } from './webhooks.config';
+import type { WebhooksConfig } from './webhooks.config';
 import { WebhooksController } from './webhooks.controller';
 import { ADDRESS_POLICY, COMMAND_PUBLISHER, HOST_RESOLVER, WEBHOOKS_CONFIG } from './webhooks.tokens';
 
@@ -14,7 +14,7 @@ import { ADDRESS_POLICY, COMMAND_PUBLISHER, HOST_RESOLVER, WEBHOOKS_CONFIG } fro
  */
 @Module({})
 export class WebhooksModule {
-  static forRoot(config: WebhooksConfig = loadWebhooksConfig()): DynamicModule {
+  static forRoot(config: WebhooksConfig): DynamicModule {
     return {
       module: WebhooksModule,
       controllers: [WebhooksController],
