@@ -1,8 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DatabaseModule, databaseReadiness, HealthModule, loggingModule } from '@storage/platform';
+import { DelinquencyModule } from '@storage/delinquency';
+import { MESSAGING_READINESS, MessagingModule, type MessagingReadinessCheck } from '@storage/messaging';
 import type { DatabaseLocation } from '@storage/persistence';
+import { DatabaseModule, databaseReadiness, HealthModule, loggingModule } from '@storage/platform';
 import type { Config } from './config';
+import { PaymentsController } from './payments/payments.controller';
+import { BusinessDayRunner, RUN_CONCURRENCY } from './run/business-day-runner';
+import { DailyTimer, TICK_SECONDS } from './run/daily-timer';
 import { SERVICE_NAME, SERVICE_VERSION } from './service-info';
 
 @Module({})
@@ -13,7 +18,19 @@ export class AppModule {
       imports: [
         loggingModule({ service: SERVICE_NAME, version: SERVICE_VERSION, level: config.LOG_LEVEL }),
         DatabaseModule.forRoot({ url: database.url, applicationName: SERVICE_NAME, poolSize: config.DATABASE_POOL_SIZE }),
-        HealthModule.forRoot({ useFactory: (dataSource: DataSource) => [databaseReadiness(dataSource)], inject: [DataSource] }),
+        MessagingModule.forRoot({ service: SERVICE_NAME, kafkaBrokers: config.KAFKA_BROKERS, partitions: config.KAFKA_TOPIC_PARTITIONS, relay: true }),
+        DelinquencyModule,
+        HealthModule.forRoot({
+          useFactory: (dataSource: DataSource, messaging: MessagingReadinessCheck[]) => [databaseReadiness(dataSource), ...messaging],
+          inject: [DataSource, MESSAGING_READINESS],
+        }),
+      ],
+      controllers: [PaymentsController],
+      providers: [
+        { provide: RUN_CONCURRENCY, useValue: config.SCHEDULER_CONCURRENCY },
+        { provide: TICK_SECONDS, useValue: config.SCHEDULER_TICK_SECONDS },
+        BusinessDayRunner,
+        DailyTimer,
       ],
     };
   }

@@ -1,0 +1,131 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import { AuctionService, DelinquencyService, facilitySchedule, type RentalRef } from '@storage/delinquency';
+import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
+import { ApiInvalidResponse, requireFacility, UuidPipe } from '../common';
+import { DelinquencyErrorsInterceptor } from './delinquency-errors.interceptor';
+import {
+  AuctionView,
+  CompleteAuctionRequest,
+  DelinquencyScheduleView,
+  DelinquencyView,
+  ScheduleAuctionRequest,
+  UpdateAuctionRequest,
+} from './delinquency.dto';
+
+const RENTAL = 'facilities/:facilityUuid/rentalRecords/:unitRentalRecordUuid';
+
+/** Operator actions on delinquency and auctions, and the facility schedule (ARCHITECTURE.md "Extension operations"). */
+@ApiTags('Extensions')
+@ApiKeyAuth()
+@ApiInvalidResponse()
+@ApiConflictResponse({ description: 'The rental’s delinquency or auction does not allow it (problem+json).' })
+@UseInterceptors(DelinquencyErrorsInterceptor)
+@Controller('api/:portfolio/portfolios/v1')
+export class DelinquencyController {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(DelinquencyService) private readonly delinquency: DelinquencyService,
+    @Inject(AuctionService) private readonly auctions: AuctionService,
+  ) {}
+
+  @Get('facilities/:facilityUuid/delinquencySchedule')
+  @ApiOperation({ operationId: 'getDelinquencySchedule', summary: 'The facility’s delinquency schedule (defaults when it has none)' })
+  @ApiOkResponse({ type: DelinquencyScheduleView })
+  async schedule(@CurrentPortfolio() portfolio: PortfolioRef, @Param('facilityUuid', UuidPipe) facilityUuid: string): Promise<DelinquencyScheduleView> {
+    await requireFacility(this.dataSource.manager, portfolio.uuid, facilityUuid);
+    const { schedule, isDefault } = await facilitySchedule(this.dataSource, facilityUuid);
+    return { facilityUuid, ...schedule, isDefault };
+  }
+
+  @Post(`${RENTAL}/delinquency/pause`)
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'pauseDelinquency', summary: 'Pause delinquency progression' })
+  @ApiOkResponse({ type: DelinquencyView })
+  pause(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+  ): Promise<DelinquencyView> {
+    return this.delinquency.pause(ref(portfolio, facilityUuid, rentalRecordUuid));
+  }
+
+  @Post(`${RENTAL}/delinquency/resume`)
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'resumeDelinquency', summary: 'Resume a paused delinquency; paused days do not count' })
+  @ApiOkResponse({ type: DelinquencyView })
+  resume(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+  ): Promise<DelinquencyView> {
+    return this.delinquency.resume(ref(portfolio, facilityUuid, rentalRecordUuid));
+  }
+
+  @Post(`${RENTAL}/delinquency/writeOff`)
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'writeOffDelinquency', summary: 'Write off the debt (final)' })
+  @ApiOkResponse({ type: DelinquencyView })
+  writeOff(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+  ): Promise<DelinquencyView> {
+    return this.delinquency.writeOff(ref(portfolio, facilityUuid, rentalRecordUuid));
+  }
+
+  @Post(`${RENTAL}/auction/schedule`)
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'scheduleAuction', summary: 'Schedule the auction of a rental in AUCTION' })
+  @ApiOkResponse({ type: AuctionView })
+  scheduleAuction(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+    @Body() body: ScheduleAuctionRequest,
+  ): Promise<AuctionView> {
+    return this.auctions.schedule(ref(portfolio, facilityUuid, rentalRecordUuid), body);
+  }
+
+  @Patch(`${RENTAL}/auction`)
+  @ApiOperation({ operationId: 'updateAuction', summary: 'Change the dates or minimum bid of the pending auction' })
+  @ApiOkResponse({ type: AuctionView })
+  updateAuction(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+    @Body() body: UpdateAuctionRequest,
+  ): Promise<AuctionView> {
+    return this.auctions.update(ref(portfolio, facilityUuid, rentalRecordUuid), body);
+  }
+
+  @Post(`${RENTAL}/auction/cancel`)
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'cancelAuction', summary: 'Cancel the pending auction' })
+  @ApiOkResponse({ type: AuctionView })
+  cancelAuction(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+  ): Promise<AuctionView> {
+    return this.auctions.cancel(ref(portfolio, facilityUuid, rentalRecordUuid));
+  }
+
+  @Post(`${RENTAL}/auction/complete`)
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'completeAuction', summary: 'Record the sale: the tenant is moved out and the rest of the debt written off' })
+  @ApiOkResponse({ type: AuctionView })
+  completeAuction(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
+    @Body() body: CompleteAuctionRequest,
+  ): Promise<AuctionView> {
+    return this.auctions.complete(ref(portfolio, facilityUuid, rentalRecordUuid), body.winningBidInPennies);
+  }
+}
+
+function ref(portfolio: PortfolioRef, facilityUuid: string, rentalRecordUuid: string): RentalRef {
+  return { rentalRecordUuid, facilityUuid, portfolioUuid: portfolio.uuid };
+}

@@ -1,0 +1,11 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** One business-day run of one facility; the latest completed date is where catch-up resumes. */
+@Entity('delinquency_runs')
+export class DelinquencyRun {
+  @PrimaryColumn('uuid') facilityUuid!: string;
+  @PrimaryColumn('date') businessDate!: string;
+  @Column('timestamptz') startedAt!: Date;
+  @Column('timestamptz', { nullable: true }) completedAt!: Date | null;
+  @Column('integer', { default: 0 }) transitions!: number;
+}

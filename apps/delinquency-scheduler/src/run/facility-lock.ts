@@ -1,0 +1,44 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+
+/** Namespace of the scheduler's advisory locks. */
+const LOCK_SPACE = 7302;
+
+/**
+ * A facility's runs happen one at a time across replicas, so its days run in order: the lock is a session
+ * lock on a connection of its own, held while the facility's dates run, released with the connection.
+ */
+export class FacilityLock {
+  private constructor(
+    private readonly runner: QueryRunner,
+    private readonly facilityUuid: string,
+  ) {}
+
+  /** Waits for the lock (`wait`) or gives up at once, returning null, when another run holds it. */
+  static async acquire(dataSource: DataSource, facilityUuid: string, wait: boolean): Promise<FacilityLock | null> {
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      if (wait) {
+        await runner.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, facilityUuid]);
+      } else {
+        const rows = (await runner.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LOCK_SPACE, facilityUuid])) as { locked: boolean }[];
+        if (rows[0]?.locked !== true) {
+          await runner.release();
+          return null;
+        }
+      }
+      return new FacilityLock(runner, facilityUuid);
+    } catch (error) {
+      await runner.release();
+      throw error;
+    }
+  }
+
+  async release(): Promise<void> {
+    try {
+      await this.runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_SPACE, this.facilityUuid]);
+    } finally {
+      await this.runner.release();
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { DataSource } from 'typeorm';
+import type { CalendarDate } from '@storage/domain';
+import type { BusinessDayRunner, RunProgress, RunResult } from './business-day-runner';
+
+/**
+ * Runs one business date for every facility (or one), waiting for runs under way elsewhere; what the
+ * CLI, the tests and the benchmark drive. Facilities run one after the other, each rental once.
+ */
+export async function runBusinessDate(
+  dataSource: DataSource,
+  runner: BusinessDayRunner,
+  options: { asOf: CalendarDate; facilityUuid?: string; onProgress?: (progress: RunProgress) => void },
+): Promise<RunResult[]> {
+  const rows: { uuid: string }[] = await dataSource.query(
+    'SELECT uuid FROM facilities WHERE $1::uuid IS NULL OR uuid = $1 ORDER BY uuid',
+    [options.facilityUuid ?? null],
+  );
+  if (options.facilityUuid !== undefined && rows.length === 0) throw new Error(`Facility ${options.facilityUuid} not found.`);
+  const results: RunResult[] = [];
+  for (const { uuid } of rows) {
+    const runOptions = { wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
+    results.push(...(await runner.runDates(uuid, options.asOf, options.asOf, runOptions)));
+  }
+  return results;
+}

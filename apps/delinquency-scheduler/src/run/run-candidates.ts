@@ -1,0 +1,40 @@
+import type { EntityManager } from 'typeorm';
+import type { CalendarDate, DelinquencySchedule } from '@storage/domain';
+
+/*
+ * The rentals of one facility that a business date may change, in one set-based statement: active, owing,
+ * and past the day of the stage after theirs (counted from the episode's due date, or the next due date
+ * before an episode starts); or delinquent with the balance already cleared. PAUSED and WRITTEN_OFF never
+ * qualify. The domain state machine decides again under each rental's lock; this only narrows the set.
+ */
+const CANDIDATES_SQL = `
+SELECT r.uuid
+  FROM rental_records r
+  LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
+ WHERE r.facility_uuid = $1 AND r.status = 'ACTIVE'
+   AND (d.last_business_date IS NULL OR d.last_business_date <= $2::date)
+   AND CASE
+         WHEN r.balance_in_pennies <= 0 THEN d.status IN ('OVERDUE', 'OVERLOCK', 'LIEN', 'AUCTION')
+         ELSE COALESCE(d.past_due_since, r.next_due_date) + CASE COALESCE(d.status, 'CURRENT')
+                WHEN 'CURRENT' THEN $3::int WHEN 'PAID' THEN $3::int
+                WHEN 'OVERDUE' THEN $4::int WHEN 'OVERLOCK' THEN $5::int WHEN 'LIEN' THEN $6::int
+              END <= $2::date
+       END
+ ORDER BY r.uuid`;
+
+export async function runCandidates(
+  db: Pick<EntityManager, 'query'>,
+  facilityUuid: string,
+  businessDate: CalendarDate,
+  schedule: DelinquencySchedule,
+): Promise<string[]> {
+  const rows: { uuid: string }[] = await db.query(CANDIDATES_SQL, [
+    facilityUuid,
+    businessDate,
+    schedule.graceDays + 1,
+    schedule.overlockDay,
+    schedule.lienDay,
+    schedule.auctionDay,
+  ]);
+  return rows.map((row) => row.uuid);
+}

@@ -1,0 +1,128 @@
+import { addDays, daysBetween } from '@storage/domain';
+import { BusinessDayRunner } from '../../src/run/business-day-runner';
+import { DailyTimer } from '../../src/run/daily-timer';
+import { seedFacility, seedRental } from '../support/fixtures';
+import { outboxEvents, statusTrail } from '../support/outbox';
+import { schedulerInstance, schedulerTestBed, type SchedulerInstance } from '../support/harness';
+
+const STAGES = [
+  { day: 6, step: 'null→OVERDUE' },
+  { day: 10, step: 'OVERDUE→OVERLOCK' },
+  { day: 30, step: 'OVERLOCK→LIEN' },
+  { day: 60, step: 'LIEN→AUCTION' },
+];
+
+/** The status trail a rental due on `dueDate` must show once `asOf` has run: each stage at its day. */
+function expectedTrail(dueDate: string, asOf: string): string[] {
+  return STAGES.filter((stage) => daysBetween(dueDate, asOf) >= stage.day).map((stage) => `${stage.step}@${addDays(dueDate, stage.day)}`);
+}
+
+describe('missed days are caught up in order, per facility time zone', () => {
+  let bed: Awaited<ReturnType<typeof schedulerTestBed>>;
+  let scheduler: SchedulerInstance;
+
+  beforeAll(async () => {
+    bed = await schedulerTestBed();
+    scheduler = bed.scheduler;
+  });
+  afterAll(() => bed.close());
+
+  it('runs every date since the last completed run, in order; a second tick adds nothing', async () => {
+    const auckland = await seedFacility(scheduler.dataSource, { timeZone: 'Pacific/Auckland' });
+    const chicago = await seedFacility(scheduler.dataSource, { timeZone: 'America/Chicago' });
+    const late = await seedRental(scheduler.dataSource, auckland, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
+    const fresh = await seedRental(scheduler.dataSource, chicago, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
+    await scheduler.dataSource.query(
+      `INSERT INTO delinquency_runs (facility_uuid, business_date, started_at, completed_at) VALUES ($1, '2025-03-05', now(), now())`,
+      [auckland.facilityUuid],
+    );
+    const timer = new DailyTimer(scheduler.dataSource, scheduler.runner, 0);
+    // 12:00 UTC is already 01:00 the next day in Auckland (UTC+13 in March).
+    const now = new Date('2025-03-12T12:00:00Z');
+    await timer.tick(now);
+
+    const runs: { facility_uuid: string; business_date: string }[] = await scheduler.dataSource.query(
+      `SELECT facility_uuid, business_date::text FROM delinquency_runs WHERE completed_at IS NOT NULL ORDER BY completed_at`,
+    );
+    expect(runs.filter((run) => run.facility_uuid === auckland.facilityUuid).map((run) => run.business_date)).toEqual([
+      '2025-03-05', '2025-03-06', '2025-03-07', '2025-03-08', '2025-03-09', '2025-03-10', '2025-03-11', '2025-03-12', '2025-03-13',
+    ]);
+    expect(runs.filter((run) => run.facility_uuid === chicago.facilityUuid).map((run) => run.business_date)).toEqual(['2025-03-12']);
+    expect(statusTrail(await outboxEvents(scheduler.dataSource, late.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07', 'OVERDUE→OVERLOCK@2025-03-11']);
+    expect(statusTrail(await outboxEvents(scheduler.dataSource, fresh.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07', 'OVERDUE→OVERLOCK@2025-03-11']);
+
+    const count = (await outboxEvents(scheduler.dataSource)).length;
+    await timer.tick(now);
+    expect(await outboxEvents(scheduler.dataSource)).toHaveLength(count);
+  });
+});
+
+describe('two scheduler instances over the same rentals', () => {
+  let bed: Awaited<ReturnType<typeof schedulerTestBed>>;
+  let first: SchedulerInstance;
+  let second: SchedulerInstance;
+
+  beforeAll(async () => {
+    bed = await schedulerTestBed();
+    first = bed.scheduler;
+    second = await schedulerInstance(bed.database.url);
+  });
+  afterAll(async () => {
+    await second.close();
+    await bed.close();
+  });
+
+  async function seedRentals(count: number): Promise<{ rentalRecordUuid: string; dueDate: string }[]> {
+    const rentals: { rentalRecordUuid: string; dueDate: string }[] = [];
+    for (const timeZone of ['America/New_York', 'America/Los_Angeles']) {
+      const facility = await seedFacility(first.dataSource, { timeZone });
+      for (let i = 0; i < count; i++) {
+        const dueDate = addDays('2025-01-01', i * 3);
+        const { rentalRecordUuid } = await seedRental(first.dataSource, facility, { balanceInPennies: 5000, nextDueDate: dueDate });
+        rentals.push({ rentalRecordUuid, dueDate });
+      }
+    }
+    return rentals;
+  }
+
+  async function expectEachStageOnce(rentals: { rentalRecordUuid: string; dueDate: string }[], asOf: string): Promise<void> {
+    const all = await outboxEvents(first.dataSource);
+    expect(new Set(all.map((event) => event.eventId)).size).toBe(all.length);
+    for (const rental of rentals) {
+      expect(statusTrail(all.filter((event) => event.key === rental.rentalRecordUuid))).toEqual(expectedTrail(rental.dueDate, asOf));
+    }
+  }
+
+  it('emits every event exactly once when both run the same dates at the same time', async () => {
+    const rentals = await seedRentals(25);
+    for (const asOf of ['2025-02-15', '2025-03-20']) {
+      await Promise.all([first.run(asOf), second.run(asOf), first.run(asOf)]);
+      await expectEachStageOnce(rentals, asOf);
+    }
+  });
+
+  it('applies each transition once even when both work on the same rentals without the facility lock', async () => {
+    await first.dataSource.query('DELETE FROM outbox');
+    const rentals = await seedRentals(20);
+    const asOf = '2025-04-30';
+    const race = (instance: SchedulerInstance, order: typeof rentals) =>
+      Promise.all(
+        order.map(async ({ rentalRecordUuid }) => {
+          const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 0 };
+          while ((await instance.delinquency.advance(rentalRecordUuid, asOf, schedule)) !== null);
+        }),
+      );
+    await Promise.all([race(first, rentals), race(second, [...rentals].reverse())]);
+    await expectEachStageOnce(rentals, asOf);
+  });
+
+  it('leaves a facility being run by the other instance when not asked to wait', async () => {
+    const facility = await seedFacility(first.dataSource);
+    const otherRunner = new BusinessDayRunner(second.dataSource, second.delinquency, 2);
+    const [held] = await Promise.all([
+      first.runner.runDates(facility.facilityUuid, '2025-05-01', '2025-05-20', { wait: true }),
+      new Promise((resolve) => setTimeout(resolve, 5)).then(() => otherRunner.runDates(facility.facilityUuid, '2025-05-01', '2025-05-01', { wait: false })),
+    ]);
+    expect(held).toHaveLength(20);
+  });
+});

@@ -1,0 +1,129 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { addDays, type Auction, type CalendarDate } from '@storage/domain';
+import { OutboxPublisher } from '@storage/messaging';
+import { AUCTION_BIDDING_DAYS, auctionEventObject, newAuction, pendingAuction, saveAuction, type AuctionRow } from './auctions';
+import { operatorTransition } from './delinquency.service';
+import { DelinquencyConflict, InvalidDelinquencyInput } from './errors';
+import { eventTimes } from './event-times';
+import { lockRental, type LockedRental, type RentalRef } from './locked-rental';
+import { publishRentalEvents } from './rental-event-batch';
+import { writeTransition } from './transition-writer';
+
+export interface AuctionChange {
+  /** The day of the sale; the bidding window starts then. */
+  scheduledOn?: CalendarDate;
+  endDate?: CalendarDate;
+  minimumBidInPennies?: number;
+}
+
+/** Operator actions on the auction of a rental in AUCTION; each emits the `auction` event. */
+@Injectable()
+export class AuctionService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(OutboxPublisher) private readonly publisher: OutboxPublisher,
+  ) {}
+
+  /** Sets the sale date (a new auction when the last one was canceled); the auction is then SCHEDULED. */
+  schedule(ref: RentalRef, change: { scheduledOn: CalendarDate; endDate?: CalendarDate }): Promise<Auction> {
+    return this.inTransaction(ref, async (manager, rental) => {
+      const delinquency = rental.delinquency;
+      if (delinquency?.status !== 'AUCTION') throw new DelinquencyConflict(`Only a rental in AUCTION has an auction to schedule (it is ${delinquency?.status ?? 'CURRENT'}).`);
+      const current =
+        (await pendingAuction(manager, rental.rentalRecordUuid)) ??
+        newAuction({ ...rental, delinquencyUuid: delinquency.delinquencyUuid, createdOn: rental.facilityToday });
+      const scheduled = withDates(rental, { ...current, stage: 'SCHEDULED' }, { scheduledOn: change.scheduledOn, endDate: change.endDate ?? addDays(change.scheduledOn, AUCTION_BIDDING_DAYS) });
+      return this.save(manager, rental, scheduled);
+    });
+  }
+
+  /** Changes the dates or the minimum bid of the pending auction; its stage stays. */
+  update(ref: RentalRef, change: AuctionChange): Promise<Auction> {
+    return this.inTransaction(ref, async (manager, rental) => {
+      const current = await this.pending(manager, rental);
+      const updated = withDates(rental, { ...current, minimumBidInPennies: change.minimumBidInPennies ?? current.minimumBidInPennies }, change);
+      return this.save(manager, rental, updated);
+    });
+  }
+
+  /** Cancels the pending auction; the rental stays in AUCTION until paid, written off or scheduled again. */
+  cancel(ref: RentalRef): Promise<Auction> {
+    return this.inTransaction(ref, async (manager, rental) => {
+      const current = await this.pending(manager, rental);
+      return this.save(manager, rental, { ...current, stage: 'CANCELED', canceledOn: rental.facilityToday });
+    });
+  }
+
+  /**
+   * The sale happened: the winning bid pays what it can, the rest is written off (WRITTEN_OFF), and the
+   * tenant is moved out (rental ended, unit vacant, gate code revoked). Emits auction, the status change
+   * and moved-out, in that order.
+   */
+  complete(ref: RentalRef, winningBidInPennies: number): Promise<Auction> {
+    return this.inTransaction(ref, async (manager, rental) => {
+      const current = await this.pending(manager, rental);
+      if (winningBidInPennies < current.minimumBidInPennies) {
+        throw new InvalidDelinquencyInput('winningBidInPennies', `must be at least the minimum bid of ${current.minimumBidInPennies}`);
+      }
+      const writeOff = operatorTransition(rental, 'WRITE_OFF');
+      const completed: AuctionRow = { ...current, stage: 'COMPLETED', completedOn: rental.facilityToday, winningBidInPennies };
+      await saveAuction(manager, completed);
+      const proceeds = Math.min(winningBidInPennies, Math.max(rental.balanceInPennies, 0));
+      await moveOut(manager, rental, proceeds);
+      await writeTransition(manager, this.publisher, { ...rental, balanceInPennies: rental.balanceInPennies - proceeds }, writeOff, {
+        leadingEvents: [{ type: 'auction', added: { auction: auctionEventObject(completed) } }],
+        trailingEvents: [{ type: 'moved-out', added: {} }],
+      });
+      return auctionEventObject(completed);
+    });
+  }
+
+  private inTransaction<T>(ref: RentalRef, work: (manager: EntityManager, rental: LockedRental) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      const rental = await lockRental(manager, ref);
+      if (!rental.active) throw new DelinquencyConflict('The rental has moved out.');
+      return work(manager, rental);
+    });
+  }
+
+  private async pending(manager: EntityManager, rental: LockedRental): Promise<AuctionRow> {
+    const auction = await pendingAuction(manager, rental.rentalRecordUuid);
+    if (auction === null) throw new DelinquencyConflict('The rental has no pending auction.');
+    return auction;
+  }
+
+  private async save(manager: EntityManager, rental: LockedRental, auction: AuctionRow): Promise<Auction> {
+    await saveAuction(manager, auction);
+    const times = eventTimes(rental.delinquency?.lastEventAt ?? null, 1);
+    await manager.query('UPDATE delinquencies SET last_event_at = $2, updated_at = now() WHERE rental_record_uuid = $1', [
+      rental.rentalRecordUuid,
+      times[0],
+    ]);
+    const event = auctionEventObject(auction);
+    await publishRentalEvents(manager, this.publisher, rental.rentalRecordUuid, [{ type: 'auction', added: { auction: event } }], times);
+    return event;
+  }
+}
+
+/** New sale dates, checked: not before the facility's today, and the window not ending before it starts. */
+function withDates(rental: LockedRental, auction: AuctionRow, change: AuctionChange): AuctionRow {
+  const scheduledOn = change.scheduledOn ?? auction.scheduledOn;
+  const endDate = change.endDate ?? auction.endDate;
+  if (change.scheduledOn !== undefined && scheduledOn < rental.facilityToday) {
+    throw new InvalidDelinquencyInput('scheduledOn', `must not be before the facility's current date ${rental.facilityToday}`);
+  }
+  if (endDate < scheduledOn) throw new InvalidDelinquencyInput('endDate', `must not be before scheduledOn ${scheduledOn}`);
+  return { ...auction, scheduledOn, startDate: scheduledOn, endDate };
+}
+
+/** Ends the rental after its auction: proceeds off the balance, rental ended, unit vacant, gate code revoked. */
+async function moveOut(manager: EntityManager, rental: LockedRental, proceedsInPennies: number): Promise<void> {
+  await manager.query(
+    `UPDATE rental_records SET status = 'MOVED_OUT', end_date = $2, balance_in_pennies = balance_in_pennies - $3, updated_at = now()
+      WHERE uuid = $1`,
+    [rental.rentalRecordUuid, rental.facilityToday, proceedsInPennies],
+  );
+  await manager.query(`UPDATE units SET status = 'vacant' WHERE uuid = $1`, [rental.unitUuid]);
+  await manager.query('DELETE FROM gate_codes WHERE rental_record_uuid = $1', [rental.rentalRecordUuid]);
+}

@@ -1,0 +1,13 @@
+import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/** A facility's own delinquency schedule; a facility without a row uses DEFAULT_DELINQUENCY_SCHEDULE. */
+@Entity('delinquency_schedules')
+export class DelinquencyScheduleRecord {
+  @PrimaryColumn('uuid') facilityUuid!: string;
+  @Column('integer') graceDays!: number;
+  @Column('integer') overlockDay!: number;
+  @Column('integer') lienDay!: number;
+  @Column('integer') auctionDay!: number;
+  @Column('integer') lateFeeInPennies!: number;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt!: Date;
+}

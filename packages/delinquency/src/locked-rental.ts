@@ -1,0 +1,110 @@
+import type { EntityManager } from 'typeorm';
+import type { CalendarDate, DelinquencyState, PausableStatus, RentalDelinquencyStatus } from '@storage/domain';
+import { RentalNotFound } from './errors';
+
+/** Which rental an operation is about; facility and portfolio, when given, must match (else not found). */
+export interface RentalRef {
+  rentalRecordUuid: string;
+  facilityUuid?: string;
+  portfolioUuid?: string;
+}
+
+export interface DelinquencyRow {
+  delinquencyUuid: string;
+  status: RentalDelinquencyStatus;
+  pausedFrom: PausableStatus | null;
+  pastDueSince: CalendarDate | null;
+  statusChangedOn: CalendarDate | null;
+  lastBusinessDate: CalendarDate | null;
+  lastEventAt: Date | null;
+}
+
+/** A rental row locked for the caller's transaction, with its delinquency (null: never delinquent). */
+export interface LockedRental {
+  rentalRecordUuid: string;
+  facilityUuid: string;
+  unitUuid: string;
+  active: boolean;
+  balanceInPennies: number;
+  nextDueDate: CalendarDate;
+  /** The calendar date at the facility now (its business date). */
+  facilityToday: CalendarDate;
+  delinquency: DelinquencyRow | null;
+}
+
+interface Row {
+  uuid: string;
+  facility_uuid: string;
+  unit_uuid: string;
+  status: string;
+  balance_in_pennies: number;
+  next_due_date: string;
+  facility_today: string;
+  delinquency_uuid: string | null;
+  delinquency_status: RentalDelinquencyStatus | null;
+  paused_from: PausableStatus | null;
+  past_due_since: string | null;
+  status_changed_on: string | null;
+  last_business_date: string | null;
+  last_event_at: Date | null;
+}
+
+/*
+ * Every writer of a rental's delinquency locks the rental row first (and only it), so the delinquency
+ * row needs no lock of its own and a payment recorded by the api waits for us, or we for it. The state is
+ * read by a second statement: one that waited for the lock would still see the snapshot from before the
+ * holder's commit (Postgres rechecks only the locked row, not the joined delinquency).
+ */
+const LOCK_SQL = `
+SELECT 1 FROM rental_records r
+ WHERE r.uuid = $1 AND ($2::uuid IS NULL OR r.facility_uuid = $2) AND ($3::uuid IS NULL OR r.portfolio_uuid = $3)
+   FOR NO KEY UPDATE`;
+
+const STATE_SQL = `
+SELECT r.uuid, r.facility_uuid, r.unit_uuid, r.status, r.balance_in_pennies, r.next_due_date::text AS next_due_date,
+       (now() AT TIME ZONE f.time_zone)::date::text AS facility_today,
+       d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
+       d.status_changed_on::text AS status_changed_on, d.last_business_date::text AS last_business_date, d.last_event_at
+  FROM rental_records r
+  JOIN facilities f ON f.uuid = r.facility_uuid
+  LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
+ WHERE r.uuid = $1`;
+
+export async function lockRental(manager: EntityManager, ref: RentalRef): Promise<LockedRental> {
+  const locked: unknown[] = await manager.query(LOCK_SQL, [ref.rentalRecordUuid, ref.facilityUuid ?? null, ref.portfolioUuid ?? null]);
+  if (locked.length === 0) throw new RentalNotFound(ref.rentalRecordUuid);
+  const rows: Row[] = await manager.query(STATE_SQL, [ref.rentalRecordUuid]);
+  const row = rows[0];
+  if (!row) throw new RentalNotFound(ref.rentalRecordUuid);
+  return {
+    rentalRecordUuid: row.uuid,
+    facilityUuid: row.facility_uuid,
+    unitUuid: row.unit_uuid,
+    active: row.status === 'ACTIVE',
+    balanceInPennies: row.balance_in_pennies,
+    nextDueDate: row.next_due_date,
+    facilityToday: row.facility_today,
+    delinquency:
+      row.delinquency_uuid === null || row.delinquency_status === null
+        ? null
+        : {
+            delinquencyUuid: row.delinquency_uuid,
+            status: row.delinquency_status,
+            pausedFrom: row.paused_from,
+            pastDueSince: row.past_due_since,
+            statusChangedOn: row.status_changed_on,
+            lastBusinessDate: row.last_business_date,
+            lastEventAt: row.last_event_at,
+          },
+  };
+}
+
+/** The rental's state for the domain state machine. */
+export function delinquencyState(rental: LockedRental): DelinquencyState {
+  return { status: rental.delinquency?.status ?? 'CURRENT', pausedFrom: rental.delinquency?.pausedFrom ?? null };
+}
+
+/** The due date days past due are counted from: the episode's, or the rental's next due date before one starts. */
+export function oldestUnpaidDueDate(rental: LockedRental): CalendarDate {
+  return rental.delinquency?.pastDueSince ?? rental.nextDueDate;
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '@storage/persistence';
+import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { loadRentalEventContext, rentalEnvelope } from '../src';
+
+let database: TestDatabase;
+let db: DataSource;
+const ids = {
+  portfolio: randomUUID(),
+  facility: randomUUID(),
+  unitType: randomUUID(),
+  stg: randomUUID(),
+  group: randomUUID(),
+  amenities: [randomUUID(), randomUUID()].sort(),
+  unit: randomUUID(),
+  person: randomUUID(),
+  rental: randomUUID(),
+  otherRental: randomUUID(),
+  movedOutRental: randomUUID(),
+  item: randomUUID(),
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await createDataSource({ url: database.url, applicationName: 'rental-events-test' }).initialize();
+  await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`, [ids.portfolio]);
+  await db.query(
+    `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`,
+    [ids.facility, ids.portfolio],
+  );
+  await db.query(`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`, [ids.stg, ids.facility, ids.unitType]);
+  await db.query(
+    `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
+     VALUES ($1, $2, $3, '10x10', $4, 100, 100, 100, 100)`,
+    [ids.group, ids.facility, ids.stg, randomUUID()],
+  );
+  for (const amenity of ids.amenities) await db.query('INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) VALUES ($1, $2)', [ids.group, amenity]);
+  await db.query(`INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled) VALUES ($1, $2, 'Grace', 'Hopper', NULL, NULL, false)`, [
+    ids.person,
+    ids.portfolio,
+  ]);
+  const rental = `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+                                              balance_in_pennies, billing_day_of_month, next_due_date, start_date, end_date, status)
+                  VALUES ($1, $2, $3, $4, $5, $6, 9900, $7, 15, '2025-07-15', '2025-01-02', $8, $9)`;
+  await db.query(rental, [ids.rental, ids.portfolio, ids.facility, ids.unit, ids.group, ids.person, 2500, null, 'ACTIVE']);
+  await db.query(rental, [ids.otherRental, ids.portfolio, ids.facility, randomUUID(), ids.group, ids.person, 1000, null, 'ACTIVE']);
+  await db.query(rental, [ids.movedOutRental, ids.portfolio, ids.facility, randomUUID(), ids.group, ids.person, 700, '2025-03-01', 'MOVED_OUT']);
+  const service = `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date, end_date)
+                   VALUES ($1, $2, $3, $4, $5, '2025-01-02', $6)`;
+  await db.query(service, [ids.rental, ids.item, 'Insurance', 10, 'PERCENTAGE', null]);
+  await db.query(service, [ids.rental, randomUUID(), 'Ended lock rental', 500, 'FIXED_AMOUNT', '2025-02-01']);
+});
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+describe('loadRentalEventContext', () => {
+  it('reads the base payload, portfolio and filters of a rental in one go', async () => {
+    expect(await loadRentalEventContext(db, ids.rental)).toEqual({
+      portfolio: 'acme',
+      base: {
+        tenantUuid: ids.person,
+        unitRental: {
+          rentalRecordUuid: ids.rental,
+          unitGroupUuid: ids.group,
+          unitUuid: ids.unit,
+          facilityUuid: ids.facility,
+          rentalBalance: 2500,
+          startRentDate: '2025-01-02',
+          endRentDate: null,
+        },
+        billingTemplate: {
+          currentRentInPennies: 9900,
+          additionalServicesAndFees: [{ description: 'Insurance', amount: 10, feeType: 'PERCENTAGE', itemTypeUuid: ids.item }],
+          promotions: [],
+          billingDayOfMonth: 15,
+          nextDueDate: '2025-07-15',
+        },
+        // The person's active rentals; the moved-out one no longer counts.
+        tenantBalanceInPennies: 3500,
+        primaryContact: { firstName: 'Grace', lastName: 'Hopper', phone: '', isSMSEnrolled: false, email: '' },
+      },
+      filters: { unitType: ids.unitType, amenityUuids: ids.amenities },
+    });
+  });
+
+  it('counts a moved-out rental in its own tenant balance, and answers null for an unknown rental', async () => {
+    expect((await loadRentalEventContext(db, ids.movedOutRental))?.base.tenantBalanceInPennies).toBe(4200);
+    expect(await loadRentalEventContext(db, randomUUID())).toBeNull();
+  });
+});
+
+describe('rentalEnvelope', () => {
+  it('builds a valid envelope: eventId from rental, time and event, filters, the added object', async () => {
+    const context = (await loadRentalEventContext(db, ids.rental))!;
+    const at = new Date('2025-07-01T10:00:00.123Z');
+    const rentChange = { previousRentInPennies: 9900, currentRentInPennies: 10900, rentChangeDate: '2025-07-01', rentChangeEffectiveDate: '2025-08-15' };
+    const envelope = rentalEnvelope('rent-change', context, { rentChange }, at);
+    expect(envelope).toEqual({
+      eventId: `${ids.rental}-${at.getTime()}-rent-change`,
+      type: 'rent-change',
+      occurredAt: '2025-07-01T10:00:00.123Z',
+      portfolio: 'acme',
+      key: ids.rental,
+      filters: { facilityUuid: ids.facility, unitType: ids.unitType, amenityUuids: ids.amenities },
+      payload: { event: 'rent-change', eventId: `${ids.rental}-${at.getTime()}-rent-change`, ...context.base, rentChange },
+    });
+    expect(rentalEnvelope('moved-out', context, {}, at).payload).toEqual({ event: 'moved-out', eventId: `${ids.rental}-${at.getTime()}-moved-out`, ...context.base });
+  });
+
+  it('refuses an added object that breaks the event schema', async () => {
+    const context = (await loadRentalEventContext(db, ids.rental))!;
+    const rentChange = { previousRentInPennies: -1, currentRentInPennies: 1, rentChangeDate: '2025-07-01', rentChangeEffectiveDate: 'soon' };
+    expect(() => rentalEnvelope('rent-change', context, { rentChange }, new Date())).toThrow(/rentChange/);
+  });
+});
