@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { migrate, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
+import { connectionUrl, isReachable, migrate, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
 
 interface App {
@@ -79,9 +79,17 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
   let postgres: RunningEmbeddedPostgres | undefined;
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    say(`starting embedded PostgreSQL (data in ${path.relative(repoRoot, path.join(dataDir, 'postgres')) || dataDir})`);
-    postgres = await startEmbeddedPostgres({ dataDir });
-    databaseUrl = postgres.url();
+    const cluster = path.relative(repoRoot, path.join(dataDir, 'postgres')) || dataDir;
+    const running = await readEmbeddedInfo(dataDir);
+    if (running && (await isReachable(connectionUrl(running)))) {
+      // Started by another process (a CLI command, an app run alone): use it and leave it running.
+      say(`using the embedded PostgreSQL already running on port ${running.port} (data in ${cluster})`);
+      databaseUrl = connectionUrl(running);
+    } else {
+      say(`starting embedded PostgreSQL (data in ${cluster})`);
+      postgres = await startEmbeddedPostgres({ dataDir });
+      databaseUrl = postgres.url();
+    }
   }
   const children: ChildProcess[] = [];
   let stopping = false;
