@@ -20,6 +20,8 @@ export const configSchema = commonConfigSchema
         }
       }),
     /** Deliveries in flight at once from this replica. */
+    /** The consumer group of the event transport; its own value only where several runs share one broker (tests). */
+    DISPATCHER_CONSUMER_GROUP: z.string().regex(/^[\w.-]{1,100}$/, 'letters, digits, ".", "_" or "-"').default('webhook-dispatcher'),
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(2_000).default(256),
   })
   .transform((config, context) => {

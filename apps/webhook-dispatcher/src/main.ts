@@ -4,7 +4,6 @@ import { eventTransport } from '@storage/messaging';
 import { runService } from '@storage/platform';
 import { AppModule } from './app.module';
 import { loadServiceConfig } from './config';
-import { CONSUMER_GROUP } from './events/events.controller';
 import { SERVICE_NAME } from './service-info';
 
 void runService({
@@ -16,7 +15,7 @@ void runService({
     app.connectMicroservice(
       {
         strategy: eventTransport({
-          group: CONSUMER_GROUP,
+          group: config.DISPATCHER_CONSUMER_GROUP,
           topics: [TENANT_LIFECYCLE_TOPIC, WEBHOOK_COMMANDS_TOPIC],
           kafkaBrokers: config.KAFKA_BROKERS,
           partitions: config.KAFKA_TOPIC_PARTITIONS,

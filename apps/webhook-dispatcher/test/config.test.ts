@@ -23,4 +23,10 @@ describe('dispatcher configuration', () => {
     expect(loadServiceConfig({ WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32,::1/128' }).WEBHOOK_ALLOWED_SUBNETS).toHaveLength(2);
     expect(problems({ WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32,nope' })[0]).toMatch(/^WEBHOOK_ALLOWED_SUBNETS: "nope" is not a CIDR/);
   });
+
+  it('consumes as group webhook-dispatcher unless DISPATCHER_CONSUMER_GROUP names another', () => {
+    expect(loadServiceConfig({}).DISPATCHER_CONSUMER_GROUP).toBe('webhook-dispatcher');
+    expect(loadServiceConfig({ DISPATCHER_CONSUMER_GROUP: 'e2e-1234' }).DISPATCHER_CONSUMER_GROUP).toBe('e2e-1234');
+    expect(problems({ DISPATCHER_CONSUMER_GROUP: 'bad group' })[0]).toMatch(/^DISPATCHER_CONSUMER_GROUP: /);
+  });
 });

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
 import { chromium, type Browser } from 'playwright-core';
 import type { DataSource } from 'typeorm';
 import { createEnvelope, PUBLIC_EVENT_TYPES, type EventEnvelope } from '@storage/domain';
@@ -10,19 +9,11 @@ import { issuePortalToken } from '@storage/webhooks';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
 import { seedEndpoint } from './support/endpoints';
 import { sampleEnvelope } from './support/events';
-import { makeCertificate, TestReceiver, type ReceivedRequest, type TestCertificate } from './support/receiver';
+import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
+import { verify } from './support/verify';
 
 const PORTAL_SECRET = 'e2e-portal-secret-at-least-32-characters-long';
 const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] };
-
-function verify(secret: string, request: ReceivedRequest): { data: { event: string; eventId: string }[] } {
-  const header = (name: string) => String(request.headers[`hook-${name}`]);
-  return new Webhook(secret).verify(request.body, {
-    'webhook-id': header('id'),
-    'webhook-timestamp': header('timestamp'),
-    'webhook-signature': header('signature'),
-  }) as { data: { event: string; eventId: string }[] };
-}
 
 /** The embedded transport: events reach the dispatcher through the outbox, as the api and scheduler write them. */
 describe('webhook-dispatcher end to end (embedded transport)', () => {
@@ -45,6 +36,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32',
       NODE_EXTRA_CA_CERTS: certificate.certFile,
       PORTAL_TOKEN_SECRET: PORTAL_SECRET,
+      LOG_LEVEL: 'info', // request lines too, to check the login token stays out of them
     });
   }, 60_000);
   afterAll(async () => {
@@ -140,6 +132,8 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const page = await browser.newPage();
       await page.goto(`${dispatcher.baseUrl}/portal/login?token=${token}`);
       expect(page.url()).toBe(`${dispatcher.baseUrl}/portal`);
+      await eventually(() => expect(dispatcher.output()).toContain('/portal/login?token=[redacted]'));
+      expect(dispatcher.output()).not.toContain(token);
       await page.click(`a[href="/portal/endpoints/${id}"]`);
       const messages = page.locator('tr.message');
       await expect(messages.count()).resolves.toBe(2);

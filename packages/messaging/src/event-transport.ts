@@ -17,6 +17,8 @@ export interface EventTransportOptions {
   pollIntervalMs?: number;
   /** Embedded: log rows read per query. Default 200. */
   batchSize?: number;
+  /** Embedded: messages of different keys handled at once; one key's messages stay in order. Default 8. */
+  lanes?: number;
 }
 
 /**
@@ -42,5 +44,6 @@ export function eventTransport(options: EventTransportOptions): Server & CustomT
     retry,
     pollIntervalMs: options.pollIntervalMs ?? 1_000,
     batchSize: options.batchSize ?? 200,
+    lanes: options.lanes ?? 8,
   });
 }

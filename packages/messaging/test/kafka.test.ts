@@ -6,7 +6,10 @@ import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { TOPICS } from '@storage/domain';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
+import { Pool } from 'pg';
 import { deadLetterTopic, eventTransport, OutboxPublisher, OutboxRelay } from '../src';
+import { ensureTopics } from '../src/kafka/kafka-client';
+import { replayKafka } from '../src/replay/kafka-replay';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
 
 describeWithKafka('Kafka transport and outbox relay', (brokers) => {
@@ -37,15 +40,19 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     script = newScript();
     relay = newRelay();
     await relay.start();
+    // A fresh broker has no topics yet; their leaders must be elected before offsets can be read.
+    await ensureTopics(kafka, [BILLING, deadLetterTopic(BILLING)], 3);
     // The topics keep earlier runs' messages: this run's group starts at their end.
     const admin = kafka.admin();
     await admin.connect();
     const ends = await admin.fetchTopicOffsets(BILLING);
     await admin.setOffsets({ groupId: group, topic: BILLING, partitions: ends.map(({ partition, high }) => ({ partition, offset: high })) });
     await admin.disconnect();
-    const strategy = eventTransport({ group, topics: [BILLING], kafkaBrokers: brokers, databaseUrl: database.url, retry: { backoffMs: 10, attempts: 3 } });
-    consumer = await startConsumer(dataSource, script, strategy);
+    consumer = await startGroupConsumer();
   });
+
+  const startGroupConsumer = (): Promise<INestMicroservice> =>
+    startConsumer(dataSource, script, eventTransport({ group, topics: [BILLING], kafkaBrokers: brokers, databaseUrl: database.url, retry: { backoffMs: 10, attempts: 3 } }));
 
   afterAll(async () => {
     await consumer?.close();
@@ -137,6 +144,37 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       const amounts = rows.filter((row) => row.rental === rental).map((row) => row.amount);
       expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
     }
+  }, 120_000);
+
+  it('replays by timestamp (offsets moved back) with no effect applied twice, marking redeliveries', async () => {
+    // The database's clock stamps the outbox rows, and so the Kafka messages; the window starts here.
+    const [{ from }]: { from: Date }[] = await dataSource.query('SELECT now() AS from');
+    const rental = randomUUID();
+    const day = Array.from({ length: 20 }, (_, i) => payment(rental, 2_000 + i));
+    for (const event of day) await recordPayment(dataSource, publisher, event);
+    const ids = day.map((event) => event.eventId);
+    await eventually(async () => expect(await applied(ids)).toHaveLength(20), { timeoutMs: 30_000 });
+    const before = await effects(dataSource, group);
+
+    await consumer.close();
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    const lines: string[] = [];
+    try {
+      // The group turns Empty once its member has left.
+      await eventually(() => replayKafka(pool, brokers, { group, from, to: undefined, redeliver: true }, (line) => lines.push(line)), { timeoutMs: 30_000, intervalMs: 500 });
+    } finally {
+      await pool.end();
+    }
+    expect(lines.some((line) => line.startsWith(`${BILLING}[`) && / offset \d+ -> \d+ /.test(line))).toBe(true);
+    script.calls.length = 0;
+    consumer = await startGroupConsumer();
+
+    await eventually(() => expect(new Set(script.calls.filter((call) => ids.includes(call.eventId)).map((call) => call.eventId)).size).toBe(20), {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
+    expect(script.calls.filter((call) => ids.includes(call.eventId)).every((call) => call.redelivered)).toBe(true);
+    expect(await effects(dataSource, group)).toEqual(before);
   }, 120_000);
 
   async function readTopic(topic: string, onMessage: (message: { headers?: Record<string, unknown> }) => void): Promise<Consumer> {

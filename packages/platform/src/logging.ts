@@ -29,6 +29,9 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
+/** Query values that are credentials (the portal login link carries its token in the query) never reach a log line. */
+const redactUrl = (url: string): string => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+
 /** Structured JSON logs: service and version on every line, a request id per request, health probes silent. */
 export function loggingModule(options: LoggingOptions): DynamicModule {
   return LoggerModule.forRoot({
@@ -41,7 +44,7 @@ export function loggingModule(options: LoggingOptions): DynamicModule {
         ignore: (req: IncomingMessage) => ((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '').startsWith('/health'),
       },
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
       },
     },
   });

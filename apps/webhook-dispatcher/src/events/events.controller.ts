@@ -1,24 +1,24 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { EventEnvelope, PublicEventType } from '@storage/domain';
 import { EventContext, ProcessedEvents } from '@storage/messaging';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
-import { fanOut } from '../fan-out/fan-out';
+import { fanOutOnce, type FanOutEvent, type FanOutOptions } from '../fan-out/fan-out';
 import { testEvent } from '../fan-out/test-event';
-
-export const CONSUMER_GROUP = 'webhook-dispatcher';
 
 /**
  * Consumes storage.tenant-lifecycle.v1 (fan-out to matching endpoints) and storage.webhook-commands.v1.
- * Each event's effects commit with its processed-event mark, so redelivery and replay change nothing;
- * a replay asked to redeliver sends again, once per replay request. The engine is woken after commit.
+ * Each event's effects commit with its processed-event mark (for fan-out, in the same statement), so
+ * redelivery and replay change nothing; a replay asked to redeliver sends again, once per replay request.
+ * The engine is woken after commit.
  */
 @Controller()
 export class EventsController {
   constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ProcessedEvents) private readonly processed: ProcessedEvents,
     @Inject(DeliveryEngine) private readonly engine: DeliveryEngine,
     @Inject(Clock) private readonly clock: Clock,
@@ -60,30 +60,36 @@ export class EventsController {
   }
 
   @EventPattern('webhook-test-event')
-  async testEvent(@Payload() envelope: EventEnvelope<'webhook-test-event'>): Promise<void> {
+  async testEvent(@Payload() envelope: EventEnvelope<'webhook-test-event'>, @Ctx() context: EventContext): Promise<void> {
     const { portfolio, eventType } = envelope.payload;
-    await this.once(envelope.eventId, (manager) => fanOut(manager, testEvent(portfolio, eventType, this.clock.now()), { now: this.clock.now(), ignoreFilters: true }));
+    const now = this.clock.now();
+    await this.fanOutOnce(context.group, envelope.eventId, testEvent(portfolio, eventType, now), { now, ignoreFilters: true });
   }
 
   @EventPattern('webhook-resend')
-  async resend(@Payload() envelope: EventEnvelope<'webhook-resend'>): Promise<void> {
-    await this.once(envelope.eventId, (manager) => resendMessage(manager, envelope.portfolio, envelope.payload.messageId, this.clock.now()));
+  async resend(@Payload() envelope: EventEnvelope<'webhook-resend'>, @Ctx() context: EventContext): Promise<void> {
+    await this.once(context.group, envelope.eventId, (manager) => resendMessage(manager, envelope.portfolio, envelope.payload.messageId, this.clock.now()));
   }
 
   @EventPattern('webhook-recover')
-  async recover(@Payload() envelope: EventEnvelope<'webhook-recover'>): Promise<void> {
+  async recover(@Payload() envelope: EventEnvelope<'webhook-recover'>, @Ctx() context: EventContext): Promise<void> {
     const { endpointId, since } = envelope.payload;
-    await this.once(envelope.eventId, (manager) => recoverFailed(manager, envelope.portfolio, endpointId, new Date(since), this.clock.now()));
+    await this.once(context.group, envelope.eventId, (manager) => recoverFailed(manager, envelope.portfolio, endpointId, new Date(since), this.clock.now()));
   }
 
   private async lifecycle(envelope: EventEnvelope<PublicEventType>, context: EventContext): Promise<void> {
     const redeliver = context.redelivery !== undefined;
     const key = redeliver ? `${envelope.eventId}#redeliver:${context.redelivery.replayRequestId}` : envelope.eventId;
-    await this.once(key, (manager) => fanOut(manager, envelope, { now: this.clock.now(), redeliver }));
+    await this.fanOutOnce(context.group, key, envelope, { now: this.clock.now(), redeliver });
   }
 
-  private async once(key: string, effects: (manager: EntityManager) => Promise<unknown>): Promise<void> {
-    const applied = await this.processed.runOnce(CONSUMER_GROUP, key, async (manager) => void (await effects(manager)));
+  private async fanOutOnce(group: string, key: string, event: FanOutEvent, options: FanOutOptions): Promise<void> {
+    const created = await fanOutOnce(this.dataSource, { group, key }, event, options);
+    if (created) this.engine.wake();
+  }
+
+  private async once(group: string, key: string, effects: (manager: EntityManager) => Promise<unknown>): Promise<void> {
+    const applied = await this.processed.runOnce(group, key, async (manager) => void (await effects(manager)));
     if (applied) this.engine.wake();
   }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { EventFilters, PublicEventType } from '@storage/domain';
+import { markProcessedSql } from '@storage/messaging';
 
 /** What fan-out needs of an event: who it belongs to, what it is, what it is filtered on, and its payload. */
 export interface FanOutEvent {
@@ -21,37 +22,65 @@ export interface FanOutOptions {
 /** The body every endpoint receives: `{"data": [payload]}` (spec 6.2). */
 export const deliveryBody = (payload: unknown): string => JSON.stringify({ data: [payload] });
 
+/** Who has applied the event: the consumer group and the key its processed-event mark is written under. */
+export interface ProcessedMark {
+  group: string;
+  key: string;
+}
+
 /**
  * Creates one message per enabled endpoint of the portfolio that subscribes to the event type and whose
- * filters match (an empty filter matches everything; amenities match when any is shared). Runs in the
- * caller's transaction so it commits with the consumer's processed-event mark. Returns the messages created.
+ * filters match (an empty filter matches everything; amenities match when any is shared), in the caller's
+ * transaction. Returns the messages created.
  */
-export async function fanOut(manager: EntityManager, event: FanOutEvent, options: FanOutOptions): Promise<number> {
+export async function fanOut(db: Queryable, event: FanOutEvent, options: FanOutOptions): Promise<number> {
+  const rows: { created: number }[] = await db.query(`WITH ${messagesCte(options, '')} SELECT count(*)::int AS created FROM created`, params(event, options));
+  return rows[0].created;
+}
+
+/**
+ * `fanOut` and the consumer's processed-event mark in one statement (one round trip, atomic on its own):
+ * messages are created only when the mark is new. Returns the messages created, or undefined when the
+ * event had been applied before (a redelivery or a replay).
+ */
+export async function fanOutOnce(db: Queryable, mark: ProcessedMark, event: FanOutEvent, options: FanOutOptions): Promise<number | undefined> {
+  const rows: { applied: boolean; created: number }[] = await db.query(
+    `WITH mark AS (${markProcessedSql('$10', '$11')}), ${messagesCte(options, 'EXISTS (SELECT 1 FROM mark) AND')}
+     SELECT EXISTS (SELECT 1 FROM mark) AS applied, (SELECT count(*)::int FROM created) AS created`,
+    [...params(event, options), mark.group, mark.key],
+  );
+  return rows[0].applied ? rows[0].created : undefined;
+}
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+function messagesCte(options: FanOutOptions, gate: string): string {
   const onConflict = options.redeliver
     ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at`
     : 'DO NOTHING';
-  const rows: unknown[] = await manager.query(
-    `INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
+  return `created AS (
+     INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, 'pending', 0, $5, $5
      FROM webhook_endpoints e
-     WHERE e.portfolio = $1 AND e.disabled_at IS NULL AND $3 = ANY(e.event_types)
+     WHERE ${gate} e.portfolio = $1 AND e.disabled_at IS NULL AND $3 = ANY(e.event_types)
        AND ($9 OR (
          (cardinality(e.facility_uuids) = 0 OR $6::uuid = ANY(e.facility_uuids))
          AND (cardinality(e.unit_types) = 0 OR $7::uuid = ANY(e.unit_types))
          AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && $8::uuid[])))
      ON CONFLICT (endpoint_id, event_id) ${onConflict}
-     RETURNING id`,
-    [
-      event.portfolio,
-      event.eventId,
-      event.type,
-      deliveryBody(event.payload),
-      options.now,
-      event.filters.facilityUuid,
-      event.filters.unitType,
-      event.filters.amenityUuids,
-      options.ignoreFilters ?? false,
-    ],
-  );
-  return rows.length;
+     RETURNING id)`;
+}
+
+function params(event: FanOutEvent, options: FanOutOptions): unknown[] {
+  return [
+    event.portfolio,
+    event.eventId,
+    event.type,
+    deliveryBody(event.payload),
+    options.now,
+    event.filters.facilityUuid,
+    event.filters.unitType,
+    event.filters.amenityUuids,
+    options.ignoreFilters ?? false,
+  ];
 }

@@ -2,6 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /**
+ * The processed-event mark as one SQL statement over two parameters (group, event id): returns a row when the
+ * event is new, none when it had been processed. For a consumer whose effects fit in the same statement
+ * (`WITH mark AS (<this>) INSERT … WHERE EXISTS (SELECT 1 FROM mark)`): one round trip instead of four.
+ */
+export const markProcessedSql = (group: string, eventId: string): string =>
+  `INSERT INTO processed_events (consumer_group, event_id) VALUES (${group}, ${eventId}) ON CONFLICT DO NOTHING RETURNING 1`;
+
+/**
  * Applies `effects` once per consumer group and event id: the processed_events row and the effects commit
  * together, so a redelivered or replayed event is recognised. Returns false when it had been processed.
  * A concurrent second delivery waits on the row's unique key and then sees it.
@@ -13,10 +21,7 @@ export async function runOnce(
   effects: (manager: EntityManager) => Promise<void>,
 ): Promise<boolean> {
   return dataSource.transaction(async (manager) => {
-    const inserted: unknown[] = await manager.query(
-      'INSERT INTO processed_events (consumer_group, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1',
-      [group, eventId],
-    );
+    const inserted: unknown[] = await manager.query(markProcessedSql('$1', '$2'), [group, eventId]);
     if (inserted.length === 0) return false;
     await effects(manager);
     return true;

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import { Pool } from 'pg';
-import { deliver, type Delivery } from '../consumer/deliver';
+import { deliver, describe, type Delivery } from '../consumer/deliver';
 import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
 import type { RetryPolicy } from '../consumer/retry-policy';
 import { consumerLockName } from './advisory-lock';
+import { Lanes } from './lanes';
 import { LogFollower, type StepResult } from './log-follower';
 import { LogReader, type LogRecord } from './log-reader';
 import { readOffset, saveOffset } from './offsets';
@@ -17,14 +18,17 @@ export interface EmbeddedTransportOptions {
   retry: RetryPolicy;
   pollIntervalMs: number;
   batchSize: number;
+  /** Records of different keys handled at once (one key stays in order). */
+  lanes: number;
 }
 
 /** The stream name of the embedded log in replay requests. */
 export const EMBEDDED_STREAM = 'log';
 
 /**
- * Consumes the outbox table as the log. One process per group consumes (advisory lock), in position order,
- * so messages of one key keep their order; the group's offset is saved after each batch (at least once).
+ * Consumes the outbox table as the log. One process per group consumes (advisory lock); records are read in
+ * position order and handled in lanes by key, so messages of one key keep their order while other keys go on.
+ * The offset saved is the contiguous prefix of finished records (at least once).
  */
 export class EmbeddedTransport extends Server implements CustomTransportStrategy {
   protected override readonly logger: Logger;
@@ -32,7 +36,10 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   private readonly topics: Set<string>;
   private readonly follower: LogFollower;
   private reader: LogReader | undefined;
-  private offset = 0n;
+  private lanes: Lanes | undefined;
+  /** The last position read (handed to the lanes) and the last one saved as the group's offset. */
+  private readThrough = 0n;
+  private saved = 0n;
   private replay: ReplayWindow | undefined;
 
   constructor(private readonly options: EmbeddedTransportOptions) {
@@ -48,6 +55,7 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
       pollIntervalMs: options.pollIntervalMs,
       lead: () => this.lead(),
       step: () => this.step(),
+      resign: () => this.resign(),
       onError: (error) => this.logger.error(`consumer stopped, restarting: ${error instanceof Error ? error.message : String(error)}`),
     });
   }
@@ -72,23 +80,44 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
 
   private async lead(): Promise<void> {
     this.reader = new LogReader(this.pool, this.options.batchSize);
-    this.offset = await readOffset(this.pool, this.options.group);
+    this.saved = this.readThrough = await readOffset(this.pool, this.options.group);
     this.replay = await ReplayWindow.load(this.pool, this.options.group);
-    this.logger.log(`consuming ${[...this.topics].join(', ')} from position ${this.offset}`);
+    this.lanes = new Lanes(this.options.lanes, (record) => this.handle(record), this.saved);
+    this.logger.log(`consuming ${[...this.topics].join(', ')} from position ${this.saved}`);
   }
 
   private async step(): Promise<StepResult> {
-    const { records, waiting } = await this.reader!.read(this.offset);
-    for (const record of records) {
-      if (this.topics.has(record.topic)) await this.handle(record);
+    const lanes = this.lanes!;
+    if (lanes.failure) throw lanes.failure.error;
+    // Reads ahead while lanes work, up to a batch beyond what is finished.
+    if (lanes.backlog >= this.options.batchSize) {
+      await lanes.changed();
+      await this.saveProgress();
+      return 'busy';
     }
+    const { records, waiting } = await this.reader!.read(this.readThrough);
+    for (const record of records) lanes.add(record, this.topics.has(record.topic));
+    // After handing the records over, so saving is off the path from commit to handler.
+    await this.saveProgress();
     const last = records[records.length - 1];
     if (last) {
-      await saveOffset(this.pool, this.options.group, last.position);
-      this.offset = last.position;
+      this.readThrough = last.position;
       return 'busy';
     }
     return waiting ? 'gap' : 'idle';
+  }
+
+  /** Leadership ends: let the records under way finish, then save how far the group got. */
+  private async resign(): Promise<void> {
+    await this.lanes?.settled();
+    await this.saveProgress().catch((error: unknown) => this.logger.warn(`offset not saved, will be redelivered: ${describe(error)}`));
+  }
+
+  private async saveProgress(): Promise<void> {
+    const through = this.lanes!.doneThrough;
+    if (through === this.saved) return;
+    await saveOffset(this.pool, this.options.group, through);
+    this.saved = through;
   }
 
   private async handle(record: LogRecord): Promise<void> {

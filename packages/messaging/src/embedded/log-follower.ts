@@ -16,6 +16,8 @@ export interface LogFollowerOptions {
   /** Called when this process becomes the leader, before its first step. */
   lead: () => Promise<void>;
   step: () => Promise<StepResult>;
+  /** Called when leadership ends (stop or failure), before the lock is released, to finish work under way. Must not throw. */
+  resign?: () => Promise<void>;
   onError: (error: unknown) => void;
 }
 
@@ -75,7 +77,11 @@ export class LogFollower {
       client.on('notification', onNotification);
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
       await this.options.lead();
-      await this.stepWhileLeading(() => broken, onProgress);
+      try {
+        await this.stepWhileLeading(() => broken, onProgress);
+      } finally {
+        await this.options.resign?.();
+      }
       await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`);
       await advisoryUnlock(client, this.options.lockName);
     } finally {

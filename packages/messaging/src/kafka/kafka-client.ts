@@ -1,6 +1,16 @@
 import { Kafka, logLevel, Partitioners, type ITopicConfig, type LogEntry } from 'kafkajs';
 import { Logger } from '@nestjs/common';
 
+/*
+ * kafkajs warns on every idempotent producer whose retries are bounded. Bounded is deliberate: a send that
+ * gives up fails the relay's step, which backs off and re-sends the same batch from its saved position
+ * (never a later one first), and the dead-letter producer's failure makes kafkajs redeliver the message.
+ * What can follow is a duplicate, not a loss or a reorder of what is consumed, and consumers dedupe by event
+ * id; Kafka-side exactly-once is not relied on. Unbounded retries would instead hang `send` (and shutdown)
+ * for as long as the broker is away.
+ */
+const BOUNDED_RETRIES_WARNING = 'Limiting retries for the idempotent producer may invalidate EoS guarantees';
+
 /** The one place Kafka clients are built, from the validated `KAFKA_BROKERS` list. */
 export function createKafka(brokers: string, clientId: string): Kafka {
   const logger = new Logger(`kafkajs:${clientId}`);
@@ -12,6 +22,7 @@ export function createKafka(brokers: string, clientId: string): Kafka {
     retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5_000 },
     logLevel: logLevel.WARN,
     logCreator: () => (entry: LogEntry) => {
+      if (entry.log.message === BOUNDED_RETRIES_WARNING) return;
       const line = `${entry.log.message}${entry.log.error ? `: ${String(entry.log.error)}` : ''}`;
       if (entry.level <= logLevel.ERROR) logger.error(line);
       else logger.warn(line);
