@@ -9,7 +9,8 @@ const deepPackageImports = { group: ['@storage/*/*'], message: 'Import a package
 const otherApps = { group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'], message: 'Apps never import other apps.' };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', '.data/**'] },
+  // Plain JavaScript is not linted, except the api benchmark scripts (run by node as they are).
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '!apps/api/bench/*.js', '**/*.mjs', '.data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -36,6 +37,12 @@ export default tseslint.config(
         }],
       }],
     },
+  },
+  {
+    files: ['apps/api/bench/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, sourceType: 'commonjs', globals: globals.node },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['**/test/**/*.ts'],

@@ -1,9 +1,14 @@
 // npm run bench:api — operations 4 and 7 of the api against a bare node:http + pg server running the same
-// SQL on the same data (the scale seed, 100 facilities). Prints req/s and p99 at full load, p99 at 500 req/s,
-// and the ratio. Environment: DATABASE_URL (else the embedded server under DATA_DIR), BENCH_RENTALS
-// (rentals of the seed when it is created, default 100000), BENCH_DURATION (seconds per run, default 10).
+// SQL on the same data (the scale seed, 100 facilities). For each operation and server: req/s, p50 and p99 at
+// maximum load, then at a fixed 500 req/s (autocannon overallRate), over BENCH_ROUNDS rounds (default 2) run
+// in ABBA order; the api/bare ratio; the machine's load average at the start and the end; target met or
+// missed. Bounded: the whole run is killed after BENCH_TIMEOUT s.
+// Environment: DATABASE_URL (else the embedded server under DATA_DIR), BENCH_RENTALS (rentals of the seed when
+// it is created, default 1000000), BENCH_DURATION (seconds per measured run, default 10), LOG_LEVEL of the api
+// (default info, as in production: one access log line per request), BENCH_TIMEOUT (default 900 s).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
+const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { createDataSource, locateDatabase } = require('@storage/persistence');
@@ -12,20 +17,40 @@ const { createApiKey } = require('../dist/auth/create-api-key');
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PORTFOLIO = 'bench';
 const FACILITIES = 100;
-const RENTALS = Number(process.env.BENCH_RENTALS ?? 100_000);
+const RENTALS = Number(process.env.BENCH_RENTALS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARM_UP = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT ?? 900);
+const LOG_LEVEL = process.env.LOG_LEVEL ?? 'info';
+const POOL_SIZE = process.env.DATABASE_POOL_SIZE ?? '10';
 const CONNECTIONS = 50;
 const FIXED_RATE = 500;
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 25;
 const API_PORT = 3971;
 const BARE_PORT = 3972;
 
 const log = (line) => process.stdout.write(`${line}\n`);
+let stopping = false;
+const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' / ');
 
 async function main() {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? path.join(ROOT, '.data') });
   const children = [];
+  const stopChildren = () => {
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  // Stops by itself whatever happens: a hung server or database cannot keep the run going.
+  const watchdog = setTimeout(() => {
+    process.stderr.write(`bench:api: timed out after ${TIMEOUT_S} s\n`);
+    stopChildren();
+    void database.release().finally(() => process.exit(2));
+  }, TIMEOUT_S * 1000);
+  watchdog.unref();
   try {
-    const env = { ...process.env, DATABASE_URL: database.url };
+    const env = { ...process.env, DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE };
     const dataSource = await createDataSource({ url: database.url, applicationName: 'bench' }).initialize();
     let [portfolio] = await dataSource.query('SELECT uuid FROM portfolios WHERE portfolio_id = $1', [PORTFOLIO]).catch(() => []);
     if (!portfolio) {
@@ -43,8 +68,9 @@ async function main() {
     const { key } = await createApiKey(dataSource, { portfolioIds: [PORTFOLIO], scope: 'read', label: 'bench' });
     await dataSource.destroy();
 
-    children.push(await start('api', [path.join(__dirname, '..', 'dist', 'main.js')], { ...env, API_PORT: String(API_PORT), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, `http://127.0.0.1:${API_PORT}/health/live`));
-    children.push(await start('bare', [path.join(__dirname, 'bare-server.js')], { ...env, PORT: String(BARE_PORT), BENCH_PORTFOLIO_UUID: portfolio.uuid }, null));
+    const loadAtStart = loadAverage();
+    await start(children, 'api', [path.join(__dirname, '..', 'dist', 'main.js')], { ...env, API_PORT: String(API_PORT), LOG_LEVEL }, `http://127.0.0.1:${API_PORT}/health/live`);
+    await start(children, 'bare', [path.join(__dirname, 'bare-server.js')], { ...env, PORT: String(BARE_PORT), BENCH_PORTFOLIO_UUID: portfolio.uuid }, null);
 
     let n = 0;
     const pickFacility = () => facilities[n++ % facilities.length];
@@ -60,47 +86,85 @@ async function main() {
           return {
             method: 'POST',
             path: `/api/${PORTFOLIO}/portfolios/v1/facilities/${facility.uuid}/unitGroups/sizeAndType/get_by_uuids`,
-            headers: { 'content-type': 'application/json', 'x-api-key': key },
+            headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ sizeAndTypeUnitGroupUuids: facility.sizes.slice(0, 3) }),
           };
         },
       },
     ];
 
-    log(`\nData: ${facilities.length} facilities, ${rentals} rentals. ${CONNECTIONS} connections, ${DURATION} s per run.`);
+    log(`\nData: ${facilities.length} facilities, ${rentals} rentals. ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds (${WARM_UP} s warm-up), pool ${POOL_SIZE} each.`);
+    log(`api LOG_LEVEL=${LOG_LEVEL}${LOG_LEVEL === 'info' ? ' (an access log line per request, as in production)' : ''}. CPUs: ${os.cpus().length}. Load average (1/5/15 min) at start: ${loadAtStart}.`);
+    const servers = { api: API_PORT, bare: BARE_PORT };
     const rows = [];
     for (const operation of operations) {
-      const result = {};
-      for (const [server, port] of [['api', API_PORT], ['bare', BARE_PORT]]) {
-        await bench(port, key, operation.request, undefined, 3); // warm-up: JIT, pools, plans
-        const max = await bench(port, key, operation.request);
-        const fixed = await bench(port, key, operation.request, FIXED_RATE);
-        result[server] = { rps: max.requests.average, p99: max.latency.p99, p99At500: fixed.latency.p99, errors: max.non2xx + max.errors + fixed.non2xx + fixed.errors };
+      for (const port of Object.values(servers)) await bench(port, key, operation.request, undefined, WARM_UP); // JIT, pools, prepared statements
+      const runs = { api: [], bare: [] };
+      // Rounds in ABBA order (api, bare, then bare, api…) so a load that drifts during the run hits both alike.
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const server of round % 2 === 0 ? ['api', 'bare'] : ['bare', 'api']) {
+          const max = summary(await bench(servers[server], key, operation.request));
+          const fixed = summary(await bench(servers[server], key, operation.request, FIXED_RATE));
+          runs[server].push({ max, fixed });
+          log(`  ${operation.name}, round ${round + 1}, ${server}: ${Math.round(max.rps)} req/s max (p99 ${max.p99} ms); @${FIXED_RATE} req/s p99 ${fixed.p99} ms. Load ${loadAverage()}`);
+        }
       }
-      rows.push({ operation: operation.name, ...result });
+      rows.push({ operation: operation.name, api: meanOf(runs.api), bare: meanOf(runs.bare) });
     }
 
-    log('\n| operation | server | req/s (max) | p99 ms (max) | p99 ms @500 req/s | non-2xx/errors |');
-    log('|---|---|---:|---:|---:|---:|');
+    log(`\nLoad average (1/5/15 min): ${loadAtStart} at start, ${loadAverage()} at end, on ${os.cpus().length} CPUs.\n`);
+    log(`Mean of ${ROUNDS} rounds:\n`);
+    log(`| operation | server | load | req/s | p50 ms | p99 ms | non-2xx/errors |`);
+    log('|---|---|---|---:|---:|---:|---:|');
     for (const row of rows) {
       for (const server of ['api', 'bare']) {
-        const r = row[server];
-        log(`| ${row.operation} | ${server} | ${Math.round(r.rps)} | ${r.p99} | ${r.p99At500} | ${r.errors} |`);
+        for (const [load, r] of [['max', row[server].max], [`${FIXED_RATE} req/s`, row[server].fixed]]) {
+          log(`| ${row.operation} | ${server} | ${load} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+        }
       }
     }
     log('');
     let ok = true;
     for (const row of rows) {
-      const ratio = row.api.rps / row.bare.rps;
-      const pass = ratio >= 0.5 && row.api.p99At500 < 25 && row.api.errors === 0;
-      ok &&= pass;
-      log(`${row.operation}: api/bare = ${ratio.toFixed(2)} (target ≥ 0.50), api p99 @500 req/s = ${row.api.p99At500} ms (target < 25) → ${pass ? 'PASS' : 'FAIL'}`);
+      const ratio = row.api.max.rps / row.bare.max.rps;
+      const errors = row.api.max.errors + row.api.fixed.errors;
+      const ratioMet = ratio >= TARGET_RATIO;
+      const p99Met = row.api.fixed.p99 < TARGET_P99_MS;
+      const met = ratioMet && p99Met && errors === 0;
+      ok &&= met;
+      log(
+        `${row.operation}: api/bare = ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO.toFixed(2)}: ${ratioMet ? 'met' : 'missed'}), ` +
+          `api p99 @${FIXED_RATE} req/s = ${row.api.fixed.p99} ms (target < ${TARGET_P99_MS}: ${p99Met ? 'met' : 'missed'}), ` +
+          `errors ${errors} → target ${met ? 'MET' : 'MISSED'}`,
+      );
     }
     process.exitCode = ok ? 0 : 1;
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    stopChildren();
     await database.release();
+    clearTimeout(watchdog);
   }
+}
+
+/** Mean of the rounds, per load level; errors are summed. */
+function meanOf(runs) {
+  const mean = (pick) => runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+  const level = (name) => ({
+    rps: mean((run) => run[name].rps),
+    p50: Math.round(mean((run) => run[name].p50) * 10) / 10,
+    p99: Math.round(mean((run) => run[name].p99) * 10) / 10,
+    errors: runs.reduce((sum, run) => sum + run[name].errors, 0),
+  });
+  return { max: level('max'), fixed: level('fixed') };
+}
+
+function summary(result) {
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 function bench(port, key, request, overallRate, duration = DURATION) {
@@ -121,8 +185,19 @@ function bench(port, key, request, overallRate, duration = DURATION) {
   });
 }
 
-async function start(name, args, env, healthUrl) {
+/** Starts a server and waits until it answers; `children` holds it from the start, so it is stopped even if it never gets ready. */
+async function start(children, name, args, env, healthUrl) {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  // The last lines of its output are kept, and shown if it stops before the end: a run with errors says why.
+  const tail = [];
+  child.stdout.on('data', (chunk) => {
+    tail.push(...String(chunk).split('\n').filter(Boolean));
+    tail.splice(0, Math.max(0, tail.length - 5));
+  });
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`bench:api: ${name} server stopped early (code ${code}, signal ${signal}); last output:\n${tail.join('\n')}\n`);
+  });
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 30_000);
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
@@ -130,7 +205,6 @@ async function start(name, args, env, healthUrl) {
       child.stdout.once('data', () => (clearTimeout(timer), resolve()));
       return;
     }
-    child.stdout.resume();
     const poll = () =>
       fetch(healthUrl).then(
         (response) => (response.ok ? (clearTimeout(timer), resolve()) : setTimeout(poll, 200)),
@@ -138,7 +212,6 @@ async function start(name, args, env, healthUrl) {
       );
     poll();
   });
-  return child;
 }
 
 main().catch((error) => {

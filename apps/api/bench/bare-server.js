@@ -1,10 +1,11 @@
-// The benchmark's baseline: bare node:http + pg, running the api's own SQL for operations 4 and 7
-// (imported from its build) with the same pool size, no framework, no auth, no validation.
+// The benchmark's baseline: bare node:http + pg, running the api's own SQL for operations 4 and 7 (imported
+// from its build) as the same named prepared statements, with the same pool size; no framework, no auth, no
+// validation, no logging.
 'use strict';
 const http = require('node:http');
 const { Pool } = require('pg');
-const { COVERAGES_SQL } = require('../dist/shopping/catalog.queries');
-const { SIZE_AND_TYPE_GROUPS_SQL } = require('../dist/portfolio/portfolio.queries');
+const { COVERAGES_STATEMENT } = require('../dist/shopping/catalog.queries');
+const { SIZE_AND_TYPE_GROUPS_STATEMENT } = require('../dist/portfolio/portfolio.queries');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const portfolioUuid = process.env.BENCH_PORTFOLIO_UUID;
@@ -19,7 +20,7 @@ function send(res, status, body) {
 async function handle(req, res) {
   let match = COVERAGES.exec(req.url);
   if (req.method === 'GET' && match) {
-    const { rows } = await pool.query(COVERAGES_SQL, [match[1], portfolioUuid]);
+    const { rows } = await pool.query({ ...COVERAGES_STATEMENT, values: [match[1], portfolioUuid] });
     return rows[0] ? send(res, 200, rows[0].body) : send(res, 404, '{}');
   }
   match = SIZE_AND_TYPE.exec(req.url);
@@ -27,7 +28,7 @@ async function handle(req, res) {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const { rows } = await pool.query(SIZE_AND_TYPE_GROUPS_SQL, [match[1], portfolioUuid, body.sizeAndTypeUnitGroupUuids]);
+    const { rows } = await pool.query({ ...SIZE_AND_TYPE_GROUPS_STATEMENT, values: [match[1], portfolioUuid, body.sizeAndTypeUnitGroupUuids] });
     return rows[0] ? send(res, 200, rows[0].body) : send(res, 404, '{}');
   }
   return send(res, 404, '{}');

@@ -1,7 +1,13 @@
+import type { PreparedStatement } from '../common/prepared-query';
+
 /**
  * Operation 7's query, JSON built by PostgreSQL. Shared with the benchmark's bare server (apps/api/bench),
- * which must run exactly the same SQL. $1 facility, $2 portfolio, $3 size-and-type group uuids.
+ * which must run exactly the same SQL, as the same named prepared statement. $1 facility, $2 portfolio, $3 size-and-type group uuids.
  * One row when the facility is in the portfolio, none otherwise.
+ *
+ * The per-unit-group figures are index-only scans: both unit counts on units (unit_group_uuid, status), the
+ * average rent on the partial covering index rental_records (unit_group_uuid) INCLUDE (rent_in_pennies)
+ * WHERE status = 'ACTIVE' (migration UnitGroupStatsIndex), so no rental row is read.
  */
 export const SIZE_AND_TYPE_GROUPS_SQL = `
 SELECT coalesce((
@@ -28,3 +34,5 @@ SELECT coalesce((
   FROM size_and_type_groups s JOIN unit_types ut ON ut.uuid = s.unit_type_uuid
   WHERE s.facility_uuid = f.uuid AND s.uuid = ANY($3::uuid[])), '[]')::text AS body
 FROM facilities f WHERE f.uuid = $1 AND f.portfolio_uuid = $2`;
+
+export const SIZE_AND_TYPE_GROUPS_STATEMENT: PreparedStatement = { name: 'api-op7-size-and-type-groups', text: SIZE_AND_TYPE_GROUPS_SQL };

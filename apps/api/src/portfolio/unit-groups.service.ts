@@ -2,17 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { currentRates, occupancyPercent, type OccupancyBand } from '@storage/domain';
 import { InvalidRequestException } from '@storage/platform';
 import { DataSource } from 'typeorm';
-import { lowerUuids, notFound } from '../common';
+import { lowerUuids, notFound, queryPrepared } from '../common';
 import type { PatchUnitGroupRate, UnitGroupRates } from './portfolio.dto';
-import { SIZE_AND_TYPE_GROUPS_SQL } from './portfolio.queries';
+import { SIZE_AND_TYPE_GROUPS_STATEMENT } from './portfolio.queries';
 
 @Injectable()
 export class UnitGroupsService {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  /** Operation 7, as JSON text. Unknown UUIDs are left out. */
+  /** Operation 7, as JSON text: one prepared statement, the body passed through as PostgreSQL built it. Unknown UUIDs are left out. */
   async sizeAndTypeGroupsJson(portfolioUuid: string, facilityUuid: string, uuids: string[]): Promise<string> {
-    const rows: { body: string }[] = await this.dataSource.query(SIZE_AND_TYPE_GROUPS_SQL, [facilityUuid, portfolioUuid, lowerUuids(uuids)]);
+    const rows = await queryPrepared<{ body: string }>(this.dataSource, SIZE_AND_TYPE_GROUPS_STATEMENT, [facilityUuid, portfolioUuid, lowerUuids(uuids)]);
     const row = rows[0];
     if (row === undefined) throw notFound('Facility', facilityUuid);
     return row.body;

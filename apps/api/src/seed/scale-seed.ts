@@ -85,7 +85,8 @@ export async function seedScale(dataSource: DataSource, options: ScaleSeedOption
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_BATCHES }, worker));
-  await dataSource.query('ANALYZE');
+  // VACUUM sets the visibility map, so operation 7's index-only scans read no heap page from the start.
+  await dataSource.query('VACUUM (ANALYZE)');
   log(`Seeded portfolio "${portfolioId}" in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 

@@ -1,6 +1,8 @@
+import type { PreparedStatement } from '../common/prepared-query';
+
 /**
  * Read queries whose JSON PostgreSQL builds itself. Shared with the benchmark's bare server
- * (apps/api/bench), which must run exactly the same SQL.
+ * (apps/api/bench), which must run exactly the same SQL, as the same named prepared statement.
  */
 
 /** Operation 4. $1 facility, $2 portfolio. One row when the facility is in the portfolio, none otherwise. */
@@ -13,3 +15,5 @@ SELECT coalesce((
   ) ORDER BY c.is_default DESC, c.premium_in_pennies, c.uuid)
   FROM coverages c WHERE c.facility_uuid = f.uuid), '[]')::text AS body
 FROM facilities f WHERE f.uuid = $1 AND f.portfolio_uuid = $2`;
+
+export const COVERAGES_STATEMENT: PreparedStatement = { name: 'api-op4-coverages', text: COVERAGES_SQL };

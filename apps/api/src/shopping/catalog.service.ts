@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { notFound } from '../common';
-import { COVERAGES_SQL } from './catalog.queries';
+import { notFound, queryPrepared } from '../common';
+import { COVERAGES_STATEMENT } from './catalog.queries';
 import type { FacilityView, LeadSourceView } from './catalog.dto';
 
 /** What a shopper browses: facilities with their unit groups, coverage options, lead sources. */
@@ -9,9 +9,9 @@ import type { FacilityView, LeadSourceView } from './catalog.dto';
 export class CatalogService {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  /** Operation 4, as JSON text. */
+  /** Operation 4, as JSON text: one prepared statement, the body passed through as PostgreSQL built it. */
   async coveragesJson(portfolioUuid: string, facilityUuid: string): Promise<string> {
-    const rows: { body: string }[] = await this.dataSource.query(COVERAGES_SQL, [facilityUuid, portfolioUuid]);
+    const rows = await queryPrepared<{ body: string }>(this.dataSource, COVERAGES_STATEMENT, [facilityUuid, portfolioUuid]);
     const row = rows[0];
     if (row === undefined) throw notFound('Facility', facilityUuid);
     return row.body;
