@@ -35,7 +35,13 @@ export class AppModule {
         LeasesModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),
         WebhooksModule.forRoot(config.webhooks),
         // The outbox for lifecycle events and billing facts, and in Kafka mode the relay that publishes it.
-        MessagingModule.forRoot({ service: SERVICE_NAME, kafkaBrokers: config.KAFKA_BROKERS, partitions: config.KAFKA_TOPIC_PARTITIONS, relay: true }),
+        MessagingModule.forRoot({
+          service: SERVICE_NAME,
+          kafkaBrokers: config.KAFKA_BROKERS,
+          partitions: config.KAFKA_TOPIC_PARTITIONS,
+          relay: true,
+          consumes: false,
+        }),
         RentalsModule,
         LeaseSigningModule,
         ApiDelinquencyModule,

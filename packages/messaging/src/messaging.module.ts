@@ -15,6 +15,8 @@ export interface MessagingOptions {
   partitions: number;
   /** Run this service's outbox relay (Kafka mode only). */
   relay: boolean;
+  /** The service has @EventPattern handlers; a producer-only service skips the handler plumbing on its HTTP path. */
+  consumes?: boolean;
 }
 
 /** Readiness checks of the messaging dependencies: Kafka when configured, none in embedded mode. */
@@ -51,7 +53,7 @@ export class MessagingModule {
         { provide: MESSAGING_SERVICE, useValue: options.service },
         OutboxPublisher,
         ProcessedEvents,
-        { provide: APP_INTERCEPTOR, useClass: HandlerErrorInterceptor },
+        ...(options.consumes === false ? [] : [{ provide: APP_INTERCEPTOR, useClass: HandlerErrorInterceptor }]),
         { provide: MESSAGING_READINESS, useFactory: (): MessagingReadinessCheck[] => (brokers ? [kafkaReadiness(brokers)] : []) },
         ...relay,
       ],
