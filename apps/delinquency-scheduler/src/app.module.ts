@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DelinquencyModule } from '@storage/delinquency';
+import { BusinessDayAdvancer, DelinquencyModule } from '@storage/delinquency';
 import { MESSAGING_READINESS, MessagingModule, type MessagingReadinessCheck } from '@storage/messaging';
 import type { DatabaseLocation } from '@storage/persistence';
 import { DatabaseModule, databaseReadiness, HealthModule, loggingModule } from '@storage/platform';
@@ -29,6 +29,7 @@ export class AppModule {
       providers: [
         { provide: RUN_CONCURRENCY, useValue: config.SCHEDULER_CONCURRENCY },
         { provide: TICK_SECONDS, useValue: config.SCHEDULER_TICK_SECONDS },
+        { provide: BusinessDayAdvancer, useFactory: (dataSource: DataSource) => new BusinessDayAdvancer(dataSource, SERVICE_NAME), inject: [DataSource] },
         BusinessDayRunner,
         DailyTimer,
       ],

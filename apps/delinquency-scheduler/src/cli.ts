@@ -6,8 +6,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { isCalendarDate, isUuid } from '@storage/domain';
-import { DelinquencyService } from '@storage/delinquency';
-import { OutboxPublisher } from '@storage/messaging';
+import { BusinessDayAdvancer } from '@storage/delinquency';
 import { createDataSource, locateDatabase } from '@storage/persistence';
 import { loadServiceConfig } from './config';
 import { BusinessDayRunner, type RunProgress } from './run/business-day-runner';
@@ -44,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
   const dataSource = await createDataSource({ url: database.url, applicationName: `${SERVICE_NAME}-cli`, poolSize: config.SCHEDULER_CONCURRENCY + 2 }).initialize();
   try {
-    const runner = new BusinessDayRunner(dataSource, new DelinquencyService(dataSource, new OutboxPublisher(SERVICE_NAME)), config.SCHEDULER_CONCURRENCY);
+    const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, SERVICE_NAME), config.SCHEDULER_CONCURRENCY);
     const results = await runBusinessDate(dataSource, runner, { ...args, onProgress: report });
     const transitions = results.reduce((sum, result) => sum + result.transitions, 0);
     process.stdout.write(`${args.asOf}: ${results.length} facility run(s), ${transitions} transition(s)\n`);

@@ -21,7 +21,7 @@ export interface AuctionRow {
   winningBidInPennies: number | null;
 }
 
-const COLUMNS = `uuid, rental_record_uuid AS "rentalRecordUuid", delinquency_uuid AS "delinquencyUuid",
+export const AUCTION_COLUMNS = `uuid, rental_record_uuid AS "rentalRecordUuid", delinquency_uuid AS "delinquencyUuid",
   facility_uuid AS "facilityUuid", stage, scheduled_on::text AS "scheduledOn", start_date::text AS "startDate",
   end_date::text AS "endDate", canceled_on::text AS "canceledOn", completed_on::text AS "completedOn",
   minimum_bid_in_pennies AS "minimumBidInPennies", winning_bid_in_pennies AS "winningBidInPennies"`;
@@ -29,7 +29,7 @@ const COLUMNS = `uuid, rental_record_uuid AS "rentalRecordUuid", delinquency_uui
 /** The rental's auction that is neither canceled nor completed (the caller holds the rental lock). */
 export async function pendingAuction(manager: EntityManager, rentalRecordUuid: string): Promise<AuctionRow | null> {
   const rows: AuctionRow[] = await manager.query(
-    `SELECT ${COLUMNS} FROM auctions WHERE rental_record_uuid = $1 AND stage IN ('CREATED', 'SCHEDULED')`,
+    `SELECT ${AUCTION_COLUMNS} FROM auctions WHERE rental_record_uuid = $1 AND stage IN ('CREATED', 'SCHEDULED')`,
     [rentalRecordUuid],
   );
   return rows[0] ?? null;

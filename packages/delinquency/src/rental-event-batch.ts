@@ -31,7 +31,7 @@ export async function publishRentalEvents(
   }
 }
 
-function envelopeOf(event: PendingEvent, context: RentalEventContext, at: Date): EventEnvelope {
+export function envelopeOf(event: PendingEvent, context: RentalEventContext, at: Date): EventEnvelope {
   switch (event.type) {
     case 'delinquency-status-change':
       return rentalEnvelope(event.type, context, event.added, at);

@@ -121,7 +121,7 @@ export async function writeTransition(
 }
 
 /** Days past due count from the episode's due date; paused days do not count, so RESUME moves it on by them. */
-function pastDueSinceAfter(rental: LockedRental, transition: DelinquencyTransition, startsEpisode: boolean): CalendarDate | null {
+export function pastDueSinceAfter(rental: LockedRental, transition: DelinquencyTransition, startsEpisode: boolean): CalendarDate | null {
   if (startsEpisode) return oldestUnpaidDueDate(rental);
   if (transition.to === 'PAID') return null;
   const current = rental.delinquency?.pastDueSince ?? null;

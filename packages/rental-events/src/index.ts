@@ -1,2 +1,10 @@
-export { loadRentalEventContext, type RentalEventContext, type SqlRunner } from './rental-event-context';
+export {
+  loadRentalEventContext,
+  RENTAL_EVENT_CONTEXT_COLUMNS,
+  RENTAL_EVENT_CONTEXT_JOINS,
+  rentalEventContextOf,
+  type RentalEventContext,
+  type RentalEventContextRow,
+  type SqlRunner,
+} from './rental-event-context';
 export { rentalEnvelope, type AddedObject } from './rental-envelope';

@@ -13,7 +13,8 @@ export interface RentalEventContext {
 /** The database as this package needs it: an EntityManager (inside a transaction) or a DataSource. */
 export type SqlRunner = Pick<EntityManager, 'query'>;
 
-interface ContextRow {
+/** The columns of RENTAL_EVENT_CONTEXT_COLUMNS, as a row. */
+export interface RentalEventContextRow {
   rental_record_uuid: string;
   person_uuid: string;
   unit_group_uuid: string;
@@ -38,11 +39,13 @@ interface ContextRow {
 }
 
 /*
- * One statement for the whole payload. The tenant balance sums the person's active rentals (and this one,
- * which may have just moved out). Services are those not ended at the facility's local date.
+ * The whole payload in one statement. The tenant balance sums the person's active rentals (and this one,
+ * which may have just moved out). Services are those not ended at the facility's local date. Columns and
+ * joins are over `rental_records r` (with `facilities f`), so a caller can read the context in a statement
+ * of its own (the delinquency run reads it with the rental's state, in one round trip).
  */
-const CONTEXT_SQL = `
-SELECT r.uuid AS rental_record_uuid, r.person_uuid, r.unit_group_uuid, r.unit_uuid, r.facility_uuid,
+export const RENTAL_EVENT_CONTEXT_COLUMNS = `
+       r.uuid AS rental_record_uuid, r.person_uuid, r.unit_group_uuid, r.unit_uuid, r.facility_uuid,
        r.balance_in_pennies, r.start_date::text AS start_date, r.end_date::text AS end_date, r.rent_in_pennies,
        r.billing_day_of_month, r.next_due_date::text AS next_due_date,
        (SELECT COALESCE(sum(t.balance_in_pennies), 0)::text FROM rental_records t
@@ -56,13 +59,17 @@ SELECT r.uuid AS rental_record_uuid, r.person_uuid, r.unit_group_uuid, r.unit_uu
                                  ORDER BY s.start_date, s.uuid)
                    FROM rental_services s
                   WHERE s.rental_record_uuid = r.uuid
-                    AND (s.end_date IS NULL OR s.end_date > (now() AT TIME ZONE f.time_zone)::date)), '[]'::json) AS services
-  FROM rental_records r
+                    AND (s.end_date IS NULL OR s.end_date > (now() AT TIME ZONE f.time_zone)::date)), '[]'::json) AS services`;
+
+export const RENTAL_EVENT_CONTEXT_JOINS = `
   JOIN persons p ON p.uuid = r.person_uuid
   JOIN portfolios pf ON pf.uuid = r.portfolio_uuid
   JOIN facilities f ON f.uuid = r.facility_uuid
   JOIN unit_groups g ON g.uuid = r.unit_group_uuid
-  LEFT JOIN size_and_type_groups stg ON stg.uuid = g.size_and_type_group_uuid
+  LEFT JOIN size_and_type_groups stg ON stg.uuid = g.size_and_type_group_uuid`;
+
+const CONTEXT_SQL = `SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS}
+  FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS}
  WHERE r.uuid = $1`;
 
 /**
@@ -70,12 +77,12 @@ SELECT r.uuid AS rental_record_uuid, r.person_uuid, r.unit_group_uuid, r.unit_uu
  * writes). Null when the rental does not exist.
  */
 export async function loadRentalEventContext(db: SqlRunner, rentalRecordUuid: string): Promise<RentalEventContext | null> {
-  const rows: ContextRow[] = await db.query(CONTEXT_SQL, [rentalRecordUuid]);
+  const rows: RentalEventContextRow[] = await db.query(CONTEXT_SQL, [rentalRecordUuid]);
   const row = rows[0];
-  return row ? toContext(row) : null;
+  return row ? rentalEventContextOf(row) : null;
 }
 
-function toContext(row: ContextRow): RentalEventContext {
+export function rentalEventContextOf(row: RentalEventContextRow): RentalEventContext {
   return {
     portfolio: row.portfolio_id,
     base: {

@@ -8,8 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { DelinquencyService } from '@storage/delinquency';
-import { OutboxPublisher } from '@storage/messaging';
+import { BusinessDayAdvancer } from '@storage/delinquency';
 import { createDataSource, locateDatabase, migrate } from '@storage/persistence';
 import { BusinessDayRunner } from '../run/business-day-runner';
 import { runBusinessDate } from '../run/run-business-date';
@@ -56,7 +55,7 @@ async function measureOne(rentals: number, facilities: number, concurrency: numb
     global.gc?.();
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-    const runner = new BusinessDayRunner(dataSource, new DelinquencyService(dataSource, new OutboxPublisher('delinquency-scheduler')), concurrency);
+    const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, 'delinquency-scheduler'), concurrency);
     const started = process.hrtime.bigint();
     const results = await runBusinessDate(dataSource, runner, { asOf: BUSINESS_DATE });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { addDays, type CalendarDate } from '@storage/domain';
-import { DelinquencyService, facilitySchedule } from '@storage/delinquency';
+import { BusinessDayAdvancer, facilitySchedule } from '@storage/delinquency';
 import { FacilityLock } from './facility-lock';
 import { runCandidates } from './run-candidates';
 
@@ -45,7 +45,7 @@ const PROGRESS_EVERY = 1_000;
 export class BusinessDayRunner {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(DelinquencyService) private readonly delinquency: DelinquencyService,
+    @Inject(BusinessDayAdvancer) private readonly advancer: BusinessDayAdvancer,
     @Inject(RUN_CONCURRENCY) private readonly concurrency: number,
   ) {}
 
@@ -75,19 +75,26 @@ export class BusinessDayRunner {
     const progress: RunProgress = { facilityUuid, businessDate, candidates: candidates.length, done: 0, transitions: 0 };
     const failures: { rentalRecordUuid: string; error: unknown }[] = [];
     let next = 0;
+    // Each worker holds one connection for the run; concurrency stays below the pool size (the facility lock holds one).
     const worker = async (): Promise<void> => {
-      for (let index = next++; index < candidates.length; index = next++) {
-        const rentalRecordUuid = candidates[index];
-        try {
-          // Several stages may be due (catch-up): one transaction each, until the date brings nothing more.
-          while ((await this.delinquency.advance(rentalRecordUuid, businessDate, schedule)) !== null) progress.transitions++;
-        } catch (error) {
-          failures.push({ rentalRecordUuid, error });
+      const session = await this.advancer.worker();
+      try {
+        for (let index = next++; index < candidates.length; index = next++) {
+          const rentalRecordUuid = candidates[index];
+          try {
+            // Several stages may be due (catch-up): one transaction each, until the date brings nothing more.
+            const applied = await session.catchUp(rentalRecordUuid, businessDate, schedule);
+            progress.transitions += applied;
+          } catch (error) {
+            failures.push({ rentalRecordUuid, error });
+          }
+          if (++progress.done % PROGRESS_EVERY === 0) options.onProgress?.({ ...progress });
         }
-        if (++progress.done % PROGRESS_EVERY === 0) options.onProgress?.({ ...progress });
+      } finally {
+        await session.release();
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, this.concurrency) }, worker));
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, this.concurrency), candidates.length) }, worker));
     options.onProgress?.({ ...progress });
     if (failures.length > 0) throw new RunFailed(facilityUuid, businessDate, failures);
     await this.dataSource.query(

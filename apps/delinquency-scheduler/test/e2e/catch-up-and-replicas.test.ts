@@ -2,7 +2,7 @@ import { addDays, daysBetween } from '@storage/domain';
 import { BusinessDayRunner } from '../../src/run/business-day-runner';
 import { DailyTimer } from '../../src/run/daily-timer';
 import { seedFacility, seedRental } from '../support/fixtures';
-import { outboxEvents, statusTrail } from '../support/outbox';
+import { ofType, outboxEvents, statusTrail } from '../support/outbox';
 import { schedulerInstance, schedulerTestBed, type SchedulerInstance } from '../support/harness';
 
 const STAGES = [
@@ -116,9 +116,40 @@ describe('two scheduler instances over the same rentals', () => {
     await expectEachStageOnce(rentals, asOf);
   });
 
+  it("applies each transition once when the run's write path races the service's on the same rentals", async () => {
+    await first.dataSource.query('DELETE FROM outbox');
+    const rentals = await seedRentals(20);
+    const asOf = '2025-04-30';
+    const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 2_000 };
+    // A worker is one connection: it works through its rentals one at a time, as a run's workers do.
+    const viaRun = async (order: typeof rentals) => {
+      const worker = await first.advancer.worker();
+      try {
+        for (const { rentalRecordUuid } of order) await worker.catchUp(rentalRecordUuid, asOf, schedule);
+      } finally {
+        await worker.release();
+      }
+    };
+    const viaService = (order: typeof rentals) =>
+      Promise.all(
+        order.map(async ({ rentalRecordUuid }) => {
+          while ((await second.delinquency.advance(rentalRecordUuid, asOf, schedule)) !== null);
+        }),
+      );
+    await Promise.all([viaRun(rentals), viaRun([...rentals].reverse()), viaService(rentals)]);
+    await expectEachStageOnce(rentals, asOf);
+    // One late fee per rental, on the balance once, the event showing the balance it left.
+    for (const { rentalRecordUuid } of rentals) {
+      const [fee, ...more] = ofType(await outboxEvents(first.dataSource, rentalRecordUuid), 'charge-posted');
+      expect(more).toHaveLength(0);
+      const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
+      expect(fee?.payload.balanceAfterInPennies).toBe(balance);
+    }
+  });
+
   it('leaves a facility being run by the other instance when not asked to wait', async () => {
     const facility = await seedFacility(first.dataSource);
-    const otherRunner = new BusinessDayRunner(second.dataSource, second.delinquency, 2);
+    const otherRunner = new BusinessDayRunner(second.dataSource, second.advancer, 2);
     const [held] = await Promise.all([
       first.runner.runDates(facility.facilityUuid, '2025-05-01', '2025-05-20', { wait: true }),
       new Promise((resolve) => setTimeout(resolve, 5)).then(() => otherRunner.runDates(facility.facilityUuid, '2025-05-01', '2025-05-01', { wait: false })),

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
-import { AuctionService, DelinquencyService } from '@storage/delinquency';
+import { AuctionService, BusinessDayAdvancer, DelinquencyService } from '@storage/delinquency';
 import { OutboxPublisher } from '@storage/messaging';
 import { createDataSource } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
@@ -12,6 +12,7 @@ export interface SchedulerInstance {
   dataSource: DataSource;
   delinquency: DelinquencyService;
   auctions: AuctionService;
+  advancer: BusinessDayAdvancer;
   runner: BusinessDayRunner;
   run: (asOf: CalendarDate, facilityUuid?: string) => Promise<RunResult[]>;
   close: () => Promise<void>;
@@ -21,10 +22,12 @@ export async function schedulerInstance(url: string, concurrency = 4): Promise<S
   const dataSource = await createDataSource({ url, applicationName: 'scheduler-test', poolSize: concurrency + 2 }).initialize();
   const publisher = new OutboxPublisher('delinquency-scheduler');
   const delinquency = new DelinquencyService(dataSource, publisher);
-  const runner = new BusinessDayRunner(dataSource, delinquency, concurrency);
+  const advancer = new BusinessDayAdvancer(dataSource, 'delinquency-scheduler');
+  const runner = new BusinessDayRunner(dataSource, advancer, concurrency);
   return {
     dataSource,
     delinquency,
+    advancer,
     auctions: new AuctionService(dataSource, publisher),
     runner,
     run: (asOf, facilityUuid) => runBusinessDate(dataSource, runner, facilityUuid ? { asOf, facilityUuid } : { asOf }),
