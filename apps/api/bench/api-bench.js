@@ -38,15 +38,19 @@ const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' /
 async function main() {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? path.join(ROOT, '.data') });
   const children = [];
+  /** Stops the servers and waits for them, so none is still connected when the database stops. */
   const stopChildren = () => {
     stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+    for (const child of running) child.kill('SIGTERM');
+    return Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve))));
   };
   // Stops by itself whatever happens: a hung server or database cannot keep the run going.
   const watchdog = setTimeout(() => {
     process.stderr.write(`bench:api: timed out after ${TIMEOUT_S} s\n`);
-    stopChildren();
-    void database.release().finally(() => process.exit(2));
+    void stopChildren()
+      .then(() => database.release())
+      .finally(() => process.exit(2));
   }, TIMEOUT_S * 1000);
   watchdog.unref();
   try {
@@ -140,7 +144,7 @@ async function main() {
     }
     process.exitCode = ok ? 0 : 1;
   } finally {
-    stopChildren();
+    await stopChildren();
     await database.release();
     clearTimeout(watchdog);
   }
