@@ -5,3 +5,4 @@ export { checkPortalToken, issuePortalToken, PORTAL_TOKEN_LIFETIME_MS, type Port
 export { generateSecret, isSecret, signatureEntry, signatureHeader, signedHeaders, signingKey } from './signer';
 export { bareHost, checkTargetUrl, checkTargetUrlSyntax, systemResolver, TargetUrlRefused, type HostResolver } from './target-url';
 export { DEVELOPMENT_PORTAL_TOKEN_SECRET, MIN_PORTAL_TOKEN_SECRET_LENGTH, portalTokenSecret } from './portal-secret';
+export { webhookSettingsVariables } from './settings';

@@ -1,30 +1,18 @@
 import { z } from 'zod';
 import { loadConfig } from '@storage/platform';
-import { MIN_PORTAL_TOKEN_SECRET_LENGTH, parseSubnetList, portalTokenSecret, type Cidr } from '@storage/webhooks';
+import { portalTokenSecret, webhookSettingsVariables } from '@storage/webhooks';
 
 /**
- * The api's webhook settings, read by WebhooksModule itself so operations 15 to 20 stay in this folder.
+ * The api's webhook settings (operations 15 to 20), validated at boot with the rest of the api's config.
  * PORTAL_TOKEN_SECRET must equal the dispatcher's (it checks the links the api signs).
  */
 export const webhooksConfigSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     DISPATCHER_PORT: z.coerce.number().int().min(1).max(65_535).default(3001),
-    PORTAL_TOKEN_SECRET: z.string().min(MIN_PORTAL_TOKEN_SECRET_LENGTH, `must be at least ${MIN_PORTAL_TOKEN_SECRET_LENGTH} characters`).optional(),
     /** Where the dispatcher serves the portal; links of operation 20 start with it. */
     PORTAL_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    /** Local development and tests only: subnets a target URL may point to although they are not global. */
-    WEBHOOK_ALLOWED_SUBNETS: z
-      .string()
-      .default('')
-      .transform((text, context): Cidr[] => {
-        try {
-          return parseSubnetList(text);
-        } catch (error) {
-          context.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      }),
+    ...webhookSettingsVariables,
   })
   .transform((config, context) => {
     const portal = portalTokenSecret(config.NODE_ENV, config.PORTAL_TOKEN_SECRET);
