@@ -1,17 +1,18 @@
 /**
  * `npm run bench:webhooks`: signatures per second, deliveries per second from one dispatcher process to a
- * local HTTPS receiver, and event-to-delivery latency at 200 events/s through the embedded transport.
+ * local HTTPS receiver, and event-to-delivery latency at 200 events/s through the embedded transport and,
+ * when KAFKA_BROKERS is set, through Kafka.
  * Starts its own throwaway PostgreSQL (or uses BENCH_DATABASE_URL) and the built dispatcher as a child process.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEnvelope, lifecycleEventId, parseEventPayload, parseLifecycleEventId } from '@storage/domain';
-import { OutboxPublisher } from '@storage/messaging';
+import { createEnvelope, lifecycleEventId, parseEventPayload, parseLifecycleEventId, TOPICS } from '@storage/domain';
+import { OutboxPublisher, OutboxRelay } from '@storage/messaging';
 import { createDataSource, migrate, startEmbeddedPostgres } from '@storage/persistence';
 import { generateSecret, signatureHeader, signingKey } from '@storage/webhooks';
 import { deliveryBody } from '../fan-out/fan-out';
@@ -73,21 +74,28 @@ async function main(): Promise<void> {
     [endpointId, target, generateSecret()],
   );
 
-  const port = 40_000 + Math.floor(Math.random() * 10_000);
-  const dispatcher = spawn(process.execPath, [path.join(__dirname, '..', 'main.js')], {
-    env: { PATH: process.env.PATH, DATABASE_URL: url, DISPATCHER_PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: tls.certFile },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; ; i += 1) {
-    if ((await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200) break;
-    if (i > 300) throw new Error('the dispatcher did not become ready');
-    await sleep(100);
-  }
+  const startDispatcher = async (extraEnv: Record<string, string> = {}): Promise<ChildProcess> => {
+    const port = 40_000 + Math.floor(Math.random() * 10_000);
+    const child = spawn(process.execPath, [path.join(__dirname, '..', 'main.js')], {
+      env: { PATH: process.env.PATH, DATABASE_URL: url, DISPATCHER_PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: tls.certFile, ...extraEnv },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    for (let i = 0; ; i += 1) {
+      if ((await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200) return child;
+      if (i > 300) throw new Error('the dispatcher did not become ready');
+      await sleep(100);
+    }
+  };
+  const stopDispatcher = async (child: ChildProcess): Promise<void> => {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  const dispatcher = await startDispatcher();
 
   // Event to delivery: events committed to the outbox at 200/s, consumed, fanned out, signed and delivered.
   const outbox = new OutboxPublisher('bench');
   const template = testEvent('bench', 'moved-in', new Date()).payload as Record<string, unknown> & { unitRental: Record<string, unknown> };
-  const publishAtRate = async (count: number): Promise<void> => {
+  const publishAtRate = async (count: number, portfolio = 'bench'): Promise<void> => {
     const begin = Date.now();
     for (let i = 0; i < count; i += 1) {
       const due = begin + (i * 1000) / LATENCY_RATE;
@@ -95,7 +103,7 @@ async function main(): Promise<void> {
       const occurredAt = new Date();
       const rentalRecordUuid = randomUUID();
       const payload = parseEventPayload('moved-in', { ...template, eventId: lifecycleEventId(rentalRecordUuid, occurredAt, 'moved-in'), unitRental: { ...template.unitRental, rentalRecordUuid } });
-      await db.transaction((manager) => outbox.publish(manager, createEnvelope({ type: 'moved-in', payload, occurredAt, portfolio: 'bench' })));
+      await db.transaction((manager) => outbox.publish(manager, createEnvelope({ type: 'moved-in', payload, occurredAt, portfolio })));
     }
   };
   // Warm-up, not measured: the first TLS connections, JIT and prepared statements of a fresh process.
@@ -149,10 +157,37 @@ async function main(): Promise<void> {
     { measure: 'p50 / p99 event commit -> fan-out (transport)', value: `${stages.consume50} / ${stages.consume99} ms`, target: '' },
     { measure: 'p50 / p99 fan-out -> attempt (delivery engine)', value: `${stages.deliver50} / ${stages.deliver99} ms`, target: '' },
   ];
+  await stopDispatcher(dispatcher);
+
+  // The same latency run through Kafka: the outbox relayed to the broker, a dispatcher consuming the topic.
+  const brokers = process.env.KAFKA_BROKERS;
+  if (brokers) {
+    const portfolio = `bench-kafka-${randomUUID().slice(0, 8)}`;
+    await db.query(
+      `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, secret) VALUES ($1, $2, 'bench', $3, 'bench', '{moved-in}', $4)`,
+      [randomUUID(), portfolio, `${target}-kafka`, generateSecret()],
+    );
+    const relay = new OutboxRelay({ service: 'bench', kafkaBrokers: brokers, partitions: 3, databaseUrl: url, topics: TOPICS, batchSize: 500, pollIntervalMs: 50, lagReportIntervalMs: 60_000 });
+    await relay.start();
+    const kafkaDispatcher = await startDispatcher({ KAFKA_BROKERS: brokers, DISPATCHER_CONSUMER_GROUP: `bench-${randomUUID().slice(0, 8)}` });
+    latencies.length = 0;
+    await publishAtRate(WARM_UP_EVENTS, portfolio);
+    for (const deadline = Date.now() + 60_000; latencies.length < WARM_UP_EVENTS && Date.now() < deadline; ) await sleep(50);
+    latencies.length = 0;
+    const kafkaStart = Date.now();
+    await publishAtRate(total, portfolio);
+    while (latencies.length < total && Date.now() - kafkaStart < (LATENCY_SECONDS + 30) * 1000) await sleep(50);
+    const sortedKafka = [...latencies].sort((a, b) => a - b);
+    rows.push(
+      { measure: `event->delivery p50 (Kafka, ${LATENCY_RATE} events/s, ${total} events)`, value: `${percentile(sortedKafka, 50)} ms`, target: '' },
+      { measure: 'event->delivery p99 (Kafka)', value: `${percentile(sortedKafka, 99)} ms`, target: '< 250 ms' },
+      { measure: 'events delivered in the Kafka latency run', value: `${latencies.length} of ${total}`, target: 'all' },
+    );
+    await stopDispatcher(kafkaDispatcher);
+    await relay.stop();
+  }
   console.table(rows);
 
-  dispatcher.kill('SIGTERM');
-  await new Promise((resolve) => dispatcher.once('exit', resolve));
   receiver.closeAllConnections();
   receiver.close();
   await db.destroy();
