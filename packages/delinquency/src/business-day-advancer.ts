@@ -10,15 +10,13 @@ import {
   type CalendarDate,
   type DelinquencySchedule,
   type DelinquencyTransition,
-  type PausableStatus,
-  type RentalDelinquencyStatus,
 } from '@storage/domain';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { AUCTION_COLUMNS, auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { eventTimes } from './event-times';
-import { delinquencyState, oldestUnpaidDueDate, type LockedRental } from './locked-rental';
+import { delinquencyState, lockedRentalFromRow, oldestUnpaidDueDate, type LockedRental, type LockedRentalRow } from './locked-rental';
 import { envelopeOf, type PendingEvent } from './rental-event-batch';
-import { pastDueSinceAfter } from './transition-writer';
+import { pastDueSinceAfter, statusChangeEvent } from './transition-writer';
 
 /*
  * The business-day run's write path: the transitions of `DelinquencyService.advance` (STAGE_ADVANCE and
@@ -63,16 +61,7 @@ SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text A
   LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
  WHERE r.uuid = $1`;
 
-interface StateRow extends RentalEventContextRow {
-  rental_status: string;
-  facility_today: string;
-  delinquency_uuid: string | null;
-  delinquency_status: RentalDelinquencyStatus | null;
-  paused_from: PausableStatus | null;
-  past_due_since: string | null;
-  status_changed_on: string | null;
-  last_business_date: string | null;
-  last_event_at: Date | null;
+interface StateRow extends RentalEventContextRow, LockedRentalRow {
   pending_auction: AuctionRow | null;
 }
 
@@ -217,7 +206,7 @@ export class BusinessDayWorker {
         `BEGIN; EXECUTE delinquency_run_lock_v1(${uuid}); EXECUTE delinquency_run_state_v1(${uuid})`,
       )) as unknown as QueryResult<StateRow>[];
       const row = results[2]?.rows[0];
-      const rental = row === undefined ? null : lockedRental(row);
+      const rental = row === undefined ? null : lockedRentalFromRow(row);
       // A run of an older date after a newer one must not backdate anything.
       const processed = rental?.delinquency?.lastBusinessDate;
       const transitions =
@@ -296,18 +285,7 @@ export class BusinessDayWorker {
         },
       });
     }
-    events.push({
-      type: 'delinquency-status-change',
-      added: {
-        delinquencyStatusChange: {
-          delinquencyUuid,
-          delinquencyPreviousStatus: toEventStatus(state.status),
-          delinquencyNewStatus: newStatus,
-          delinquencyStatusChangeDate: day,
-          paymentDate: transition.trigger === 'PAYMENT_CLEARED' ? day : null,
-        },
-      },
-    });
+    events.push(statusChangeEvent(delinquencyUuid, state.status, newStatus, day, transition.trigger === 'PAYMENT_CLEARED' ? day : null));
     if (next.status === 'AUCTION' && transition.trigger === 'STAGE_ADVANCE') {
       const auction = newAuction({
         rentalRecordUuid: rental.rentalRecordUuid,
@@ -371,30 +349,6 @@ function literal(client: PoolClient, value: unknown): string {
   if (value instanceof Date) return client.escapeLiteral(value.toISOString());
   if (Array.isArray(value)) return `ARRAY[${value.map((element) => literal(client, element)).join(', ')}]::text[]`;
   throw new Error(`No literal for ${typeof value}`);
-}
-
-function lockedRental(row: StateRow): LockedRental {
-  return {
-    rentalRecordUuid: row.rental_record_uuid,
-    facilityUuid: row.facility_uuid,
-    unitUuid: row.unit_uuid,
-    active: row.rental_status === 'ACTIVE',
-    balanceInPennies: row.balance_in_pennies,
-    nextDueDate: row.next_due_date,
-    facilityToday: row.facility_today,
-    delinquency:
-      row.delinquency_uuid === null || row.delinquency_status === null
-        ? null
-        : {
-            delinquencyUuid: row.delinquency_uuid,
-            status: row.delinquency_status,
-            pausedFrom: row.paused_from,
-            pastDueSince: row.past_due_since,
-            statusChangedOn: row.status_changed_on,
-            lastBusinessDate: row.last_business_date,
-            lastEventAt: row.last_event_at,
-          },
-  };
 }
 
 /** An auction as a row of the `auctions` table (for jsonb_populate_recordset). */

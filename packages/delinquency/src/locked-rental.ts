@@ -32,11 +32,12 @@ export interface LockedRental {
   delinquency: DelinquencyRow | null;
 }
 
-interface Row {
-  uuid: string;
+/** The columns a locked rental is read from, by both the per-rental writers and the business-day advancer. */
+export interface LockedRentalRow {
+  rental_record_uuid: string;
   facility_uuid: string;
   unit_uuid: string;
-  status: string;
+  rental_status: string;
   balance_in_pennies: number;
   next_due_date: string;
   facility_today: string;
@@ -61,7 +62,7 @@ SELECT 1 FROM rental_records r
    FOR NO KEY UPDATE`;
 
 const STATE_SQL = `
-SELECT r.uuid, r.facility_uuid, r.unit_uuid, r.status, r.balance_in_pennies, r.next_due_date::text AS next_due_date,
+SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS rental_status, r.balance_in_pennies, r.next_due_date::text AS next_due_date,
        (now() AT TIME ZONE f.time_zone)::date::text AS facility_today,
        d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
        d.status_changed_on::text AS status_changed_on, d.last_business_date::text AS last_business_date, d.last_event_at
@@ -73,14 +74,18 @@ SELECT r.uuid, r.facility_uuid, r.unit_uuid, r.status, r.balance_in_pennies, r.n
 export async function lockRental(manager: EntityManager, ref: RentalRef): Promise<LockedRental> {
   const locked: unknown[] = await manager.query(LOCK_SQL, [ref.rentalRecordUuid, ref.facilityUuid ?? null, ref.portfolioUuid ?? null]);
   if (locked.length === 0) throw new RentalNotFound(ref.rentalRecordUuid);
-  const rows: Row[] = await manager.query(STATE_SQL, [ref.rentalRecordUuid]);
+  const rows: LockedRentalRow[] = await manager.query(STATE_SQL, [ref.rentalRecordUuid]);
   const row = rows[0];
   if (!row) throw new RentalNotFound(ref.rentalRecordUuid);
+  return lockedRentalFromRow(row);
+}
+
+export function lockedRentalFromRow(row: LockedRentalRow): LockedRental {
   return {
-    rentalRecordUuid: row.uuid,
+    rentalRecordUuid: row.rental_record_uuid,
     facilityUuid: row.facility_uuid,
     unitUuid: row.unit_uuid,
-    active: row.status === 'ACTIVE',
+    active: row.rental_status === 'ACTIVE',
     balanceInPennies: row.balance_in_pennies,
     nextDueDate: row.next_due_date,
     facilityToday: row.facility_today,

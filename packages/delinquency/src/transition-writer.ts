@@ -7,6 +7,7 @@ import {
   stageRank,
   toEventStatus,
   type CalendarDate,
+  type DelinquencyStatusChange,
   type DelinquencyTransition,
   type RentalDelinquencyStatus,
 } from '@storage/domain';
@@ -77,18 +78,7 @@ export async function writeTransition(
     events.push(await chargeLateFee(manager, rental, options.lateFeeInPennies ?? 0, day));
   }
   const writtenOff = transition.trigger === 'WRITE_OFF' ? await writeOffBalance(manager, rental) : 0;
-  events.push({
-    type: 'delinquency-status-change',
-    added: {
-      delinquencyStatusChange: {
-        delinquencyUuid,
-        delinquencyPreviousStatus: toEventStatus(state.status),
-        delinquencyNewStatus: newStatus,
-        delinquencyStatusChangeDate: day,
-        paymentDate: options.paymentDate ?? null,
-      },
-    },
-  });
+  events.push(statusChangeEvent(delinquencyUuid, state.status, newStatus, day, options.paymentDate ?? null));
   // Only reaching the auction day calls for an auction; resuming into AUCTION keeps the one there was.
   if (next.status === 'AUCTION' && transition.trigger === 'STAGE_ADVANCE') {
     const auction = newAuction({
@@ -121,6 +111,28 @@ export async function writeTransition(
 }
 
 /** Days past due count from the episode's due date; paused days do not count, so RESUME moves it on by them. */
+/** The `delinquency-status-change` event of one transition (spec 6.3); paymentDate only when a payment caused it. */
+export function statusChangeEvent(
+  delinquencyUuid: string,
+  from: RentalDelinquencyStatus,
+  to: DelinquencyStatusChange['delinquencyNewStatus'],
+  day: CalendarDate,
+  paymentDate: CalendarDate | null,
+): PendingEvent {
+  return {
+    type: 'delinquency-status-change',
+    added: {
+      delinquencyStatusChange: {
+        delinquencyUuid,
+        delinquencyPreviousStatus: toEventStatus(from),
+        delinquencyNewStatus: to,
+        delinquencyStatusChangeDate: day,
+        paymentDate,
+      },
+    },
+  };
+}
+
 export function pastDueSinceAfter(rental: LockedRental, transition: DelinquencyTransition, startsEpisode: boolean): CalendarDate | null {
   if (startsEpisode) return oldestUnpaidDueDate(rental);
   if (transition.to === 'PAID') return null;
