@@ -5,12 +5,14 @@ import {
   applyDelinquencyTrigger,
   stageRank,
   toEventStatus,
+  isUuid,
   topicFor,
   transitionsForBusinessDate,
   type CalendarDate,
   type DelinquencySchedule,
   type DelinquencyTransition,
 } from '@storage/domain';
+import { OUTBOX_CHANNEL } from '@storage/messaging';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { AUCTION_COLUMNS, auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { eventTimes } from './event-times';
@@ -40,10 +42,7 @@ import { pastDueSinceAfter, statusChangeEvent } from './transition-writer';
  * listener also polls, so nothing depends on the wake-up.
  */
 
-/** The channel OutboxPublisher notifies (`OUTBOX_CHANNEL` of @storage/messaging's log follower). */
-const OUTBOX_CHANNEL = 'outbox';
 const NOTIFY_EVERY_MS = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const LOCK_SQL = 'SELECT 1 FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE';
 
@@ -197,7 +196,7 @@ export class BusinessDayWorker {
     businessDate: CalendarDate,
     schedule: DelinquencySchedule,
   ): Promise<{ transition: DelinquencyTransition | null; more: boolean }> {
-    if (!UUID.test(rentalRecordUuid)) throw new Error(`Not a rental record uuid: ${rentalRecordUuid}`);
+    if (!isUuid(rentalRecordUuid)) throw new Error(`Not a rental record uuid: ${String(rentalRecordUuid)}`);
     let open = true;
     try {
       const uuid = literal(this.client, rentalRecordUuid);

@@ -9,4 +9,5 @@ export { OutboxRelay, type OutboxRelayOptions, type RelayLag } from './kafka/out
 export { deadLetterTopic } from './kafka/kafka-client';
 export { kafkaReadiness, type MessagingReadinessCheck } from './kafka/kafka-readiness';
 export { EmbeddedTransport } from './embedded/embedded-transport';
+export { OUTBOX_CHANNEL } from './embedded/log-follower';
 export { KafkaTransport } from './kafka/kafka-transport';
