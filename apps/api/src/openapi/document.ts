@@ -19,6 +19,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+    // Operations carry the spec's area tags; a tag per controller class would only repeat them.
+    autoTagControllers: false,
   });
   return toOpenApi31(document);
 }
