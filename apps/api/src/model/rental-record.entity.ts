@@ -8,9 +8,6 @@ export type RentalStatus = (typeof RENTAL_STATUSES)[number];
 @Entity('rental_records')
 @Index(['unitGroupUuid', 'status'])
 @Index(['status', 'nextDueDate'])
-// (unit_group_uuid) INCLUDE (rent_in_pennies) WHERE status = 'ACTIVE': operation 7's average rent as an index-only
-// scan. TypeORM cannot express INCLUDE; migration UnitGroupStatsIndex1795319174987 owns it.
-@Index('IDX_rental_records_active_rent_by_group', { synchronize: false })
 export class RentalRecord {
   @UuidPrimaryColumn() uuid!: string;
   @Index() @Column('uuid') portfolioUuid!: string;

@@ -5,9 +5,8 @@ import type { PreparedStatement } from '../common/prepared-query';
  * which must run exactly the same SQL, as the same named prepared statement. $1 facility, $2 portfolio, $3 size-and-type group uuids.
  * One row when the facility is in the portfolio, none otherwise.
  *
- * The per-unit-group figures are index-only scans: both unit counts on units (unit_group_uuid, status), the
- * average rent on the partial covering index rental_records (unit_group_uuid) INCLUDE (rent_in_pennies)
- * WHERE status = 'ACTIVE' (migration UnitGroupStatsIndex), so no rental row is read.
+ * The per-unit-group figures are one row of unit_group_occupancy each, kept by triggers as units and
+ * rentals change (migration UnitGroupOccupancy), so no unit or rental is counted here.
  */
 export const SIZE_AND_TYPE_GROUPS_SQL = `
 SELECT coalesce((
@@ -18,10 +17,8 @@ SELECT coalesce((
       SELECT json_agg(json_build_object(
         'unitGroupUuid', g.uuid, 'description', g.description, 'tierLevel', g.tier_level,
         'currentStreetRateInPennies', g.current_street_rate_in_pennies, 'currentWebRateInPennies', g.current_web_rate_in_pennies,
-        'numUnits', (SELECT count(*) FROM units u WHERE u.unit_group_uuid = g.uuid),
-        'numVacantUnits', (SELECT count(*) FROM units u WHERE u.unit_group_uuid = g.uuid AND u.status = 'vacant'),
-        'averageCurrentRentInPennies', coalesce((SELECT avg(r.rent_in_pennies)::float8 FROM rental_records r
-                                                 WHERE r.unit_group_uuid = g.uuid AND r.status = 'ACTIVE'), 0),
+        'numUnits', coalesce(o.units, 0), 'numVacantUnits', coalesce(o.vacant_units, 0),
+        'averageCurrentRentInPennies', CASE WHEN o.active_rentals > 0 THEN (o.active_rent_in_pennies::numeric / o.active_rentals)::float8 ELSE 0 END,
         'ratePlanUuid', g.rate_plan_uuid,
         'amenities', coalesce((SELECT json_agg(json_build_object('amenityUuid', a.uuid, 'description', a.description,
                                                                  'isSmartAmenity', a.is_smart_amenity) ORDER BY a.description, a.uuid)
@@ -29,7 +26,8 @@ SELECT coalesce((
                                WHERE uga.unit_group_uuid = g.uuid), '[]'),
         'canShowUnitGroupTenantPortal', g.can_show_unit_group_tenant_portal
       ) ORDER BY g.tier_level, g.uuid)
-      FROM unit_groups g WHERE g.size_and_type_group_uuid = s.uuid), '[]')
+      FROM unit_groups g LEFT JOIN unit_group_occupancy o ON o.unit_group_uuid = g.uuid
+     WHERE g.size_and_type_group_uuid = s.uuid), '[]')
   ) ORDER BY s.width * s.length, s.uuid)
   FROM size_and_type_groups s JOIN unit_types ut ON ut.uuid = s.unit_type_uuid
   WHERE s.facility_uuid = f.uuid AND s.uuid = ANY($3::uuid[])), '[]')::text AS body

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { createDataSource } from '@storage/persistence';
+import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import type { DataSource } from 'typeorm';
+import { seedDemo } from '../src/seed/demo-seed';
+
+/*
+ * unit_group_occupancy (operation 7's counts) is kept by triggers: after any mix of inserts, updates and
+ * deletes of units and rentals, in single rows or whole statements, it must equal counting from scratch.
+ */
+let database: TestDatabase;
+let db: DataSource;
+let dataDir: string;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await createDataSource({ url: database.url, applicationName: 'occupancy-test' }).initialize();
+  dataDir = await mkdtemp(path.join(tmpdir(), 'occupancy-test-'));
+  await seedDemo(db, { ifEmpty: false, dataDir, log: () => undefined });
+});
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+interface Figures {
+  unit_group_uuid: string;
+  units: number;
+  vacant_units: number;
+  active_rentals: number;
+  active_rent_in_pennies: number;
+}
+
+const counted = (): Promise<Figures[]> =>
+  db.query(`
+    SELECT g.uuid AS unit_group_uuid,
+           (SELECT count(*)::int FROM units u WHERE u.unit_group_uuid = g.uuid) AS units,
+           (SELECT count(*)::int FROM units u WHERE u.unit_group_uuid = g.uuid AND u.status = 'vacant') AS vacant_units,
+           (SELECT count(*)::int FROM rental_records r WHERE r.unit_group_uuid = g.uuid AND r.status = 'ACTIVE') AS active_rentals,
+           (SELECT coalesce(sum(r.rent_in_pennies), 0)::int FROM rental_records r WHERE r.unit_group_uuid = g.uuid AND r.status = 'ACTIVE') AS active_rent_in_pennies
+      FROM unit_groups g ORDER BY g.uuid`);
+
+const kept = (): Promise<Figures[]> =>
+  db.query(`
+    SELECT g.uuid AS unit_group_uuid, coalesce(o.units, 0) AS units, coalesce(o.vacant_units, 0) AS vacant_units,
+           coalesce(o.active_rentals, 0) AS active_rentals, coalesce(o.active_rent_in_pennies, 0)::int AS active_rent_in_pennies
+      FROM unit_groups g LEFT JOIN unit_group_occupancy o ON o.unit_group_uuid = g.uuid ORDER BY g.uuid`);
+
+/** One change to units or rentals, picked at random: what lettings, move-outs, transfers, rent changes and seeds do. */
+type Change = (groups: string[], pick: number) => Promise<unknown>;
+
+const changes: Record<string, Change> = {
+  'a unit is let or freed': () =>
+    db.query(`UPDATE units SET status = CASE status WHEN 'vacant' THEN 'occupied'::unit_status ELSE 'vacant' END
+               WHERE uuid = (SELECT uuid FROM units ORDER BY md5(uuid::text || $1) LIMIT 1)`, [String(Math.random())]),
+  'a unit moves to another group': (groups, pick) =>
+    db.query(`UPDATE units SET unit_group_uuid = $1 WHERE uuid = (SELECT uuid FROM units ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
+      groups[pick % groups.length],
+      String(pick),
+    ]),
+  'a rental moves out': (_groups, pick) =>
+    db.query(`UPDATE rental_records SET status = 'MOVED_OUT' WHERE uuid = (SELECT uuid FROM rental_records WHERE status = 'ACTIVE' ORDER BY md5(uuid::text || $1) LIMIT 1)`, [
+      String(pick),
+    ]),
+  "a rental's rent changes": (_groups, pick) =>
+    db.query(`UPDATE rental_records SET rent_in_pennies = rent_in_pennies + $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
+      (pick % 500) + 1,
+      String(pick),
+    ]),
+  'a rental transfers to another group': (groups, pick) =>
+    db.query(`UPDATE rental_records SET unit_group_uuid = $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
+      groups[pick % groups.length],
+      String(pick),
+    ]),
+  'a balance changes (not counted)': (_groups, pick) =>
+    db.query(`UPDATE rental_records SET balance_in_pennies = balance_in_pennies + $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
+      pick,
+      String(pick),
+    ]),
+  'units are added in one statement': (groups, pick) =>
+    db.query(
+      `INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status)
+       SELECT gen_random_uuid(), g.facility_uuid, g.uuid, 'Added ' || i, (ARRAY['vacant', 'occupied'])[1 + i % 2]::unit_status
+         FROM unit_groups g, generate_series(1, $2) i WHERE g.uuid = $1`,
+      [groups[pick % groups.length], (pick % 3) + 1],
+    ),
+  'rentals are copied in one statement': (_groups, pick) =>
+    db.query(
+      `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+                                   balance_in_pennies, billing_day_of_month, next_due_date, start_date, status)
+       SELECT gen_random_uuid(), portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies + $1,
+              0, billing_day_of_month, next_due_date, start_date, status
+         FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 3`,
+      [pick % 100, String(pick)],
+    ),
+  'rentals are deleted in one statement': (_groups, pick) =>
+    db.query(`DELETE FROM rental_records WHERE uuid IN (SELECT uuid FROM rental_records WHERE lead_uuid IS NULL ORDER BY md5(uuid::text || $1) LIMIT 2)
+               AND NOT EXISTS (SELECT 1 FROM delinquencies d WHERE d.rental_record_uuid = rental_records.uuid)`, [String(pick)]).catch(ignoreReferenced),
+  'units are deleted in one statement': (_groups, pick) =>
+    db.query(`DELETE FROM units WHERE name LIKE 'Added %' AND uuid IN (SELECT uuid FROM units WHERE name LIKE 'Added %' ORDER BY md5(uuid::text || $1) LIMIT 2)`, [
+      String(pick),
+    ]),
+};
+
+/** Rows other tables still point at cannot be deleted; that change then changes nothing, which is fine here. */
+function ignoreReferenced(error: unknown): void {
+  if ((error as { code?: string }).code !== '23503') throw error;
+}
+
+describe('unit group occupancy', () => {
+  it('starts equal to the counts of the seeded units and rentals', async () => {
+    const figures = await counted();
+    expect(figures.some((group) => group.active_rentals > 0 && group.vacant_units > 0)).toBe(true);
+    expect(await kept()).toEqual(figures);
+  });
+
+  it('stays equal to counting from scratch through any sequence of changes', async () => {
+    const groups = (await db.query<{ uuid: string }[]>('SELECT uuid FROM unit_groups ORDER BY uuid')).map((row) => row.uuid);
+    const names = Object.keys(changes);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...names), fc.nat(10_000)), { minLength: 1, maxLength: 12 }), async (steps) => {
+        for (const [name, pick] of steps) await changes[name]?.(groups, pick);
+        expect(await kept()).toEqual(await counted());
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('counts a transaction that rolls back not at all', async () => {
+    const before = await kept();
+    const runner = db.createQueryRunner();
+    await runner.startTransaction();
+    await runner.query(`UPDATE units SET status = 'occupied' WHERE status = 'vacant'`);
+    await runner.query(`UPDATE rental_records SET status = 'MOVED_OUT', rent_in_pennies = 1 WHERE status = 'ACTIVE'`);
+    await runner.rollbackTransaction();
+    await runner.release();
+    expect(await kept()).toEqual(before);
+  });
+
+  it('counts a unit group created after the migration from its first unit', async () => {
+    const [group] = await db.query<{ uuid: string; facility_uuid: string }[]>('SELECT uuid, facility_uuid FROM unit_groups LIMIT 1');
+    if (group === undefined) throw new Error('the demo seed has unit groups');
+    const uuid = randomUUID();
+    await db.query(
+      `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+                                base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
+       SELECT $1, facility_uuid, size_and_type_group_uuid, 'New group', rate_plan_uuid, 100, 90, 100, 90 FROM unit_groups WHERE uuid = $2`,
+      [uuid, group.uuid],
+    );
+    await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES (gen_random_uuid(), $1, $2, 'N1', 'vacant')`, [
+      group.facility_uuid,
+      uuid,
+    ]);
+    expect((await kept()).find((figures) => figures.unit_group_uuid === uuid)).toEqual({
+      unit_group_uuid: uuid,
+      units: 1,
+      vacant_units: 1,
+      active_rentals: 0,
+      active_rent_in_pennies: 0,
+    });
+  });
+});
