@@ -1,41 +1,83 @@
-import { DEMO_ROUTES } from './support/routes';
-import { expectProblem, startTestApi, type TestApi } from './support/test-api';
+import { walkRoutes, type RouteCall } from './support/routes';
+import { expectProblem, startTestApi, type Reply, type TestApi } from './support/test-api';
+
+interface DocumentedOperation {
+  parameters?: { name: string; in: string }[];
+  responses: Record<string, unknown>;
+  'x-api-key-scope'?: string;
+}
 
 let api: TestApi;
+let routes: RouteCall[];
+/** The operations of the app's own /openapi.json, by `METHOD /path`. */
+let documented: Record<string, DocumentedOperation>;
 beforeAll(async () => {
   api = await startTestApi();
+  routes = await walkRoutes(api);
+  const document = (await api.call('GET', '/openapi.json', { key: null })).body as { paths: Record<string, Record<string, DocumentedOperation>> };
+  documented = Object.fromEntries(
+    Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation])),
+  );
 });
 afterAll(async () => api.close());
 
-const TABLES = [
-  'portfolios', 'facilities', 'unit_groups', 'units', 'persons', 'leads', 'notes', 'leases', 'notifications', 'tenant_verification_codes',
-  'rental_records', 'gate_codes', 'vehicles', 'coverage_enrollments', 'api_keys',
-];
+/** The lease pages take no API key: the unguessable token of the signing link is the credential. */
+const KEYLESS = ['GET /leases/sign/{token}', 'POST /leases/sign/{token}'];
+/** Routes outside the API document: the document itself, its viewer and the probes, which hold no portfolio data. */
+const SERVICE_ROUTES = ['GET /openapi.json', 'GET /openapi.yaml', 'GET /docs', 'GET /docs/:file', 'GET /health/live', 'GET /health/ready'];
 
-/** A digest of every row of the api's tables: equal digests, nothing changed. */
+/** A digest of every row of every table: equal digests, nothing changed (events included: the outbox is a table). */
 async function snapshot(): Promise<Record<string, string>> {
+  const tables: { name: string }[] = await api.db.query(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
   const entries = await Promise.all(
-    TABLES.map(async (table) => {
-      const [row] = await api.db.query(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM ${table} t`);
-      return [table, row.digest as string] as const;
+    tables.map(async ({ name }) => {
+      const [row] = await api.db.query(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`);
+      return [name, row.digest as string] as const;
     }),
   );
   return Object.fromEntries(entries);
 }
 
-describe('API key authorization', () => {
-  it('the demo routes answer the demo key (control)', async () => {
-    for (const route of DEMO_ROUTES) {
-      const reply = await api.call(route.method, route.url, { body: route.body });
-      expect({ route: route.name, status: reply.status }).toEqual({ route: route.name, status: 200 });
-    }
+const send = (route: RouteCall, key: string | null): Promise<Reply> => api.call(route.method, route.url, { body: route.body, key });
+
+/** The answer, and whether the operation's OpenAPI entry documents it. */
+const answer = (route: RouteCall, reply: Reply) => ({ route: route.operation, status: reply.status, documented: String(reply.status) in documented[route.operation].responses });
+
+describe('the walk covers every route', () => {
+  it('calls every documented operation but the keyless lease pages, each once', () => {
+    expect([...routes.map((route) => route.operation), ...KEYLESS].sort()).toEqual(Object.keys(documented).sort());
   });
 
-  it('a key of another portfolio gets 404 on every route, and nothing changes', async () => {
+  it('every route the app registers is a documented operation or a service route', () => {
+    const documentedRoutes = Object.keys(documented).map((operation) => operation.replace(/\{(\w+)\}/g, ':$1'));
+    expect([...api.routes].sort()).toEqual([...documentedRoutes, ...SERVICE_ROUTES].sort());
+  });
+
+  it('the keyless operations are documented without the key, the others with the scope the walk expects', () => {
+    for (const operation of KEYLESS) expect(documented[operation].parameters?.some((parameter) => parameter.name === 'x-api-key') ?? false).toBe(false);
+    for (const route of routes) {
+      expect({ route: route.operation, scope: documented[route.operation]['x-api-key-scope'] }).toEqual({ route: route.operation, scope: route.write ? 'write' : 'read' });
+    }
+  });
+});
+
+// In this order: the refused calls run against the prepared state, and the last test shows each one would have succeeded.
+describe('API key authorization', () => {
+  it('a key of another portfolio gets 404 on every route (its own portfolios on operation 6), and nothing changes', async () => {
     const before = await snapshot();
-    for (const route of DEMO_ROUTES) {
-      const reply = await api.call(route.method, route.url, { body: route.body, key: api.keys.other });
-      expect({ route: route.name, status: reply.status }).toEqual({ route: route.name, status: 404 });
+    for (const route of routes) {
+      const reply = await send(route, api.keys.other);
+      if (route.reach === 'key') {
+        expect({ route: route.operation, status: reply.status, body: reply.body }).toEqual({
+          route: route.operation,
+          status: 200,
+          body: [{ portfolioId: 'other', portfolioName: 'Other Co.' }],
+        });
+        continue;
+      }
+      expect(answer(route, reply)).toEqual({ route: route.operation, status: 404, documented: true });
       expectProblem(reply, 404);
     }
     expect(await snapshot()).toEqual(before);
@@ -43,23 +85,33 @@ describe('API key authorization', () => {
 
   it('a read-only key gets 403 on every write and 200 on every read, and nothing changes', async () => {
     const before = await snapshot();
-    for (const route of DEMO_ROUTES) {
-      const reply = await api.call(route.method, route.url, { body: route.body, key: api.keys.read });
-      expect({ route: route.name, status: reply.status }).toEqual({ route: route.name, status: route.write ? 403 : 200 });
+    for (const route of routes) {
+      const reply = await send(route, api.keys.read);
+      expect(answer(route, reply)).toEqual({ route: route.operation, status: route.write ? 403 : 200, documented: true });
       if (route.write) expectProblem(reply, 403);
     }
     expect(await snapshot()).toEqual(before);
   });
 
-  it('a missing key gets 401 on every route', async () => {
-    for (const route of DEMO_ROUTES) {
-      const reply = await api.call(route.method, route.url, { body: route.body, key: null });
-      expect({ route: route.name, status: reply.status }).toEqual({ route: route.name, status: 401 });
+  it('a missing key gets 401 on every route, and nothing changes', async () => {
+    const before = await snapshot();
+    for (const route of routes) {
+      const reply = await send(route, null);
+      expect(answer(route, reply)).toEqual({ route: route.operation, status: 401, documented: true });
+      expectProblem(reply, 401);
     }
+    expect(await snapshot()).toEqual(before);
   });
 
   it('a key of another portfolio is refused before its input is looked at', async () => {
     const reply = await api.call('POST', '/api/demo/portfolios/v1/notes/lead/not-a-uuid', { body: {}, key: api.keys.other });
     expectProblem(reply, 404);
+  });
+
+  it('the demo write key makes every one of the walked calls succeed (so the refusals above were of valid calls)', async () => {
+    for (const route of routes) {
+      const reply = await send(route, api.keys.write);
+      expect({ route: route.operation, status: reply.status }).toEqual({ route: route.operation, status: 200 });
+    }
   });
 });

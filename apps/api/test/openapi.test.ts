@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { OpenAPIObject } from '@nestjs/swagger';
+import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
+import { problemFor } from '@storage/platform';
 import { generateOpenApiDocument, OPENAPI_FILE, serializeOpenApi } from '../src/openapi/generate';
 
 /** The endpoint table of the published spec (section 4): number, method, path. */
@@ -37,9 +38,27 @@ const EXTENSIONS: [string, string][] = [
   ['get', '/api/{portfolio}/portfolios/v1/notifications'],
 ];
 
-type Operation = { tags?: string[]; parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, unknown>; deprecated?: boolean };
+type Response = { description: string; content?: Record<string, { schema?: unknown }> };
+type Operation = {
+  operationId: string;
+  tags?: string[];
+  parameters?: { name: string; in: string; required?: boolean }[];
+  responses: Record<string, Response>;
+  deprecated?: boolean;
+  'x-api-key-scope'?: string;
+};
 const operation = (document: OpenAPIObject, method: string, path: string): Operation | undefined =>
   (document.paths[path] as Record<string, Operation> | undefined)?.[method];
+
+/** Every operation of the document as [method, path, operation]. */
+const operations = (document: OpenAPIObject): [string, string, Operation][] =>
+  Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods as Record<string, Operation>).map(([method, found]) => [method, path, found] as [string, string, Operation]));
+
+/** The lease pages answer HTML for the tenant's browser, failures included. */
+const HTML_PAGES = new Set(['viewLease', 'signLease']);
+const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } };
+const clientErrors = (found: Operation): [string, Response][] => Object.entries(found.responses).filter(([status]) => /^4\d\d$/.test(status));
+const takesApiKey = (found: Operation): boolean => (found.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name === 'x-api-key');
 
 let document: OpenAPIObject;
 beforeAll(async () => {
@@ -73,6 +92,56 @@ describe('OpenAPI document', () => {
     for (const [path, methods] of Object.entries(document.paths)) {
       if (published.has(path)) for (const found of Object.values(methods as Record<string, Operation>)) expect(found.tags).not.toContain('Extensions');
     }
+  });
+
+  it('documents every 4xx answer as application/problem+json with the shared ProblemDetails schema', () => {
+    for (const [method, path, found] of operations(document)) {
+      for (const [status, response] of clientErrors(found)) {
+        const where = `${method} ${path} ${status}`;
+        if (HTML_PAGES.has(found.operationId) && response.content?.['text/html'] !== undefined) continue;
+        expect({ where, content: response.content }).toEqual({ where, content: PROBLEM });
+      }
+    }
+  });
+
+  it('documents the lease pages’ refusals as HTML, and their body failures as problem+json', () => {
+    const sign = operation(document, 'post', '/leases/sign/{token}')!;
+    expect(Object.keys(sign.responses['409'].content!)).toEqual(['text/html']);
+    expect(sign.responses['400'].content).toEqual({ 'text/html': expect.anything(), ...PROBLEM });
+    expect(sign.responses['415'].content).toEqual(PROBLEM);
+  });
+
+  it('ProblemDetails is the shape the problem filter writes (@storage/platform problemFor)', () => {
+    const schemas = document.components!.schemas as Record<string, SchemaObject>;
+    const withErrors = problemFor(409, 'Conflict.', [{ field: 'unitGroupUuid', message: 'no vacant unit' }]);
+    expect(Object.keys(schemas.ProblemDetails.properties!).sort()).toEqual(Object.keys(withErrors).sort());
+    expect([...schemas.ProblemDetails.required!].sort()).toEqual(Object.keys(problemFor(404, 'Not found.')).sort());
+    expect(schemas.ProblemDetails.properties!.errors).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/FieldError' } });
+    expect(Object.keys(schemas.FieldError.properties!).sort()).toEqual(Object.keys(withErrors.errors![0]).sort());
+    expect([...schemas.FieldError.required!].sort()).toEqual(['field', 'message']);
+  });
+
+  it('documents what every route of a kind may answer: 400, 413 and 415 with a body, 401 with a key, 403 on writes, 404 under a portfolio', () => {
+    for (const [method, path, found] of operations(document)) {
+      const statuses = clientErrors(found).map(([status]) => Number(status));
+      const where = `${method} ${path}`;
+      if (method !== 'get') expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining([400, 413, 415]) });
+      if (path.includes('{portfolio}')) expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining([404]) });
+      if (!takesApiKey(found)) continue;
+      const scope = found['x-api-key-scope'];
+      expect({ where, scope }).toEqual({ where, scope: expect.stringMatching(/^(read|write)$/) });
+      expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining([401]) });
+      expect({ where, scope, forbidden: statuses.includes(403) }).toEqual({ where, scope, forbidden: scope === 'write' });
+    }
+  });
+
+  it('names the scope of the POSTs that only read (operations 1, 7, 8, 9) and of every GET as read', () => {
+    for (const number of [1, 7, 8, 9]) {
+      const [, method, path] = SPEC_OPERATIONS[number - 1];
+      expect(operation(document, method, path)!['x-api-key-scope']).toBe('read');
+    }
+    for (const [method, , found] of operations(document)) if (method === 'get' && takesApiKey(found)) expect(found['x-api-key-scope']).toBe('read');
+    expect(operation(document, 'post', SPEC_OPERATIONS[11][2])!['x-api-key-scope']).toBe('write');
   });
 
   // The webhook routes are built in src/webhooks by the webhooks work; this goes green when they are registered.

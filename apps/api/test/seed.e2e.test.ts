@@ -1,6 +1,7 @@
 import { stat, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PRIVATE_COVERAGE_UUID } from '@storage/domain';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { createDataSource } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
@@ -57,9 +58,24 @@ describe('seed demo', () => {
 });
 
 describe('seed scale', () => {
+  const FACILITIES = 12;
+  const RENTALS = 1003;
+  /** How many tenants, numbered 1… within each facility (an even share, the remainder to the first), pass `test`. */
+  const tenantsWhere = (test: (n: number) => boolean): number => {
+    let count = 0;
+    for (let seq = 1; seq <= FACILITIES; seq++) {
+      const share = Math.floor(RENTALS / FACILITIES) + (seq <= RENTALS % FACILITIES ? 1 : 0);
+      for (let n = 1; n <= share; n++) if (test(n)) count++;
+    }
+    return count;
+  };
+
+  const progress: string[] = [];
+  beforeAll(async () => {
+    await seedScale(db, { portfolioId: 'scale-test', facilities: FACILITIES, rentals: RENTALS, log: (line) => progress.push(line) });
+  });
+
   it('writes exactly the rentals asked for, spread over the facilities, with progress', async () => {
-    const lines: string[] = [];
-    await seedScale(db, { portfolioId: 'scale-test', facilities: 12, rentals: 1003, log: (line) => lines.push(line) });
     const [row] = await db.query(
       `SELECT count(DISTINCT f.uuid)::int AS facilities, count(r.uuid)::int AS rentals,
               (SELECT count(*)::int FROM units u JOIN facilities f2 ON f2.uuid = u.facility_uuid JOIN portfolios p2 ON p2.uuid = f2.portfolio_uuid
@@ -69,9 +85,55 @@ describe('seed scale', () => {
        FROM portfolios p JOIN facilities f ON f.portfolio_uuid = p.uuid LEFT JOIN rental_records r ON r.facility_uuid = f.uuid
        WHERE p.portfolio_id = 'scale-test'`,
     );
-    expect(row).toEqual({ facilities: 12, rentals: 1003, vacant: expect.any(Number), gates: 1003 });
+    expect(row).toEqual({ facilities: FACILITIES, rentals: RENTALS, vacant: expect.any(Number), gates: RENTALS });
     expect(row.vacant).toBeGreaterThan(0);
-    expect(lines.some((line) => line.includes('rentals 1003/1003'))).toBe(true);
+    expect(progress.some((line) => line.includes(`rentals ${RENTALS}/${RENTALS}`))).toBe(true);
     await expect(seedScale(db, { portfolioId: 'scale-test', facilities: 1, rentals: 1, log: () => undefined })).rejects.toThrow(/exists/);
+  });
+
+  it('gives every tenant of a parking space, and every tenth other tenant, a vehicle at the rental’s facility', async () => {
+    const [row] = await db.query(
+      `SELECT count(v.uuid)::int AS vehicles, count(DISTINCT v.rental_record_uuid)::int AS rentals,
+              count(*) FILTER (WHERE v.facility_uuid <> r.facility_uuid OR length(v.vin) <> 17)::int AS inconsistent,
+              (SELECT count(*)::int FROM rental_records r2 JOIN unit_groups g ON g.uuid = r2.unit_group_uuid
+                 JOIN size_and_type_groups s ON s.uuid = g.size_and_type_group_uuid JOIN unit_types t ON t.uuid = s.unit_type_uuid
+                 JOIN portfolios p2 ON p2.uuid = r2.portfolio_uuid
+                WHERE p2.portfolio_id = 'scale-test' AND t.description = 'Vehicle Parking'
+                  AND NOT EXISTS (SELECT 1 FROM vehicles v2 WHERE v2.rental_record_uuid = r2.uuid)) AS "parkedWithout"
+       FROM vehicles v JOIN rental_records r ON r.uuid = v.rental_record_uuid JOIN portfolios p ON p.uuid = r.portfolio_uuid
+       WHERE p.portfolio_id = 'scale-test'`,
+    );
+    // Unit n of a facility is in size (n mod 12) / 2; size 5 (12x35) is the parking.
+    const expected = tenantsWhere((n) => Math.floor((n % 12) / 2) === 5 || n % 10 === 6);
+    expect(row).toEqual({ vehicles: expected, rentals: expected, inconsistent: 0, parkedWithout: 0 });
+  });
+
+  it('gives four tenants in five a coverage history: one current enrollment, an ended one before it when they changed plan, some private', async () => {
+    const [row] = await db.query(
+      `SELECT count(*)::int AS enrollments, count(DISTINCT e.rental_record_uuid)::int AS covered,
+              count(*) FILTER (WHERE e.end_date IS NULL)::int AS current, count(*) FILTER (WHERE e.end_date IS NOT NULL)::int AS ended,
+              count(*) FILTER (WHERE e.coverage_uuid = $1 AND e.partner_coverage_id IS NOT NULL AND e.premium_in_pennies = 0)::int AS private,
+              count(*) FILTER (WHERE e.coverage_uuid <> $1 AND (c.uuid IS NULL OR c.premium_in_pennies <> e.premium_in_pennies))::int AS "unknownCoverage",
+              count(*) FILTER (WHERE e.facility_uuid <> r.facility_uuid OR (e.start_date AT TIME ZONE 'UTC')::date < r.start_date
+                                  OR e.start_date > now() OR e.end_date <= e.start_date)::int AS inconsistent,
+              count(*) FILTER (WHERE e.end_date IS NOT NULL AND NOT EXISTS (
+                SELECT 1 FROM coverage_enrollments n WHERE n.rental_record_uuid = e.rental_record_uuid AND n.start_date = e.end_date AND n.end_date IS NULL))::int AS "endedWithoutNext"
+       FROM coverage_enrollments e JOIN rental_records r ON r.uuid = e.rental_record_uuid JOIN portfolios p ON p.uuid = r.portfolio_uuid
+       LEFT JOIN coverages c ON c.uuid = e.coverage_uuid AND c.facility_uuid = r.facility_uuid
+       WHERE p.portfolio_id = 'scale-test'`,
+      [PRIVATE_COVERAGE_UUID],
+    );
+    const covered = tenantsWhere((n) => n % 5 !== 2);
+    const changed = tenantsWhere((n) => n % 5 !== 2 && n % 4 === 3);
+    expect(row).toEqual({
+      enrollments: covered + changed,
+      covered,
+      current: covered,
+      ended: changed,
+      private: tenantsWhere((n) => n % 5 !== 2 && n % 6 === 0),
+      unknownCoverage: 0,
+      inconsistent: 0,
+      endedWithoutNext: 0,
+    });
   });
 });

@@ -12,13 +12,15 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiForbiddenResponse, ApiHeader, ApiNotFoundResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiExtension, ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyScope } from '../model/api-key.entity';
 import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from './api-key.service';
 
 export const API_KEY_HEADER = 'x-api-key';
 const SCOPE_KEY = 'storage:api-key-scope';
+/** The OpenAPI operation field naming the scope an operation needs (`read` or `write`). */
+export const API_KEY_SCOPE_EXTENSION = 'x-api-key-scope';
 
 interface AuthenticatedRequest extends FastifyRequest {
   apiKey?: ApiKeyPrincipal;
@@ -63,24 +65,29 @@ export class ApiKeyGuard implements CanActivate {
 
 function requiredScope(reflector: Reflector, context: ExecutionContext, method: string): ApiKeyScope {
   const declared = reflector.getAllAndOverride<ApiKeyScope | undefined>(SCOPE_KEY, [context.getHandler(), context.getClass()]);
-  return declared ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
+  return declared ?? defaultScope(method);
+}
+
+/** The scope of a route that declares none: GET and HEAD read, every other method writes. */
+export function defaultScope(method: string): ApiKeyScope {
+  const upper = method.toUpperCase();
+  return upper === 'GET' || upper === 'HEAD' ? 'read' : 'write';
 }
 
 /**
- * Protects a controller (or one handler) with API keys and documents the header and the 401/403/404
- * answers. GET needs the read scope, other methods the write scope unless `@ReadOperation()` says otherwise.
+ * Protects a controller (or one handler) with API keys and documents the header; the OpenAPI document
+ * adds the 401 and 403 answers (src/openapi/problem-responses.ts). GET needs the read scope, other methods
+ * the write scope unless `@ReadOperation()` says otherwise.
  */
 export const ApiKeyAuth = (): ClassDecorator & MethodDecorator =>
   applyDecorators(
     UseGuards(ApiKeyGuard),
     ApiHeader({ name: API_KEY_HEADER, required: true, description: 'API key (`sk_…`), issued with `api-keys create`.' }),
-    ApiUnauthorizedResponse({ description: 'Missing or unknown API key (problem+json).' }),
-    ApiForbiddenResponse({ description: 'The API key lacks the scope (problem+json).' }),
-    ApiNotFoundResponse({ description: 'Unknown resource, or a portfolio the key may not reach (problem+json).' }),
   );
 
 /** A POST that only reads (look-ups by UUIDs, promotion pricing): a read key may call it. */
-export const ReadOperation = (): MethodDecorator => SetMetadata(SCOPE_KEY, 'read' satisfies ApiKeyScope);
+export const ReadOperation = (): MethodDecorator =>
+  applyDecorators(SetMetadata(SCOPE_KEY, 'read' satisfies ApiKeyScope), ApiExtension(API_KEY_SCOPE_EXTENSION, 'read' satisfies ApiKeyScope));
 
 /** The portfolio of the `:portfolio` segment, resolved and reachable. */
 export const CurrentPortfolio = createParamDecorator((_: unknown, context: ExecutionContext): PortfolioRef => {

@@ -9,8 +9,12 @@ export const JsonStringResponse = (description: string): MethodDecorator =>
     ApiOkResponse({ description, schema: { type: 'string' } }),
   );
 
+/**
+ * Routes that validate their parameters. Bodies need no declaration: every route taking one may answer 400
+ * (src/openapi/problem-responses.ts).
+ */
 export const ApiInvalidResponse = (): MethodDecorator & ClassDecorator =>
-  ApiBadRequestResponse({ description: 'Invalid input; `errors` names each field at fault (problem+json).' });
+  ApiBadRequestResponse({ description: 'Invalid input; `errors` names each field at fault.' });
 
 /** Body already serialized by PostgreSQL (json_agg): sent as is. */
 export const PrebuiltJson = (): MethodDecorator => Header('content-type', 'application/json; charset=utf-8');

@@ -15,12 +15,13 @@ import {
 } from './delinquency.dto';
 
 const RENTAL = 'facilities/:facilityUuid/rentalRecords/:unitRentalRecordUuid';
+/** Every action on a rental; reading the schedule cannot conflict. */
+const refusedByState = ApiConflictResponse({ description: 'The rental’s delinquency or auction does not allow it.' });
 
 /** Operator actions on delinquency and auctions, and the facility schedule (ARCHITECTURE.md "Extension operations"). */
 @ApiTags('Extensions')
 @ApiKeyAuth()
 @ApiInvalidResponse()
-@ApiConflictResponse({ description: 'The rental’s delinquency or auction does not allow it (problem+json).' })
 @UseInterceptors(DelinquencyErrorsInterceptor)
 @Controller('api/:portfolio/portfolios/v1')
 export class DelinquencyController {
@@ -43,6 +44,7 @@ export class DelinquencyController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'pauseDelinquency', summary: 'Pause delinquency progression' })
   @ApiOkResponse({ type: DelinquencyView })
+  @refusedByState
   pause(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
@@ -55,6 +57,7 @@ export class DelinquencyController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'resumeDelinquency', summary: 'Resume a paused delinquency; paused days do not count' })
   @ApiOkResponse({ type: DelinquencyView })
+  @refusedByState
   resume(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
@@ -67,6 +70,7 @@ export class DelinquencyController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'writeOffDelinquency', summary: 'Write off the debt (final)' })
   @ApiOkResponse({ type: DelinquencyView })
+  @refusedByState
   writeOff(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
@@ -79,6 +83,7 @@ export class DelinquencyController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'scheduleAuction', summary: 'Schedule the auction of a rental in AUCTION' })
   @ApiOkResponse({ type: AuctionView })
+  @refusedByState
   scheduleAuction(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
@@ -91,6 +96,7 @@ export class DelinquencyController {
   @Patch(`${RENTAL}/auction`)
   @ApiOperation({ operationId: 'updateAuction', summary: 'Change the dates or minimum bid of the pending auction' })
   @ApiOkResponse({ type: AuctionView })
+  @refusedByState
   updateAuction(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
@@ -104,6 +110,7 @@ export class DelinquencyController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'cancelAuction', summary: 'Cancel the pending auction' })
   @ApiOkResponse({ type: AuctionView })
+  @refusedByState
   cancelAuction(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
@@ -116,6 +123,7 @@ export class DelinquencyController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'completeAuction', summary: 'Record the sale: the tenant is moved out and the rest of the debt written off' })
   @ApiOkResponse({ type: AuctionView })
+  @refusedByState
   completeAuction(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { refusalPage, signedPage, termsPage } from './lease-page';
 import { LeaseSigningService, type LeaseOutcome } from './lease-signing.service';
@@ -9,21 +9,24 @@ interface Page {
   html: string;
 }
 
+/** An answer documented as the HTML page it is (failures included, unlike the API's problem+json). */
+const HtmlPage = (status: number, description: string): MethodDecorator =>
+  ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
+
 /**
  * The lease page of the signing link (no API key: the unguessable token is the credential). Answers are
  * HTML for the tenant's browser, failures included.
  */
 @ApiTags('Extensions')
-@ApiProduces('text/html')
 @Controller('leases/sign')
 export class LeaseSigningController {
   constructor(@Inject(LeaseSigningService) private readonly leases: LeaseSigningService) {}
 
   @Get(':token')
   @ApiOperation({ operationId: 'viewLease', summary: 'Lease page: the terms and a sign form (HTML)' })
-  @ApiResponse({ status: 200, description: 'The terms, or the signed rental when already signed.' })
-  @ApiResponse({ status: 404, description: 'Unknown signing link.' })
-  @ApiResponse({ status: 410, description: 'Expired or withdrawn lease.' })
+  @HtmlPage(200, 'The terms, or the signed rental when already signed.')
+  @HtmlPage(404, 'Unknown signing link.')
+  @HtmlPage(410, 'Expired or withdrawn lease.')
   async view(@Param('token') token: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     return send(reply, pageFor(token, await this.leases.view(token)));
   }
@@ -31,11 +34,11 @@ export class LeaseSigningController {
   @Post(':token')
   @HttpCode(200)
   @ApiOperation({ operationId: 'signLease', summary: 'Sign the lease (form post with agree=yes): the lead becomes a tenant (event moved-in)' })
-  @ApiResponse({ status: 200, description: 'Signed now, or already signed before (then nothing changes).' })
-  @ApiResponse({ status: 400, description: 'The terms were not agreed to.' })
-  @ApiResponse({ status: 404, description: 'Unknown signing link.' })
-  @ApiResponse({ status: 409, description: 'No vacant unit is left in the unit group.' })
-  @ApiResponse({ status: 410, description: 'Expired or withdrawn lease.' })
+  @HtmlPage(200, 'Signed now, or already signed before (then nothing changes).')
+  @HtmlPage(400, 'The terms were not agreed to (the terms page again); a body that cannot be parsed is answered with problem+json.')
+  @HtmlPage(404, 'Unknown signing link.')
+  @HtmlPage(409, 'No vacant unit is left in the unit group.')
+  @HtmlPage(410, 'Expired or withdrawn lease.')
   async sign(@Param('token') token: string, @Body() form: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     if (!agreed(form)) {
       const outcome = await this.leases.view(token);

@@ -16,7 +16,7 @@ export class LeasesController {
   @ApiOperation({ operationId: 'sendLease', summary: 'Send a lease for signature' })
   @JsonStringResponse('The lease was sent, or was already signed.')
   @ApiInvalidResponse()
-  @ApiConflictResponse({ description: 'The lead lacks what a lease needs (name, unit group, contact), or its unit group is full (problem+json).' })
+  @ApiConflictResponse({ description: 'The lead lacks what a lease needs (name, unit group, contact), or its unit group is full.' })
   async sendLease(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,

@@ -1,11 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { SERVICE_VERSION } from '../service-info';
+import { ProblemDetailsSchema } from './problem-details.schema';
+import { documentProblems } from './problem-responses';
 
 const DESCRIPTION = `Self-storage rental: the shopping flow, portfolio operations and webhook subscriptions.
 
-Every operation takes the \`x-api-key\` header. Failures are RFC 9457 \`application/problem+json\`
-(\`type\`, \`title\`, \`status\`, \`detail\`, and \`errors\` naming each field at fault).
+Every operation but the lease pages takes the \`x-api-key\` header; \`x-api-key-scope\` names the scope it needs
+(\`read\`, or \`write\`, which includes read). Failures are RFC 9457 \`application/problem+json\` (schema
+\`ProblemDetails\`: \`type\`, \`title\`, \`status\`, \`detail\`, and \`errors\` naming each field at fault); the
+lease pages answer theirs as HTML pages for the tenant's browser.
 Operations tagged **Extensions** go beyond the published interface.`;
 
 /** The OpenAPI 3.1 document of the application's routes, built from the decorators. */
@@ -21,8 +25,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
     // Operations carry the spec's area tags; a tag per controller class would only repeat them.
     autoTagControllers: false,
+    extraModels: [ProblemDetailsSchema],
   });
-  return toOpenApi31(document);
+  return toOpenApi31(documentProblems(document));
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from './rentals.dto';
 import { TransferService } from './transfer.service';
 
-const MOVED_OUT = 'The rental has moved out (problem+json).';
+const MOVED_OUT = 'The rental has moved out.';
 
 /** Operator actions on a rental (extensions); each writes its change and its event in one transaction. */
 @ApiKeyAuth()
@@ -65,7 +65,7 @@ export class RentalsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'changeRent', summary: 'Change the rent (event rent-change)' })
   @ApiOkResponse({ type: RentalView })
-  @ApiConflictResponse({ description: 'The rental has moved out, or the rent already has this amount (problem+json).' })
+  @ApiConflictResponse({ description: 'The rental has moved out, or the rent already has this amount.' })
   changeRent(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
@@ -79,7 +79,7 @@ export class RentalsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'addRentalService', summary: 'Add a recurring service (event recurring-service-change)' })
   @ApiOkResponse({ type: RentalView })
-  @ApiConflictResponse({ description: 'The rental has moved out, or already has this service (problem+json).' })
+  @ApiConflictResponse({ description: 'The rental has moved out, or already has this service.' })
   addService(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
@@ -106,7 +106,7 @@ export class RentalsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'transferRental', summary: 'Transfer the tenant to a vacant unit of the facility (event transfer)' })
   @ApiOkResponse({ type: TransferResult })
-  @ApiConflictResponse({ description: 'The rental has moved out, or the target unit is not vacant (problem+json).' })
+  @ApiConflictResponse({ description: 'The rental has moved out, or the target unit is not vacant.' })
   transfer(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,

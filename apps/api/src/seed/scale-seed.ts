@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { COVERAGE_PROVIDERS } from '@storage/domain';
+import { COVERAGE_PROVIDERS, PRIVATE_COVERAGE_UUID } from '@storage/domain';
 
 export interface ScaleSeedOptions {
   portfolioId: string;
@@ -14,6 +14,7 @@ const OCCUPANCY = 0.85;
 const FACILITIES_PER_BATCH = 5;
 const PARALLEL_BATCHES = 4;
 
+/** `type` is the unit type's place in alphabetical order: 0 Climate Controlled, 1 Drive-Up, 2 Standard Indoor, 3 Vehicle Parking. */
 const SIZES: { width: number; length: number; height: number; type: number; rate: number }[] = [
   { width: 5, length: 5, height: 8, type: 2, rate: 4900 },
   { width: 5, length: 10, height: 8, type: 0, rate: 7900 },
@@ -24,11 +25,14 @@ const SIZES: { width: number; length: number; height: number; type: number; rate
 ];
 const TIERS = 2;
 const GROUPS_PER_FACILITY = SIZES.length * TIERS;
+const VEHICLE_PARKING = 3;
+const VEHICLES = `(VALUES (0, 'RV', 'Winnebago', 'View 24D'), (1, 'Boat', 'Bayliner', 'VR5'), (2, 'Car', 'Ford', 'Mustang'), (3, 'Trailer', 'Airstream', 'Basecamp'))
+  AS v(idx, type, make, model)`;
 
 /**
  * A large portfolio for benchmarks, written by set-based SQL (generate_series) so a million rentals
- * take a minute or so: facilities, unit groups, units, persons, rentals and gate codes, coverage options
- * and promotions. Rentals are spread evenly over the facilities.
+ * take a minute or so: facilities, unit groups, units, persons, rentals and gate codes, vehicles, coverage
+ * options and the tenants' coverage history, and promotions. Rentals are spread evenly over the facilities.
  */
 export async function seedScale(dataSource: DataSource, options: ScaleSeedOptions): Promise<void> {
   const { facilities, rentals, portfolioId, log } = options;
@@ -115,8 +119,8 @@ function scaleFacilities(b: Batch): string {
 
 /**
  * One batch of facilities with their share of the rentals. Every id derives from the facility and a
- * number (md5), so units, rentals, persons and gate codes are computed straight from generate_series,
- * without looking anything up.
+ * number (md5), so units, rentals, persons, gate codes, vehicles, coverages and enrollments are computed
+ * straight from generate_series, without looking anything up.
  */
 function batchStatements(b: Batch): string[] {
   const facilities = scaleFacilities(b);
@@ -130,6 +134,7 @@ function batchStatements(b: Batch): string[] {
      JOIN ${sizes} ON z.idx = (n % ${GROUPS_PER_FACILITY}) / ${TIERS}`;
   const groupOfUnit = id('group', 'z.idx', `(n % ${TIERS} + 1)`);
   const tierOfUnit = `(n % ${TIERS} + 1)`;
+  const tenants = `${facilities} CROSS JOIN LATERAL generate_series(1, ${rentalsOf}) AS n`;
   return [
     `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
      SELECT f.uuid, '${b.portfolioUuid}', 'Facility ' || f.seq, f.seq || ' Industrial Way', 'Springfield', 'IL', lpad((10000 + f.seq)::text, 5, '0'), '(555) 555-' || lpad((f.seq % 10000)::text, 4, '0'),
@@ -154,7 +159,7 @@ function batchStatements(b: Batch): string[] {
      FROM ${unitsOfBatch(unitsOf)}`,
     `INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone)
      SELECT ${id('person', 'n')}, '${b.portfolioUuid}', 'Tenant', n || '-' || f.seq, 'tenant.' || f.seq || '.' || n || '@example.com', '555' || lpad((n % 10000000)::text, 7, '0')
-     FROM ${facilities} CROSS JOIN LATERAL generate_series(1, ${rentalsOf}) AS n`,
+     FROM ${tenants}`,
     // Every tenth tenant owes a month, so the delinquency scheduler has work at scale too.
     `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, balance_in_pennies,
                                  billing_day_of_month, next_due_date, start_date)
@@ -165,11 +170,18 @@ function batchStatements(b: Batch): string[] {
             current_date - (n % 700)
      FROM ${unitsOfBatch(rentalsOf)}`,
     `INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code)
-     SELECT f.uuid, ${id('rental', 'n')}, lpad(n::text, 6, '0') FROM ${facilities} CROSS JOIN LATERAL generate_series(1, ${rentalsOf}) AS n`,
-    `INSERT INTO coverages (facility_uuid, item_type_uuid, premium_in_pennies, coverage_amount_in_pennies, description, provider, allow_manual_changes, provider_description, is_default)
-     SELECT f.uuid, it.uuid, 900 + p.n * 400, 200000 + p.n * 300000, 'Plan ' || p.n, p.provider::coverage_provider, p.provider = 'OTHER', p.provider || ' plan', p.n = 1
+     SELECT f.uuid, ${id('rental', 'n')}, lpad(n::text, 6, '0') FROM ${tenants}`,
+    // Every tenant of a parking space has a vehicle on file, and every tenth other tenant too.
+    `INSERT INTO vehicles (uuid, facility_uuid, rental_record_uuid, type, license_plate_number, make, model, vin)
+     SELECT ${id('vehicle', 'n')}, f.uuid, ${id('rental', 'n')}, v.type, 'SC' || f.seq || '-' || n, v.make, v.model, upper(substr(md5(f.uuid || ':vin:' || n), 1, 17))
+     FROM ${unitsOfBatch(rentalsOf)} JOIN ${VEHICLES} ON v.idx = n % 4
+     WHERE z.type = ${VEHICLE_PARKING} OR n % 10 = 6`,
+    // Coverage plan p of a facility has the uuid the enrollments below compute.
+    `INSERT INTO coverages (uuid, facility_uuid, item_type_uuid, premium_in_pennies, coverage_amount_in_pennies, description, provider, allow_manual_changes, provider_description, is_default)
+     SELECT ${id('coverage', 'p.n')}, f.uuid, it.uuid, 900 + p.n * 400, 200000 + p.n * 300000, 'Plan ' || p.n, p.provider::coverage_provider, p.provider = 'OTHER', p.provider || ' plan', p.n = 1
      FROM ${facilities} CROSS JOIN unnest(ARRAY[${COVERAGE_PROVIDERS.map((p) => `'${p}'`).join(', ')}]) WITH ORDINALITY AS p(provider, n)
      JOIN item_types it ON it.portfolio_uuid = '${b.portfolioUuid}' AND it.name = 'Coverage premium (' || p.provider || ')'`,
+    coverageHistory(tenants, id),
     `INSERT INTO promotions (facility_uuid, name, discount_type, percentage, amount_in_pennies, duration_in_months, tenant_type, family, item_type_uuid)
      SELECT f.uuid, v.name, v.discount_type::promotion_discount_type, v.percentage, v.amount, v.months, v.tenant_type::promotion_tenant_type, v.family::promotion_family,
             CASE WHEN v.family = 'DISCOUNTED_SERVICE' THEN (SELECT uuid FROM item_types WHERE portfolio_uuid = '${b.portfolioUuid}' AND kind = 'SERVICE' LIMIT 1) END
@@ -179,4 +191,26 @@ function batchStatements(b: Batch): string[] {
                                             ('Free lock', 'PERCENTAGE', 100, NULL, 1, 'ALL', 'DISCOUNTED_SERVICE'))
        AS v(name, discount_type, percentage, amount, months, tenant_type, family)`,
   ];
+}
+
+/**
+ * Coverage history as in the demo: four tenants in five are covered by plan 1 + n % 5, one in six of them by
+ * their own insurance (the private coverage, with a policy number); one in four changed plan halfway through
+ * the rental, so it has an ended enrollment before the current one.
+ */
+function coverageHistory(tenants: string, id: (kind: string, ...parts: string[]) => string): string {
+  return `INSERT INTO coverage_enrollments (uuid, facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies,
+                                      start_date, end_date, partner_coverage_id)
+     SELECT ${id('enrollment', 'n', 'e.seq')}, f.uuid, ${id('rental', 'n')},
+            CASE WHEN e.own THEN '${PRIVATE_COVERAGE_UUID}'::uuid ELSE ${id('coverage', 'e.plan')} END,
+            CASE WHEN e.own THEN 0 ELSE 900 + e.plan * 400 END, 200000 + e.plan * 300000,
+            e.from_day::timestamp AT TIME ZONE 'UTC', e.to_day::timestamp AT TIME ZONE 'UTC',
+            CASE WHEN e.own THEN 'POL-' || f.seq || '-' || n END
+     FROM ${tenants}
+     CROSS JOIN LATERAL (SELECT current_date - (n % 700) AS started, current_date - (n % 700) + (n % 700) / 2 AS switched_on, n % 4 = 3 AS switched,
+                                1 + n % 5 AS plan, n % 6 = 0 AS own) AS t
+     CROSS JOIN LATERAL (VALUES (1, CASE WHEN t.switched THEN 1 + (n + 1) % 5 ELSE t.plan END, t.own AND NOT t.switched, t.started,
+                                 CASE WHEN t.switched THEN t.switched_on END),
+                                (2, t.plan, t.own, t.switched_on, NULL::date)) AS e(seq, plan, own, from_day, to_day)
+     WHERE n % 5 <> 2 AND (e.seq = 1 OR t.switched)`;
 }

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
-import { ApiInvalidResponse } from '../common';
 import { FacilityView } from './catalog.dto';
 import { CatalogService } from './catalog.service';
 import { CreateLeadRequest, CreateLeadResult } from './leads.dto';
@@ -12,7 +11,6 @@ import { TenantsService } from './tenants.service';
 /** Shopping operations beyond the published interface (ARCHITECTURE.md "Extension operations"). */
 @ApiTags('Extensions')
 @ApiKeyAuth()
-@ApiInvalidResponse()
 @Controller('shopping/:portfolio/v1')
 export class ShoppingExtensionsController {
   constructor(

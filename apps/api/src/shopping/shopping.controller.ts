@@ -11,7 +11,6 @@ import { TenantsService } from './tenants.service';
 
 /** The published shopping operations 1 to 5. */
 @ApiKeyAuth()
-@ApiInvalidResponse()
 @Controller('shopping/:portfolio/v1')
 export class ShoppingController {
   constructor(
@@ -43,6 +42,7 @@ export class ShoppingController {
   @ApiTags('Leads')
   @ApiOperation({ operationId: 'getConvertedLeadDetails', summary: 'Details of a converted lead' })
   @ApiOkResponse({ type: ConvertedLeadDetails })
+  @ApiInvalidResponse()
   convertedLead(@CurrentPortfolio() portfolio: PortfolioRef, @Param('leadUuid', UuidPipe) leadUuid: string): Promise<ConvertedLeadDetails> {
     return this.tenants.convertedLead(portfolio.uuid, leadUuid);
   }
@@ -52,6 +52,7 @@ export class ShoppingController {
   @ApiTags('Coverages')
   @ApiOperation({ operationId: 'getFacilityCoverages', summary: 'Coverage options of a facility' })
   @ApiOkResponse({ type: [CoverageOption] })
+  @ApiInvalidResponse()
   coverages(@CurrentPortfolio() portfolio: PortfolioRef, @Param('facilityUuid', UuidPipe) facilityUuid: string): Promise<string> {
     return this.catalog.coveragesJson(portfolio.uuid, facilityUuid);
   }

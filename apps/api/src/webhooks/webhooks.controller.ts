@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, CurrentApiKey, type ApiKeyPrincipal } from '../auth';
 import { ApiInvalidResponse } from '../common';
 import { SubscriptionsService } from './subscriptions.service';
@@ -26,6 +26,7 @@ const portfolioQuery = ApiQuery({
 /** Operations 15 to 20. */
 @ApiKeyAuth()
 @ApiInvalidResponse()
+@ApiNotFoundResponse({ description: 'The portfolio is unknown or out of the key’s reach, or it has no such subscription or endpoint.' })
 @ApiTags('Webhooks')
 @Controller('api/v1/webhooks')
 export class WebhooksController {
@@ -38,7 +39,7 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'createWebhookSubscription', summary: 'Create a webhook subscription' })
   @ApiOkResponse({ type: CreatedSubscription })
-  @ApiConflictResponse({ description: 'The URL or the vendor already has an endpoint in the portfolio (problem+json).' })
+  @ApiConflictResponse({ description: 'The URL or the vendor already has an endpoint in the portfolio.' })
   create(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: CreateSubscription): Promise<CreatedSubscription> {
     return this.subscriptions.create(principal, body);
   }

@@ -27,6 +27,8 @@ export interface TestApi {
   db: DataSource;
   /** Write key of the demo portfolio, read-only key of it, write key of portfolio `other` only. */
   keys: { write: string; read: string; other: string };
+  /** Every route Fastify registered (HEAD routes it adds to GETs left out), as `METHOD /url`. */
+  routes: string[];
   call: (method: string, url: string, options?: { key?: string | null; body?: unknown; headers?: Record<string, string>; payload?: string }) => Promise<Reply>;
   close: () => Promise<void>;
 }
@@ -42,6 +44,13 @@ export async function startTestApi(): Promise<TestApi> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
     logger: false,
   });
+  const routes: string[] = [];
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+    });
   configureHttp(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
@@ -56,6 +65,7 @@ export async function startTestApi(): Promise<TestApi> {
   return {
     db,
     keys,
+    routes,
     call: async (method, url, options = {}) => {
       const key = options.key === undefined ? keys.write : options.key;
       const headers: Record<string, string> = { ...(key === null ? {} : { 'x-api-key': key }), ...options.headers };

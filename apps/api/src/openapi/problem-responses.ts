@@ -1,0 +1,73 @@
+import { getSchemaPath, type ContentObject, type OpenAPIObject, type OperationObject, type ResponseObject, type ResponsesObject } from '@nestjs/swagger';
+import { PROBLEM_CONTENT_TYPE } from '@storage/platform';
+import { API_KEY_HEADER, API_KEY_SCOPE_EXTENSION, defaultScope } from '../auth';
+import { ProblemDetailsSchema } from './problem-details.schema';
+
+type Operation = OperationObject & { [API_KEY_SCOPE_EXTENSION]?: string };
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+const PROBLEM_CONTENT: ContentObject = { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDetailsSchema) } } };
+
+/** Fastify parses (and so may refuse) the body of every method but these. */
+const BODILESS_METHODS = new Set(['get', 'head']);
+
+const takesApiKey = (operation: Operation): boolean =>
+  operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'header' && parameter.name === API_KEY_HEADER) ?? false;
+
+/**
+ * The failures the framework answers for whole kinds of routes, so no route declares them: Fastify parses
+ * the body of every method but GET and HEAD (malformed, too large, unsupported type), the API key guard
+ * refuses unknown keys and read keys on writes, and resolves the `{portfolio}` segment.
+ */
+function frameworkProblems(path: string, method: string, operation: Operation): Map<number, string> {
+  const problems = new Map<number, string>();
+  if (!BODILESS_METHODS.has(method)) {
+    problems.set(400, 'Invalid input: a malformed body, or fields at fault (each named in `errors`).');
+    problems.set(413, 'The body is too large.');
+    problems.set(415, 'The body is neither JSON nor a URL-encoded form.');
+  }
+  if (takesApiKey(operation)) {
+    problems.set(401, 'Missing or unknown API key.');
+    if (operation[API_KEY_SCOPE_EXTENSION] === 'write') problems.set(403, 'The API key may only read.');
+  }
+  if (path.includes('{portfolio}')) problems.set(404, 'Unknown resource, or a portfolio the key may not reach.');
+  return problems;
+}
+
+/** Every 4xx answer as problem+json: the framework's (above) added, declared ones given the shared schema. */
+function withProblems(path: string, method: string, operation: Operation): Operation {
+  const responses: ResponsesObject = { ...operation.responses };
+  for (const [status, description] of frameworkProblems(path, method, operation)) {
+    const declared = responses[status] as ResponseObject | undefined;
+    // A declared answer keeps its words, and its own content (the lease pages' HTML) beside problem+json.
+    responses[status] = { description: declared?.description ?? description, content: { ...declared?.content, ...PROBLEM_CONTENT } };
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    if (/^4\d\d$/.test(status) && response !== undefined && !('$ref' in response) && response.content === undefined) {
+      responses[status] = { ...response, content: PROBLEM_CONTENT };
+    }
+  }
+  return { ...operation, responses };
+}
+
+/** The scope each API-key operation needs: declared by `@ReadOperation()`, else the guard's default for its method. */
+function withScope(method: string, operation: Operation): Operation {
+  if (!takesApiKey(operation)) return operation;
+  return { ...operation, [API_KEY_SCOPE_EXTENSION]: operation[API_KEY_SCOPE_EXTENSION] ?? defaultScope(method) };
+}
+
+/** Documents the scope and the problem+json failures of every operation of the document. */
+export function documentProblems(document: OpenAPIObject): OpenAPIObject {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([key, value]) =>
+          (METHODS as readonly string[]).includes(key) ? [key, withProblems(path, key, withScope(key, value as Operation))] : [key, value],
+        ),
+      ),
+    ]),
+  );
+  return { ...document, paths };
+}
