@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { addDays, type Auction, type CalendarDate } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
+import { setUnitStatus } from '@storage/unit-occupancy';
 import { AUCTION_BIDDING_DAYS, auctionEventObject, newAuction, pendingAuction, saveAuction, type AuctionRow } from './auctions';
 import { operatorTransition } from './delinquency.service';
 import { DelinquencyConflict, InvalidDelinquencyInput } from './errors';
@@ -117,13 +118,16 @@ function withDates(rental: LockedRental, auction: AuctionRow, change: AuctionCha
   return { ...auction, scheduledOn, startDate: scheduledOn, endDate };
 }
 
-/** Ends the rental after its auction: proceeds off the balance, rental ended, unit vacant, gate code revoked. */
+/**
+ * Ends the rental after its auction: proceeds off the balance, rental ended, unit vacant (its group repriced, as
+ * on any move-out), gate code revoked.
+ */
 async function moveOut(manager: EntityManager, rental: LockedRental, proceedsInPennies: number): Promise<void> {
   await manager.query(
     `UPDATE rental_records SET status = 'MOVED_OUT', end_date = $2, balance_in_pennies = balance_in_pennies - $3, updated_at = now()
       WHERE uuid = $1`,
     [rental.rentalRecordUuid, rental.facilityToday, proceedsInPennies],
   );
-  await manager.query(`UPDATE units SET status = 'vacant' WHERE uuid = $1`, [rental.unitUuid]);
+  await setUnitStatus(manager, rental.unitUuid, 'vacant');
   await manager.query('DELETE FROM gate_codes WHERE rental_record_uuid = $1', [rental.rentalRecordUuid]);
 }

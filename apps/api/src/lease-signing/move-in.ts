@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { setUnitStatus } from '@storage/unit-occupancy';
 import { billingDayFor, nextDueDateAfter } from '../rentals/billing-cycle';
 import { issueGateCode } from '../rentals/gate-codes';
-import { setUnitStatus } from '../rentals/unit-occupancy';
 import type { LeaseTerms } from './lease-terms';
 
 /*

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { setUnitStatus } from '@storage/unit-occupancy';
 import { revokeGateCode } from './gate-codes';
 import { LifecyclePublisher } from './lifecycle-publisher';
 import { lockActiveRental, type RentalRef } from './rental-lock';
 import { rentalView, type RentalView } from './rentals.dto';
-import { setUnitStatus } from './unit-occupancy';
 
 /** Move-out: the rental ends today, its services with it, the unit is vacant again and the gate code stops working. */
 @Injectable()

@@ -1,11 +1,11 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { InvalidRequestException } from '@storage/platform';
+import { setUnitStatus } from '@storage/unit-occupancy';
 import { moveGateCode } from './gate-codes';
 import { LifecyclePublisher } from './lifecycle-publisher';
 import { lockActiveRental, type LockedRental, type RentalRef } from './rental-lock';
 import { rentalView, type TransferResult } from './rentals.dto';
-import { setUnitStatus } from './unit-occupancy';
 
 interface TargetUnit {
   uuid: string;

@@ -1,11 +1,13 @@
-import { addDays, DEFAULT_DELINQUENCY_SCHEDULE } from '@storage/domain';
+import { addDays, BILLING_TOPIC, DEFAULT_DELINQUENCY_SCHEDULE, parseEnvelope } from '@storage/domain';
 import { DelinquencyService } from '@storage/delinquency';
 import { OutboxPublisher } from '@storage/messaging';
 import { expectProblem, startTestApi, type TestApi } from '../support/test-api';
 
 let api: TestApi;
+let delinquency: DelinquencyService;
 beforeAll(async () => {
   api = await startTestApi();
+  delinquency = new DelinquencyService(api.db, new OutboxPublisher('test'));
 });
 afterAll(async () => api.close());
 
@@ -17,18 +19,29 @@ interface Rental {
   today: string;
 }
 
-/** An active demo rental brought to AUCTION by the scheduler's own service (61 days past due today). */
-async function rentalInAuction(): Promise<Rental> {
+/** An active demo rental not delinquent yet, owing $90 from today. */
+async function owingRental(): Promise<Rental> {
   const [row] = await api.db.query(
     `SELECT r.uuid, r.facility_uuid AS facility, (now() AT TIME ZONE f.time_zone)::date::text AS today
        FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
       WHERE r.status = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM delinquencies d WHERE d.rental_record_uuid = r.uuid)
       ORDER BY r.uuid LIMIT 1`,
   );
-  await api.db.query('UPDATE rental_records SET balance_in_pennies = 9000, next_due_date = $2 WHERE uuid = $1', [row.uuid, addDays(row.today, -61)]);
-  const service = new DelinquencyService(api.db, new OutboxPublisher('test'));
-  while ((await service.advance(row.uuid, row.today, DEFAULT_DELINQUENCY_SCHEDULE)) !== null);
+  await api.db.query('UPDATE rental_records SET balance_in_pennies = 9000, next_due_date = $2 WHERE uuid = $1', [row.uuid, row.today]);
   return row as Rental;
+}
+
+/** The debt made `days` old, and every stage that brings applied by the scheduler's own service. */
+async function pastDue(rental: Rental, days: number): Promise<void> {
+  await api.db.query('UPDATE rental_records SET next_due_date = $2 WHERE uuid = $1', [rental.uuid, addDays(rental.today, -days)]);
+  while ((await delinquency.advance(rental.uuid, rental.today, DEFAULT_DELINQUENCY_SCHEDULE)) !== null);
+}
+
+/** 61 days past due: AUCTION. */
+async function rentalInAuction(): Promise<Rental> {
+  const rental = await owingRental();
+  await pastDue(rental, 61);
+  return rental;
 }
 
 const rentalPath = (rental: Rental, action: string) => `${base}/facilities/${rental.facility}/rentalRecords/${rental.uuid}/${action}`;
@@ -93,5 +106,34 @@ describe('delinquency and auction operations', () => {
     const [{ uuid: otherFacility }] = await api.db.query('SELECT uuid FROM facilities WHERE uuid <> $1 LIMIT 1', [rental.facility]);
     expectProblem(await api.call('POST', `${base}/facilities/${otherFacility}/rentalRecords/${rental.uuid}/delinquency/pause`), 404);
     expectProblem(await api.call('POST', rentalPath(rental, 'delinquency/pause'), { key: api.keys.other }), 404);
+  });
+});
+
+describe('operation 14 while the gate code is suspended', () => {
+  it('answers SUSPENDED from OVERLOCK until a payment clears the balance, then the code again', async () => {
+    const rental = await owingRental();
+    const [{ code }] = await api.db.query('SELECT code FROM gate_codes WHERE rental_record_uuid = $1', [rental.uuid]);
+    const gateCode = () => api.call('GET', rentalPath(rental, 'gateAccessCode'), { key: api.keys.read });
+    expect((await gateCode()).body).toBe(code);
+
+    // Day 10 past due: OVERDUE (with the $20 late fee), then OVERLOCK, which suspends the code.
+    await pastDue(rental, 10);
+    const [state] = await api.db.query('SELECT status FROM delinquencies WHERE rental_record_uuid = $1', [rental.uuid]);
+    expect(state.status).toBe('OVERLOCK');
+    const suspended = await gateCode();
+    expect(suspended.status).toBe(200);
+    expect(suspended.headers['content-type']).toMatch(/^application\/json/);
+    expect(suspended.body).toBe('SUSPENDED');
+
+    // The payment through the api, and its billing fact handled as the scheduler's payments consumer does.
+    expect((await api.call('POST', rentalPath(rental, 'payments'), { body: { amountInPennies: 11000 } })).status).toBe(200);
+    const [fact] = await api.db.query(`SELECT envelope FROM outbox WHERE topic = $1 AND key = $2 AND type = 'payment-recorded'`, [BILLING_TOPIC, rental.uuid]);
+    const payment = parseEnvelope(fact.envelope);
+    if (payment.type !== 'payment-recorded') throw new Error(`expected payment-recorded, got ${payment.type}`);
+    expect(payment.payload.balanceAfterInPennies).toBe(0);
+    await api.db.transaction((manager) => delinquency.resolvePayment(manager, payment.payload));
+    const [paid] = await api.db.query('SELECT status FROM delinquencies WHERE rental_record_uuid = $1', [rental.uuid]);
+    expect(paid.status).toBe('PAID');
+    expect((await gateCode()).body).toBe(code);
   });
 });

@@ -1,42 +1,86 @@
-import { addDays, IllegalDelinquencyTransition, type EventEnvelope } from '@storage/domain';
+import { addDays, IllegalDelinquencyTransition, type DelinquencyStatus, type EventEnvelope } from '@storage/domain';
 import { DelinquencyConflict, InvalidDelinquencyInput } from '@storage/delinquency';
-import { seedFacility, seedRental, type FacilityFixture } from '../support/fixtures';
-import { ofType, outboxEvents, statusTrail } from '../support/outbox';
+import { describeWithKafka } from '@storage/testing';
+import { expectBasePayload, type RentalShown } from '../support/base-payload';
+import { seedFacility, seedRental, type FacilityFixture, type RentalFixture } from '../support/fixtures';
+import { ofType, statusTrail } from '../support/outbox';
+import { receiveEvents, type ReceivedEvents } from '../support/received-events';
 import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
 
-describe('operator actions: pause, resume, write-off and the auction operations', () => {
+// Below 60 % occupied the unit group's current rates are its base rates -5 % (street) and -10 % (web).
+const OCCUPANCY_BANDS = [
+  { minOccupancyPercent: 0, maxOccupancyPercent: 60, streetAdjustmentPercent: -5, webAdjustmentPercent: -10 },
+  { minOccupancyPercent: 60, maxOccupancyPercent: 100, streetAdjustmentPercent: 10, webAdjustmentPercent: 5 },
+];
+
+/** The operator actions, asserted on what a consumer receives through the given transport (Kafka when brokers are given). */
+function operatorActions(kafkaBrokers: string | undefined): void {
   let bed: Awaited<ReturnType<typeof schedulerTestBed>>;
   let scheduler: SchedulerInstance;
+  let consumer: ReceivedEvents;
   let facility: FacilityFixture;
   let today: string;
 
   beforeAll(async () => {
     bed = await schedulerTestBed();
     scheduler = bed.scheduler;
-    facility = await seedFacility(scheduler.dataSource);
+    consumer = await receiveEvents(scheduler.dataSource, bed.database.url, kafkaBrokers);
+    facility = await seedFacility(scheduler.dataSource, { occupancyBands: OCCUPANCY_BANDS });
     const rows: { today: string }[] = await scheduler.dataSource.query(
       `SELECT (now() AT TIME ZONE time_zone)::date::text AS today FROM facilities WHERE uuid = $1`,
       [facility.facilityUuid],
     );
     today = rows[0].today;
   });
-  afterAll(() => bed.close());
+  afterAll(async () => {
+    await consumer?.close();
+    await bed.close();
+  });
 
   const ref = (rentalRecordUuid: string) => ({ rentalRecordUuid, facilityUuid: facility.facilityUuid, portfolioUuid: facility.portfolioUuid });
-  const newEvents = async (rentalRecordUuid: string, since: number): Promise<EventEnvelope[]> =>
-    (await outboxEvents(scheduler.dataSource, rentalRecordUuid)).slice(since);
+  const groupRates = async (): Promise<{ street: number; web: number }> => {
+    const rows: { street: number; web: number }[] = await scheduler.dataSource.query(
+      'SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1',
+      [facility.unitGroupUuid],
+    );
+    return rows[0];
+  };
+  const newEvents = async (rentalRecordUuid: string, since: number): Promise<EventEnvelope[]> => (await consumer.of(rentalRecordUuid)).slice(since);
+
+  /** The one status change `added` holds, its base payload and its change object, field by field. */
+  function expectStatusChange(
+    added: EventEnvelope[],
+    rental: RentalFixture,
+    shown: RentalShown,
+    change: { delinquencyUuid: string; from: DelinquencyStatus; to: DelinquencyStatus },
+  ): void {
+    expect(added.map((event) => event.type)).toEqual(['delinquency-status-change']);
+    const [event] = ofType(added, 'delinquency-status-change');
+    expectBasePayload(event, facility, rental, shown);
+    expect(event.payload.delinquencyStatusChange).toEqual({
+      delinquencyUuid: change.delinquencyUuid,
+      delinquencyPreviousStatus: change.from,
+      delinquencyNewStatus: change.to,
+      delinquencyStatusChangeDate: today,
+      paymentDate: null,
+    });
+  }
 
   it('pauses, holds progression while paused, resumes, then writes off', async () => {
-    const { rentalRecordUuid } = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
+    const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
+    const { rentalRecordUuid } = rental;
     await expect(scheduler.delinquency.pause(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
     await scheduler.run('2025-03-07');
-    let seen = (await outboxEvents(scheduler.dataSource, rentalRecordUuid)).length;
+    const overdue = await consumer.of(rentalRecordUuid);
+    expect(statusTrail(overdue)).toEqual(['null→OVERDUE@2025-03-07']);
+    const delinquencyUuid = ofType(overdue, 'delinquency-status-change')[0].payload.delinquencyStatusChange.delinquencyUuid;
+    const owing: RentalShown = { balance: 12000, nextDueDate: '2025-03-01' };
+    let seen = overdue.length;
 
     await expect(scheduler.delinquency.resume(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
     expect(await scheduler.delinquency.pause(ref(rentalRecordUuid))).toMatchObject({ status: 'PAUSED', pausedFrom: 'OVERDUE' });
     let added = await newEvents(rentalRecordUuid, seen);
-    expect(statusTrail(added)).toEqual([`OVERDUE→PAUSED@${today}`]);
-    expect(ofType(added, 'delinquency-status-change')[0].payload.delinquencyStatusChange.paymentDate).toBeNull();
+    expectStatusChange(added, rental, owing, { delinquencyUuid, from: 'OVERDUE', to: 'PAUSED' });
     seen += added.length;
 
     for (let date = '2025-03-08'; date <= '2025-04-30'; date = addDays(date, 1)) await scheduler.run(date);
@@ -44,13 +88,12 @@ describe('operator actions: pause, resume, write-off and the auction operations'
 
     expect(await scheduler.delinquency.resume(ref(rentalRecordUuid))).toMatchObject({ status: 'OVERDUE', pausedFrom: null });
     added = await newEvents(rentalRecordUuid, seen);
-    expect(statusTrail(added)).toEqual([`PAUSED→OVERDUE@${today}`]);
+    expectStatusChange(added, rental, owing, { delinquencyUuid, from: 'PAUSED', to: 'OVERDUE' });
     seen += added.length;
 
     expect(await scheduler.delinquency.writeOff(ref(rentalRecordUuid))).toMatchObject({ status: 'WRITTEN_OFF' });
     added = await newEvents(rentalRecordUuid, seen);
-    expect(statusTrail(added)).toEqual([`OVERDUE→WRITTEN_OFF@${today}`]);
-    expect(ofType(added, 'delinquency-status-change')[0].payload.unitRental.rentalBalance).toBe(0);
+    expectStatusChange(added, rental, { ...owing, balance: 0 }, { delinquencyUuid, from: 'OVERDUE', to: 'WRITTEN_OFF' });
     seen += added.length;
 
     await expect(scheduler.delinquency.pause(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
@@ -64,13 +107,21 @@ describe('operator actions: pause, resume, write-off and the auction operations'
     const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-01-01' });
     const { rentalRecordUuid } = rental;
     await scheduler.run('2025-03-02');
-    let all = await outboxEvents(scheduler.dataSource, rentalRecordUuid);
+    let all = await consumer.of(rentalRecordUuid);
     expect(statusTrail(all)).toEqual([
       'null→OVERDUE@2025-01-07',
       'OVERDUE→OVERLOCK@2025-01-11',
       'OVERLOCK→LIEN@2025-01-31',
       'LIEN→AUCTION@2025-03-02',
     ]);
+    const owing: RentalShown = { balance: 12000, nextDueDate: '2025-01-01' };
+    const changes = ofType(all, 'delinquency-status-change');
+    const delinquencyUuid = changes[0].payload.delinquencyStatusChange.delinquencyUuid;
+    const [created] = ofType(all, 'auction');
+    for (const event of [...changes, created]) expectBasePayload(event, facility, rental, owing);
+    expect(changes.map((event) => event.payload.delinquencyStatusChange)).toEqual(
+      changes.map((event) => ({ ...event.payload.delinquencyStatusChange, delinquencyUuid, paymentDate: null })),
+    );
     const seen = all.length;
 
     await expect(scheduler.auctions.schedule(ref(rentalRecordUuid), { scheduledOn: addDays(today, -1) })).rejects.toMatchObject({
@@ -79,26 +130,39 @@ describe('operator actions: pause, resume, write-off and the auction operations'
     });
     const saleDay = addDays(today, 20);
     const scheduled = await scheduler.auctions.schedule(ref(rentalRecordUuid), { scheduledOn: saleDay });
-    expect(scheduled).toMatchObject({ auctionStage: 'SCHEDULED', auctionScheduledOnDate: saleDay, auctionStartDate: saleDay, auctionEndDate: addDays(saleDay, 7) });
+    expect(scheduled).toEqual({
+      ...created.payload.auction,
+      auctionStage: 'SCHEDULED',
+      auctionScheduledOnDate: saleDay,
+      auctionStartDate: saleDay,
+      auctionEndDate: addDays(saleDay, 7),
+    });
     const updated = await scheduler.auctions.update(ref(rentalRecordUuid), { minimumBidInPennies: 5000, endDate: addDays(saleDay, 3) });
-    expect(updated).toMatchObject({ auctionUuid: scheduled.auctionUuid, auctionStage: 'SCHEDULED', minimumBidAmount: [{ amountInPennies: 5000 }], auctionEndDate: addDays(saleDay, 3) });
+    expect(updated).toEqual({ ...scheduled, minimumBidAmount: [{ amountInPennies: 5000 }], auctionEndDate: addDays(saleDay, 3) });
     const canceled = await scheduler.auctions.cancel(ref(rentalRecordUuid));
-    expect(canceled).toMatchObject({ auctionUuid: scheduled.auctionUuid, auctionStage: 'CANCELED', auctionCanceledOnDate: today });
+    expect(canceled).toEqual({ ...updated, auctionStage: 'CANCELED', auctionCanceledOnDate: today });
     await expect(scheduler.auctions.cancel(ref(rentalRecordUuid))).rejects.toBeInstanceOf(DelinquencyConflict);
 
     const again = await scheduler.auctions.schedule(ref(rentalRecordUuid), { scheduledOn: saleDay });
+    expect(again).toEqual({ ...scheduled, auctionUuid: expect.any(String) });
     expect(again.auctionUuid).not.toBe(scheduled.auctionUuid);
-    expect(again.minimumBidAmount).toEqual([{ amountInPennies: 12000 }]);
     await expect(scheduler.auctions.complete(ref(rentalRecordUuid), 11999)).rejects.toMatchObject({ field: 'winningBidInPennies' });
+    // Seeded lettings were not repriced: the group shows its base rates until the auction frees a unit.
+    expect(await groupRates()).toEqual({ street: 12000, web: 11000 });
     const completed = await scheduler.auctions.complete(ref(rentalRecordUuid), 12500);
-    expect(completed).toMatchObject({ auctionStage: 'COMPLETED', auctionCompletedOnDate: today, winningBidAmount: [{ amountInPennies: 12500 }] });
+    expect(completed).toEqual({ ...again, auctionStage: 'COMPLETED', auctionCompletedOnDate: today, winningBidAmount: [{ amountInPennies: 12500 }] });
 
     all = await newEvents(rentalRecordUuid, seen);
     expect(all.map((event) => event.type)).toEqual(['auction', 'auction', 'auction', 'auction', 'auction', 'delinquency-status-change', 'moved-out']);
-    expect(ofType(all, 'auction').map((event) => event.payload.auction.auctionStage)).toEqual(['SCHEDULED', 'SCHEDULED', 'CANCELED', 'SCHEDULED', 'COMPLETED']);
-    expect(statusTrail(all)).toEqual([`AUCTION→WRITTEN_OFF@${today}`]);
+    const auctions = ofType(all, 'auction');
+    expect(auctions.map((event) => event.payload.auction)).toEqual([scheduled, updated, canceled, again, completed]);
+    auctions.slice(0, 4).forEach((event) => expectBasePayload(event, facility, rental, owing));
+    // Completion's events show the rental as it ends: moved out today, the bid applied and the rest written off.
+    const ended: RentalShown = { ...owing, balance: 0, endRentDate: today };
+    expectBasePayload(auctions[4], facility, rental, ended);
+    expectStatusChange(all.slice(5, 6), rental, ended, { delinquencyUuid, from: 'AUCTION', to: 'WRITTEN_OFF' });
     const [movedOut] = ofType(all, 'moved-out');
-    expect(movedOut.payload.unitRental).toMatchObject({ endRentDate: today, rentalBalance: 0 });
+    expectBasePayload(movedOut, facility, rental, ended);
 
     const [state] = await scheduler.dataSource.query(
       `SELECT r.status, r.balance_in_pennies, u.status AS unit_status, d.written_off_in_pennies,
@@ -109,6 +173,11 @@ describe('operator actions: pause, resume, write-off and the auction operations'
       [rentalRecordUuid],
     );
     expect(state).toEqual({ status: 'MOVED_OUT', balance_in_pennies: 0, unit_status: 'vacant', written_off_in_pennies: 0, gate_codes: 0, suspensions: 0 });
+    // Repriced as on any move-out: under 60 % occupied now, so base rates -5 % (street) and -10 % (web).
+    expect(await groupRates()).toEqual({ street: 11400, web: 9900 });
     await expect(scheduler.auctions.schedule(ref(rentalRecordUuid), { scheduledOn: saleDay })).rejects.toBeInstanceOf(DelinquencyConflict);
   });
-});
+}
+
+describe('operator actions: pause, resume, write-off and the auction operations (embedded transport)', () => operatorActions(undefined));
+describeWithKafka('operator actions: pause, resume, write-off and the auction operations (Kafka)', (brokers) => operatorActions(brokers));

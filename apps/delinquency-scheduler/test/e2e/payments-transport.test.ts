@@ -1,44 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { NestFactory } from '@nestjs/core';
-import { Kafka, logLevel } from 'kafkajs';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BILLING_TOPIC, createEnvelope } from '@storage/domain';
 import { eventTransport, OutboxPublisher } from '@storage/messaging';
 import { describeWithKafka, eventually } from '@storage/testing';
-import { AppModule } from '../../src/app.module';
-import { loadServiceConfig } from '../../src/config';
 import { PAYMENTS_GROUP } from '../../src/payments/payments.controller';
 import { seedFacility, seedRental } from '../support/fixtures';
 import { outboxEvents, statusTrail } from '../support/outbox';
 import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
+import { createSchedulerApp, freshKafkaGroup } from '../support/scheduler-app';
 
-/**
- * The Kafka topic outlives test databases and holds the payments of other runs' rentals: a group of its own,
- * starting at the end of the topic, sees only this test's.
- */
-async function freshKafkaGroup(brokers: string): Promise<string> {
-  const groupId = `${PAYMENTS_GROUP}.test-${randomUUID()}`;
-  const admin = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({ topics: [{ topic: BILLING_TOPIC, numPartitions: 3 }] });
-    const ends = await admin.fetchTopicOffsets(BILLING_TOPIC);
-    await admin.setOffsets({ groupId, topic: BILLING_TOPIC, partitions: ends.map(({ partition, high }) => ({ partition, offset: high })) });
-  } finally {
-    await admin.disconnect();
-  }
-  return groupId;
-}
-
-/** The scheduler app as main.ts wires it (timer off), consuming billing facts through the chosen transport. */
+/** The scheduler app consuming billing facts through the chosen transport. */
 async function bootScheduler(url: string, kafkaBrokers: string | undefined): Promise<NestFastifyApplication> {
-  const config = loadServiceConfig({ DATABASE_URL: url, SCHEDULER_TICK_SECONDS: '0', LOG_LEVEL: 'warn', ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}) });
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, { url, embedded: false, release: async () => undefined }),
-    new FastifyAdapter(),
-    { logger: ['error', 'warn'] },
-  );
-  const group = kafkaBrokers ? await freshKafkaGroup(kafkaBrokers) : PAYMENTS_GROUP;
+  const app = await createSchedulerApp(url, kafkaBrokers);
+  const group = kafkaBrokers ? await freshKafkaGroup(kafkaBrokers, PAYMENTS_GROUP, [BILLING_TOPIC]) : PAYMENTS_GROUP;
   app.connectMicroservice({
     strategy: eventTransport({ group, topics: [BILLING_TOPIC], kafkaBrokers, databaseUrl: url, partitions: 3, pollIntervalMs: 200 }),
   });

@@ -1,64 +1,49 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, createEnvelope, isUuid, type EventEnvelope } from '@storage/domain';
 import { runOnce } from '@storage/messaging';
+import { describeWithKafka } from '@storage/testing';
 import { PAYMENTS_GROUP } from '../../src/payments/payments.controller';
+import { expectBasePayload } from '../support/base-payload';
 import { seedFacility, seedRental, type FacilityFixture, type RentalFixture } from '../support/fixtures';
 import { ofType, outboxEvents, statusTrail } from '../support/outbox';
+import { receiveEvents, type ReceivedEvents } from '../support/received-events';
 import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
 
-describe('a rental driven day by day through every stage, then paid', () => {
+/** The journey, asserted on what a consumer receives through the given transport (Kafka when brokers are given). */
+function journey(kafkaBrokers: string | undefined): void {
   let bed: Awaited<ReturnType<typeof schedulerTestBed>>;
   let scheduler: SchedulerInstance;
+  let consumer: ReceivedEvents;
   let facility: FacilityFixture;
   let rental: RentalFixture;
 
   beforeAll(async () => {
     bed = await schedulerTestBed();
     scheduler = bed.scheduler;
+    consumer = await receiveEvents(scheduler.dataSource, bed.database.url, kafkaBrokers);
     facility = await seedFacility(scheduler.dataSource);
     rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
   });
-  afterAll(() => bed.close());
+  afterAll(async () => {
+    await consumer?.close();
+    await bed.close();
+  });
 
-  const events = () => outboxEvents(scheduler.dataSource, rental.rentalRecordUuid);
+  const events = () => consumer.of(rental.rentalRecordUuid);
 
-  /** Runs each date twice; the second run of a date must add nothing. */
+  /** Runs each date twice; the second run of a date must emit nothing. */
   async function runDays(from: string, through: string): Promise<void> {
+    const emitted = async () => (await outboxEvents(scheduler.dataSource, rental.rentalRecordUuid)).length;
     for (let date = from; date <= through; date = addDays(date, 1)) {
       await scheduler.run(date);
-      const after = (await events()).length;
+      const after = await emitted();
       await scheduler.run(date);
-      expect((await events()).length).toBe(after);
+      expect(await emitted()).toBe(after);
     }
   }
 
-  function expectBasePayload(event: EventEnvelope<'delinquency-status-change' | 'auction'>, balance: number): void {
-    expect(event.portfolio).toBe(facility.portfolioId);
-    expect(event.key).toBe(rental.rentalRecordUuid);
-    expect(event.filters).toEqual({ facilityUuid: facility.facilityUuid, unitType: facility.unitTypeUuid, amenityUuids: facility.amenityUuids });
-    expect(event.eventId).toBe(`${rental.rentalRecordUuid}-${Date.parse(event.occurredAt)}-${event.type}`);
-    expect(event.payload.eventId).toBe(event.eventId);
-    expect(event.payload.event).toBe(event.type);
-    expect(event.payload.tenantUuid).toBe(rental.personUuid);
-    expect(event.payload.unitRental).toEqual({
-      rentalRecordUuid: rental.rentalRecordUuid,
-      unitGroupUuid: facility.unitGroupUuid,
-      unitUuid: rental.unitUuid,
-      facilityUuid: facility.facilityUuid,
-      rentalBalance: balance,
-      startRentDate: '2024-01-01',
-      endRentDate: null,
-    });
-    expect(event.payload.billingTemplate).toEqual({
-      currentRentInPennies: 10000,
-      additionalServicesAndFees: [{ description: 'Tenant protection', amount: 1200, feeType: 'FIXED_AMOUNT', itemTypeUuid: rental.serviceItemTypeUuid }],
-      promotions: [],
-      billingDayOfMonth: 1,
-      nextDueDate: '2025-03-01',
-    });
-    expect(event.payload.tenantBalanceInPennies).toBe(balance);
-    expect(event.payload.primaryContact).toEqual({ firstName: 'Ada', lastName: 'Lovelace', phone: '5125550101', isSMSEnrolled: true, email: 'ada@example.com' });
-  }
+  const expectBase = (event: EventEnvelope<'delinquency-status-change' | 'auction'>, balance: number) =>
+    expectBasePayload(event, facility, rental, { balance, nextDueDate: '2025-03-01' });
 
   const suspended = async (): Promise<boolean> =>
     (await scheduler.dataSource.query<unknown[]>('SELECT 1 FROM gate_code_suspensions WHERE rental_record_uuid = $1', [rental.rentalRecordUuid])).length === 1;
@@ -81,7 +66,7 @@ describe('a rental driven day by day through every stage, then paid', () => {
       dueDate: '2025-03-07',
     });
     const [overdue] = ofType(all, 'delinquency-status-change');
-    expectBasePayload(overdue, 12000);
+    expectBase(overdue, 12000);
     expect(isUuid(overdue.payload.delinquencyStatusChange.delinquencyUuid)).toBe(true);
     expect(overdue.payload.delinquencyStatusChange).toEqual({
       delinquencyUuid: overdue.payload.delinquencyStatusChange.delinquencyUuid,
@@ -105,7 +90,7 @@ describe('a rental driven day by day through every stage, then paid', () => {
     const changes = ofType(all, 'delinquency-status-change');
     const delinquencyUuid = changes[0].payload.delinquencyStatusChange.delinquencyUuid;
     for (const change of changes) {
-      expectBasePayload(change, 12000);
+      expectBase(change, 12000);
       expect(change.payload.delinquencyStatusChange.delinquencyUuid).toBe(delinquencyUuid);
       expect(change.payload.delinquencyStatusChange.paymentDate).toBeNull();
     }
@@ -113,7 +98,7 @@ describe('a rental driven day by day through every stage, then paid', () => {
 
     const [created] = ofType(all, 'auction');
     expect(all[all.length - 1]).toBe(created);
-    expectBasePayload(created, 12000);
+    expectBase(created, 12000);
     expect(created.payload.auction).toEqual({
       auctionUuid: expect.any(String),
       auctionCanceledOnDate: null,
@@ -156,13 +141,21 @@ describe('a rental driven day by day through every stage, then paid', () => {
     const cleared = payment(0, '2025-05-02');
     expect(await consume(cleared)).toBe(true);
     expect(await consume(cleared)).toBe(false);
-    const added = (await events()).slice(before);
+    const all = await events();
+    const added = all.slice(before);
     expect(added.map((event) => event.type)).toEqual(['auction', 'delinquency-status-change']);
     const [canceled, paid] = added as [EventEnvelope<'auction'>, EventEnvelope<'delinquency-status-change'>];
-    expectBasePayload(canceled, 0);
-    expect(canceled.payload.auction).toMatchObject({ auctionStage: 'CANCELED', auctionCanceledOnDate: '2025-05-02', auctionScheduledOnDate: '2025-05-14' });
-    expectBasePayload(paid, 0);
-    expect(paid.payload.delinquencyStatusChange).toMatchObject({
+    const [created] = ofType(all, 'auction');
+    expectBase(canceled, 0);
+    expect(canceled.payload.auction).toEqual({
+      ...created.payload.auction,
+      auctionStage: 'CANCELED',
+      auctionCanceledOnDate: '2025-05-02',
+    });
+    expectBase(paid, 0);
+    const [overdue] = ofType(all, 'delinquency-status-change');
+    expect(paid.payload.delinquencyStatusChange).toEqual({
+      delinquencyUuid: overdue.payload.delinquencyStatusChange.delinquencyUuid,
       delinquencyPreviousStatus: 'AUCTION',
       delinquencyNewStatus: 'PAID',
       delinquencyStatusChangeDate: '2025-05-02',
@@ -176,4 +169,7 @@ describe('a rental driven day by day through every stage, then paid', () => {
     await runDays('2025-05-03', '2025-05-10');
     expect(await events()).toHaveLength(before);
   });
-});
+}
+
+describe('a rental driven day by day through every stage, then paid (embedded transport)', () => journey(undefined));
+describeWithKafka('a rental driven day by day through every stage, then paid (Kafka)', (brokers) => journey(brokers));

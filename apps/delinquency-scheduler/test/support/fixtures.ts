@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import type { OccupancyBand } from '@storage/domain';
 
 export interface FacilityFixture {
   portfolioUuid: string;
@@ -17,8 +18,8 @@ export interface RentalFixture {
   serviceItemTypeUuid: string;
 }
 
-/** A portfolio with one facility, unit type, size-and-type group, unit group and two amenities. */
-export async function seedFacility(db: DataSource, options: { timeZone?: string } = {}): Promise<FacilityFixture> {
+/** A portfolio with one facility, unit type, size-and-type group, unit group (its rate plan without bands unless given) and two amenities. */
+export async function seedFacility(db: DataSource, options: { timeZone?: string; occupancyBands?: OccupancyBand[] } = {}): Promise<FacilityFixture> {
   const f: FacilityFixture = {
     portfolioUuid: randomUUID(),
     portfolioId: `pf-${randomUUID().slice(0, 8)}`,
@@ -28,6 +29,7 @@ export async function seedFacility(db: DataSource, options: { timeZone?: string 
     amenityUuids: [randomUUID(), randomUUID()].sort(),
   };
   const sizeAndTypeGroupUuid = randomUUID();
+  const ratePlanUuid = randomUUID();
   await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, $2, 'Test portfolio')`, [f.portfolioUuid, f.portfolioId]);
   await db.query(
     `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
@@ -39,11 +41,16 @@ export async function seedFacility(db: DataSource, options: { timeZone?: string 
     `INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`,
     [sizeAndTypeGroupUuid, f.facilityUuid, f.unitTypeUuid],
   );
+  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [
+    ratePlanUuid,
+    f.portfolioUuid,
+    JSON.stringify(options.occupancyBands ?? []),
+  ]);
   await db.query(
     `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
                               base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
      VALUES ($1, $2, $3, '10x10 climate', $4, 12000, 11000, 12000, 11000)`,
-    [f.unitGroupUuid, f.facilityUuid, sizeAndTypeGroupUuid, randomUUID()],
+    [f.unitGroupUuid, f.facilityUuid, sizeAndTypeGroupUuid, ratePlanUuid],
   );
   for (const amenityUuid of f.amenityUuids) {
     await db.query(`INSERT INTO amenities (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Amenity')`, [amenityUuid, f.portfolioUuid]);

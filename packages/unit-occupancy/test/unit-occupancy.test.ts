@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '@storage/persistence';
+import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { repriceUnitGroup, setUnitStatus } from '../src';
+
+let database: TestDatabase;
+let db: DataSource;
+const ids = { portfolio: randomUUID(), facility: randomUUID(), plan: randomUUID(), group: randomUUID(), units: [randomUUID(), randomUUID(), randomUUID(), randomUUID()] };
+
+// Below half occupied: web -10 %, street -5 %; from half: web +5 %, street +10 %.
+const BANDS = [
+  { minOccupancyPercent: 0, maxOccupancyPercent: 50, streetAdjustmentPercent: -5, webAdjustmentPercent: -10 },
+  { minOccupancyPercent: 50, maxOccupancyPercent: 100, streetAdjustmentPercent: 10, webAdjustmentPercent: 5 },
+];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await createDataSource({ url: database.url, applicationName: 'unit-occupancy-test' }).initialize();
+  await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`, [ids.portfolio]);
+  await db.query(
+    `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`,
+    [ids.facility, ids.portfolio],
+  );
+  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [ids.plan, ids.portfolio, JSON.stringify(BANDS)]);
+  await db.query(
+    `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
+     VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`,
+    [ids.group, ids.facility, randomUUID(), ids.plan],
+  );
+  for (const [index, unit] of ids.units.entries()) {
+    await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`, [unit, ids.facility, ids.group, `A-${index}`]);
+  }
+});
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+async function storedRates(): Promise<{ street: number; web: number }> {
+  const rows: { street: number; web: number }[] = await db.query(
+    'SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1',
+    [ids.group],
+  );
+  return rows[0];
+}
+
+describe('setUnitStatus', () => {
+  it('reprices the unit group as units are let and freed, crossing a rate plan band each way', async () => {
+    await db.transaction((manager) => setUnitStatus(manager, ids.units[0], 'occupied'));
+    expect(await storedRates()).toEqual({ street: 9500, web: 8100 });
+    await db.transaction((manager) => setUnitStatus(manager, ids.units[1], 'occupied'));
+    expect(await storedRates()).toEqual({ street: 11000, web: 9450 });
+    await db.transaction((manager) => setUnitStatus(manager, ids.units[1], 'vacant'));
+    expect(await storedRates()).toEqual({ street: 9500, web: 8100 });
+    await db.transaction((manager) => setUnitStatus(manager, ids.units[0], 'vacant'));
+  });
+
+  it('refuses an unknown unit, changing nothing', async () => {
+    await expect(db.transaction((manager) => setUnitStatus(manager, randomUUID(), 'occupied'))).rejects.toThrow(/vanished/);
+    expect(await storedRates()).toEqual({ street: 9500, web: 8100 });
+  });
+});
+
+describe('repriceUnitGroup', () => {
+  it('applies new base rates (one kept when left out) through the band of the current occupancy', async () => {
+    await db.query(`UPDATE units SET status = 'occupied' WHERE uuid = ANY($1::uuid[])`, [ids.units.slice(0, 3)]);
+    const rates = await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { base: { baseWebRateInPennies: 8000 } }));
+    expect(rates).toEqual({
+      unitGroupUuid: ids.group,
+      baseStreetRateInPennies: 10000,
+      baseWebRateInPennies: 8000,
+      currentStreetRateInPennies: 11000,
+      currentWebRateInPennies: 8400,
+      occupancyPercent: 75,
+    });
+    expect(await storedRates()).toEqual({ street: 11000, web: 8400 });
+  });
+
+  it('finds a group only within the given facility and portfolio', async () => {
+    const elsewhere = { facilityUuid: randomUUID(), portfolioUuid: ids.portfolio };
+    expect(await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { within: elsewhere }))).toBeNull();
+    expect(await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { within: { facilityUuid: ids.facility, portfolioUuid: randomUUID() } }))).toBeNull();
+    expect(await db.transaction((manager) => repriceUnitGroup(manager, randomUUID()))).toBeNull();
+    const rates = await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { within: { facilityUuid: ids.facility, portfolioUuid: ids.portfolio } }));
+    expect(rates).toMatchObject({ currentStreetRateInPennies: 11000, currentWebRateInPennies: 8400 });
+  });
+});
