@@ -12,7 +12,7 @@ import {
   type DelinquencySchedule,
   type DelinquencyTransition,
 } from '@storage/domain';
-import { OUTBOX_CHANNEL } from '@storage/messaging';
+import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { AUCTION_COLUMNS, auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { eventTimes } from './event-times';
@@ -22,32 +22,48 @@ import { pastDueSinceAfter, statusChangeEvent } from './transition-writer';
 
 /*
  * The business-day run's write path: the transitions of `DelinquencyService.advance` (STAGE_ADVANCE and
- * PAYMENT_CLEARED, with the same effects and events as `writeTransition`), each in its own transaction, in
- * two round trips instead of about ten. Statements are prepared once per connection (SQL PREPARE) and run
- * with EXECUTE in simple-protocol messages of several statements, arguments written as escaped literals:
+ * PAYMENT_CLEARED, with the same effects and events as `writeTransition`), each in its own transaction of
+ * one round trip. Statements are prepared once per connection (SQL PREPARE) and run with EXECUTE in
+ * simple-protocol messages of several statements, arguments written as escaped literals.
  *
- * 1. `BEGIN; lock the rental; read its state, pending auction and event context`. The state is read by a
- *    statement after the lock (each statement of a message takes its own snapshot), so a run that waited
- *    for the lock sees the holder's commit, as `lockRental` does.
- * 2. `one statement with data-modifying CTEs (late fee, delinquency, auction, gate suspension, outbox rows);
- *    COMMIT` (or `ROLLBACK` when the date brings nothing). The event payloads are built from the context
- *    read under the lock with this change applied (the late fee on both balances): exactly what reading it
- *    again after the writes would return.
+ * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
+ * decides each rental's transition from what it read, and sends `BEGIN; lock the rental; one statement with
+ * data-modifying CTEs (late fee, delinquency, auction, gate suspension, outbox rows); COMMIT`. The write
+ * applies only if the rental is still as read: the state version (STATE_VERSION) read under the lock
+ * must equal the one the decision was made on. Otherwise it writes nothing and the rental is read and
+ * decided again, as it is after a transition when the date brings another (catch-up). The version is
+ * read by a statement after the lock: a statement that waited for the lock would still see the snapshot
+ * from before the holder's commit (Postgres rechecks only the locked row, not the joined delinquency).
  *
- * Outbox rows are inserted as OutboxPublisher inserts them (the transaction id taken before the outbox id,
- * which the embedded LogReader relies on) but without a NOTIFY in every transaction: a transaction that
- * notifies holds a cluster-wide lock through its commit, which serialises every commit of the run behind
- * one WAL flush each. Instead a worker notifies (autocommit, after its commit) when no worker of the
- * advancer has for NOTIFY_EVERY_MS, and each worker when it is released with commits not notified yet; a
- * listener also polls, so nothing depends on the wake-up.
+ * Outbox rows carry no NOTIFY in every transaction: a transaction that notifies holds a cluster-wide lock
+ * through its commit, which serialises every commit of the run behind one WAL flush each. Instead a worker
+ * notifies (autocommit, after its commit) when no worker of the advancer has for NOTIFY_EVERY_MS, and each
+ * worker when it is released with commits not notified yet; a listener also polls, so nothing depends on
+ * the wake-up.
  */
 
 const NOTIFY_EVERY_MS = 100;
 
+/** How often a rental may change under a worker between its read and its write before the run gives up on it. */
+const MAX_CONFLICTS = 10;
+
+/**
+ * Everything a transition and its events are decided from, as the versions (xmin) of the rows read: the
+ * rental, its delinquency, tenant, auctions, services and the tenant's other rentals (their balances are in
+ * the payload), and the facility's date. Any committed change to one of them changes the version: a
+ * changed row has the xmin of a transaction that committed after the read. The lists are not ordered (no
+ * sort to pay for): the same rows read in another order only cost a needless retry.
+ */
+const STATE_VERSION = `format('%s/%s/%s/%s/%s/%s/%s', r.xmin, d.xmin, p.xmin,
+  (SELECT (now() AT TIME ZONE tz.time_zone)::date FROM facilities tz WHERE tz.uuid = r.facility_uuid),
+  (SELECT string_agg(a.xmin::text, ',') FROM auctions a WHERE a.rental_record_uuid = r.uuid),
+  (SELECT string_agg(s.xmin::text, ',') FROM rental_services s WHERE s.rental_record_uuid = r.uuid),
+  (SELECT string_agg(t.xmin::text, ',') FROM rental_records t WHERE t.person_uuid = r.person_uuid AND t.uuid <> r.uuid))`;
+
 const LOCK_SQL = 'SELECT 1 FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE';
 
-/** The locked rental's state, pending auction (when the balance is cleared) and event context. */
-const STATE_SQL = `
+/** The rentals' states, pending auctions (when the balance is cleared), event contexts and state versions. */
+const STATES_SQL = `
 SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text AS facility_today,
        d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
        d.status_changed_on::text AS status_changed_on, d.last_business_date::text AS last_business_date, d.last_event_at,
@@ -55,23 +71,31 @@ SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text A
          (SELECT row_to_json(a) FROM (SELECT ${AUCTION_COLUMNS} FROM auctions
                                        WHERE rental_record_uuid = r.uuid AND stage IN ('CREATED', 'SCHEDULED')) a)
        END AS pending_auction,
-       ${RENTAL_EVENT_CONTEXT_COLUMNS}
+       ${RENTAL_EVENT_CONTEXT_COLUMNS},
+       ${STATE_VERSION} AS state_version
   FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS}
   LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
- WHERE r.uuid = $1`;
+ WHERE r.uuid = ANY($1)`;
 
 interface StateRow extends RentalEventContextRow, LockedRentalRow {
   pending_auction: AuctionRow | null;
+  state_version: string;
 }
 
+/** Writes nothing unless the rental is still at version $19; says whether it wrote. */
 const WRITE_SQL = `
-WITH late_fee AS (
+WITH unchanged AS (
+  SELECT FROM rental_records r
+    JOIN persons p ON p.uuid = r.person_uuid
+    LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
+   WHERE r.uuid = $1 AND ${STATE_VERSION} = $19
+), late_fee AS (
   UPDATE rental_records SET balance_in_pennies = balance_in_pennies + $2, updated_at = now()
-   WHERE uuid = $1 AND $2::int > 0
+   WHERE uuid = $1 AND $2::int > 0 AND EXISTS (SELECT FROM unchanged)
 ), delinquency AS (
   INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since,
                              status_changed_on, last_business_date, written_off_in_pennies, last_event_at)
-  VALUES ($1, $3, $4, $5, $6, $7, $8, $9, 0, $10)
+  SELECT $1, $3, $4, $5, $6, $7, $8, $9, 0, $10 WHERE EXISTS (SELECT FROM unchanged)
   ON CONFLICT (rental_record_uuid) DO UPDATE SET delinquency_uuid = EXCLUDED.delinquency_uuid, status = EXCLUDED.status,
     paused_from = EXCLUDED.paused_from, past_due_since = EXCLUDED.past_due_since, status_changed_on = EXCLUDED.status_changed_on,
     last_business_date = COALESCE(EXCLUDED.last_business_date, delinquencies.last_business_date),
@@ -82,38 +106,45 @@ WITH late_fee AS (
                         canceled_on, completed_on, minimum_bid_in_pennies, winning_bid_in_pennies)
   SELECT a.uuid, a.rental_record_uuid, a.delinquency_uuid, a.facility_uuid, a.stage, a.scheduled_on, a.start_date, a.end_date,
          a.canceled_on, a.completed_on, a.minimum_bid_in_pennies, a.winning_bid_in_pennies
-    FROM jsonb_populate_recordset(NULL::auctions, $11::jsonb) a
+    FROM jsonb_populate_recordset(NULL::auctions, $11::jsonb) a WHERE EXISTS (SELECT FROM unchanged)
   ON CONFLICT (uuid) DO UPDATE SET stage = EXCLUDED.stage, scheduled_on = EXCLUDED.scheduled_on,
     start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, canceled_on = EXCLUDED.canceled_on,
     completed_on = EXCLUDED.completed_on, minimum_bid_in_pennies = EXCLUDED.minimum_bid_in_pennies,
     winning_bid_in_pennies = EXCLUDED.winning_bid_in_pennies, updated_at = now()
 ), suspend_gate AS (
   INSERT INTO gate_code_suspensions (rental_record_uuid, facility_uuid, suspended_on)
-  SELECT $1, $3, $8 WHERE $12::text = 'SUSPEND'
+  SELECT $1, $3, $8 WHERE $12::text = 'SUSPEND' AND EXISTS (SELECT FROM unchanged)
   ON CONFLICT (rental_record_uuid) DO NOTHING
 ), restore_gate AS (
-  DELETE FROM gate_code_suspensions WHERE rental_record_uuid = $1 AND $12::text = 'RESTORE'
+  DELETE FROM gate_code_suspensions WHERE rental_record_uuid = $1 AND $12::text = 'RESTORE' AND EXISTS (SELECT FROM unchanged)
 ), events AS (
-  INSERT INTO outbox (id, topic, key, type, event_id, source, envelope)
-  SELECT nextval(pg_get_serial_sequence('outbox', 'id')), e.topic, e.key, e.type, e.event_id, $13, e.envelope
-    FROM (SELECT pg_current_xact_id() AS xid OFFSET 0) AS tx,
-         unnest($14::text[], $15::text[], $16::text[], $17::text[], $18::jsonb[]) WITH ORDINALITY AS e(topic, key, type, event_id, envelope, ord)
-   WHERE tx.xid IS NOT NULL
-   ORDER BY e.ord
+  ${outboxInsertSql(
+    `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
+        FROM unnest($14::text[], $15::text[], $16::text[], $17::text[], $18::jsonb[]) WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
+       WHERE EXISTS (SELECT FROM unchanged) ORDER BY u.ord) AS e`,
+    '$13',
+  )}
 )
-SELECT 1`;
+SELECT EXISTS (SELECT FROM unchanged) AS applied`;
 
-/** Prepared once per connection (session); `_v1` to be bumped when a text changes shape. */
+/** Prepared once per connection (session); `_v2` to be bumped when a text changes shape. */
 const PREPARE_SQL = `
-PREPARE delinquency_run_lock_v1(uuid) AS ${LOCK_SQL};
-PREPARE delinquency_run_state_v1(uuid) AS ${STATE_SQL};
-PREPARE delinquency_run_write_v1(uuid, int, uuid, uuid, rental_delinquency_status, rental_delinquency_status, date, date, date,
-                                 timestamptz, text, text, text, text[], text[], text[], text[], text[]) AS ${WRITE_SQL}`;
+SET standard_conforming_strings = on;
+PREPARE delinquency_run_lock_v2(uuid) AS ${LOCK_SQL};
+PREPARE delinquency_run_states_v2(uuid[]) AS ${STATES_SQL};
+PREPARE delinquency_run_write_v2(uuid, int, uuid, uuid, rental_delinquency_status, rental_delinquency_status, date, date, date,
+                                 timestamptz, text, text, text, text[], text[], text[], text[], text[], text) AS ${WRITE_SQL}`;
 
 /** The connections (pg clients) this process prepared the statements on. */
 const prepared = new WeakSet<PoolClient>();
 
 type GateChange = 'SUSPEND' | 'RESTORE' | 'NONE';
+
+/** What a worker did with its rentals: transitions applied, and the rentals it could not advance. */
+export interface AdvanceResult {
+  transitions: number;
+  failures: { rentalRecordUuid: string; error: unknown }[];
+}
 
 /** Applies business-day transitions; one `Worker` (one connection) per concurrent worker of a run. */
 export class BusinessDayAdvancer {
@@ -168,17 +199,78 @@ export class BusinessDayWorker {
   ) {}
 
   /**
-   * Applies every transition `businessDate` brings the rental, in order, each in its own transaction and
-   * decided under the rental's lock (as `DelinquencyService.advance` called until null); returns how many.
+   * Applies every transition `businessDate` brings each rental, in order, each in its own transaction
+   * (as `DelinquencyService.advance` called until null). A rental that fails is reported and the others go on.
    */
-  async catchUp(rentalRecordUuid: string, businessDate: CalendarDate, schedule: DelinquencySchedule): Promise<number> {
-    let applied = 0;
-    for (;;) {
-      const { transition, more } = await this.advance(rentalRecordUuid, businessDate, schedule);
-      if (transition === null) return applied;
-      applied++;
-      if (!more) return applied;
+  async advance(rentalRecordUuids: readonly string[], businessDate: CalendarDate, schedule: DelinquencySchedule): Promise<AdvanceResult> {
+    const result: AdvanceResult = { transitions: 0, failures: [] };
+    const conflicts = new Map<string, number>();
+    // Rentals of a message that failed: each is then written in a message of its own, so one bad rental
+    // is reported alone and the others go on.
+    const alone = new Set<string>();
+    // The last event time each write of a failed message would have stored: a rental read again with it has
+    // had that write committed before the failure, and it is counted.
+    const unconfirmed = new Map<string, number>();
+    let pending = rentalRecordUuids.filter((uuid) => {
+      if (isUuid(uuid)) return true;
+      result.failures.push({ rentalRecordUuid: uuid, error: new Error(`Not a rental record uuid: ${String(uuid)}`) });
+      return false;
+    });
+    while (pending.length > 0) {
+      let rows: StateRow[];
+      try {
+        rows = await this.readStates(pending);
+      } catch (error) {
+        result.failures.push(...pending.map((rentalRecordUuid) => ({ rentalRecordUuid, error })));
+        return result;
+      }
+      const writes: Write[] = [];
+      for (const row of rows) {
+        const lastEventAt = unconfirmed.get(row.rental_record_uuid);
+        if (lastEventAt !== undefined && row.last_event_at?.getTime() === lastEventAt) result.transitions++;
+        unconfirmed.delete(row.rental_record_uuid);
+        try {
+          const decision = decide(row, businessDate, schedule);
+          if (decision !== null) writes.push({ row, decision, ...this.writeParameters(row, decision, businessDate, schedule) });
+        } catch (error) {
+          result.failures.push({ rentalRecordUuid: row.rental_record_uuid, error });
+        }
+      }
+      const together = writes.filter((write) => !alone.has(write.row.rental_record_uuid));
+      const batches = [...(together.length > 0 ? [together] : []), ...writes.filter((write) => alone.has(write.row.rental_record_uuid)).map((write) => [write])];
+      const again: string[] = [];
+      for (const batch of batches) {
+        let applied: boolean[];
+        try {
+          applied = await this.write(batch);
+        } catch (error) {
+          const [only] = batch;
+          if (batch.length === 1 && only !== undefined) result.failures.push({ rentalRecordUuid: only.row.rental_record_uuid, error });
+          else {
+            for (const { row, lastEventAt } of batch) {
+              alone.add(row.rental_record_uuid);
+              again.push(row.rental_record_uuid);
+              unconfirmed.set(row.rental_record_uuid, lastEventAt.getTime());
+            }
+          }
+          continue;
+        }
+        for (const [index, write] of batch.entries()) {
+          const uuid = write.row.rental_record_uuid;
+          if (applied[index] === true) {
+            result.transitions++;
+            if (write.decision.more) again.push(uuid);
+            continue;
+          }
+          const seen = (conflicts.get(uuid) ?? 0) + 1;
+          conflicts.set(uuid, seen);
+          if (seen > MAX_CONFLICTS) result.failures.push({ rentalRecordUuid: uuid, error: new Error(`Rental record ${uuid} kept changing while being advanced`) });
+          else again.push(uuid);
+        }
+      }
+      pending = again;
     }
+    return result;
   }
 
   /** Notifies what is left to notify and returns the connection to the pool. */
@@ -190,49 +282,33 @@ export class BusinessDayWorker {
     }
   }
 
-  /** The first transition of the date, in its own transaction; `more` when the date brings another after it. */
-  private async advance(
-    rentalRecordUuid: string,
-    businessDate: CalendarDate,
-    schedule: DelinquencySchedule,
-  ): Promise<{ transition: DelinquencyTransition | null; more: boolean }> {
-    if (!isUuid(rentalRecordUuid)) throw new Error(`Not a rental record uuid: ${String(rentalRecordUuid)}`);
-    let open = true;
+  private async readStates(rentalRecordUuids: readonly string[]): Promise<StateRow[]> {
+    const uuids = `ARRAY[${rentalRecordUuids.map((uuid) => literal(uuid)).join(', ')}]::uuid[]`;
+    const { rows } = await this.client.query<StateRow>(`EXECUTE delinquency_run_states_v2(${uuids})`);
+    return rows;
+  }
+
+  /**
+   * The writes in one message, each its own transaction: lock, write if unchanged, commit. Says which wrote.
+   * Should a statement fail, the rest of the message is skipped: the transactions before it are committed,
+   * its own is still open and is rolled back.
+   */
+  private async write(writes: readonly Write[]): Promise<boolean[]> {
+    const transactions = writes.map(({ parameters }) => {
+      const [uuid] = parameters;
+      const values = parameters.map((value) => literal(value)).join(', ');
+      return `BEGIN; EXECUTE delinquency_run_lock_v2(${literal(uuid)}); EXECUTE delinquency_run_write_v2(${values}); COMMIT`;
+    });
     try {
-      const uuid = literal(this.client, rentalRecordUuid);
-      // The state is read by a statement after the lock: its snapshot sees what the lock's previous holder committed.
-      const results = (await this.client.query(
-        `BEGIN; EXECUTE delinquency_run_lock_v1(${uuid}); EXECUTE delinquency_run_state_v1(${uuid})`,
-      )) as unknown as QueryResult<StateRow>[];
-      const row = results[2]?.rows[0];
-      const rental = row === undefined ? null : lockedRentalFromRow(row);
-      // A run of an older date after a newer one must not backdate anything.
-      const processed = rental?.delinquency?.lastBusinessDate;
-      const transitions =
-        row === undefined || rental === null || !rental.active || (processed != null && processed > businessDate)
-          ? []
-          : transitionsForBusinessDate({
-              ...delinquencyState(rental),
-              balanceInPennies: rental.balanceInPennies,
-              oldestUnpaidDueDate: oldestUnpaidDueDate(rental),
-              schedule,
-              businessDate,
-            });
-      const [transition] = transitions;
-      if (row === undefined || rental === null || transition === undefined) {
-        open = false;
-        await this.client.query('ROLLBACK');
-        return { transition: null, more: false };
+      const results = (await this.client.query(transactions.join('; '))) as unknown as QueryResult<{ applied: boolean }>[];
+      const applied = writes.map((_, index) => results[index * STATEMENTS_PER_WRITE + 2]?.rows[0]?.applied === true);
+      if (applied.includes(true)) {
+        this.unnotified = true;
+        if (this.notifications.due()) await this.notify();
       }
-      const parameters = this.writeParameters(row, rental, transition, businessDate, schedule);
-      // Should EXECUTE fail, COMMIT does not run (the rest of a failed message is skipped) and the catch rolls back.
-      await this.client.query(`EXECUTE delinquency_run_write_v1(${parameters.map((value) => literal(this.client, value)).join(', ')}); COMMIT`);
-      open = false;
-      this.unnotified = true;
-      if (this.notifications.due()) await this.notify();
-      return { transition, more: transitions.length > 1 };
+      return applied;
     } catch (error) {
-      if (open) await this.client.query('ROLLBACK').catch(() => undefined);
+      await this.client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
   }
@@ -245,11 +321,11 @@ export class BusinessDayWorker {
   /** The change `writeTransition` makes for a business-day transition, as the parameters of WRITE_SQL. */
   private writeParameters(
     row: StateRow,
-    rental: LockedRental,
-    transition: DelinquencyTransition,
+    decision: Decision,
     businessDate: CalendarDate,
     schedule: DelinquencySchedule,
-  ): unknown[] {
+  ): Pick<Write, 'parameters' | 'lastEventAt'> {
+    const { rental, transition } = decision;
     if (transition.trigger !== 'STAGE_ADVANCE' && transition.trigger !== 'PAYMENT_CLEARED') {
       throw new Error(`A business day does not ${transition.trigger}`);
     }
@@ -314,7 +390,9 @@ export class BusinessDayWorker {
       return envelopeOf(event, context, at);
     });
 
-    return [
+    const lastEventAt = times[times.length - 1];
+    if (lastEventAt === undefined) throw new Error('A transition emits at least its status change');
+    const parameters = [
       rental.rentalRecordUuid,
       lateFee,
       rental.facilityUuid,
@@ -324,7 +402,7 @@ export class BusinessDayWorker {
       pastDueSinceAfter(rental, transition, startsEpisode),
       day,
       businessDate,
-      times[times.length - 1] ?? null,
+      lastEventAt,
       JSON.stringify(auctions.map(auctionRecord)),
       gate,
       this.source,
@@ -333,20 +411,64 @@ export class BusinessDayWorker {
       envelopes.map((envelope) => envelope.type),
       envelopes.map((envelope) => envelope.eventId),
       envelopes.map((envelope) => JSON.stringify(envelope)),
+      row.state_version,
     ];
+    return { parameters, lastEventAt };
   }
 }
 
-/** A value as an SQL literal for EXECUTE (its type comes from the prepared statement's parameter). */
-function literal(client: PoolClient, value: unknown): string {
+/** A rental's transition, decided from its state as read, and the arguments of its write. */
+interface Write {
+  row: StateRow;
+  decision: Decision;
+  parameters: unknown[];
+  /** The time of its last event, which the write stores as the delinquency's last_event_at. */
+  lastEventAt: Date;
+}
+
+/** BEGIN, lock, write, COMMIT. */
+const STATEMENTS_PER_WRITE = 4;
+
+/** The first transition a rental's state as read brings on `businessDate`; `more` when another follows it. */
+interface Decision {
+  rental: LockedRental;
+  transition: DelinquencyTransition;
+  more: boolean;
+}
+
+function decide(row: StateRow, businessDate: CalendarDate, schedule: DelinquencySchedule): Decision | null {
+  const rental = lockedRentalFromRow(row);
+  // A run of an older date after a newer one must not backdate anything.
+  const processed = rental.delinquency?.lastBusinessDate;
+  if (!rental.active || (processed != null && processed > businessDate)) return null;
+  const transitions = transitionsForBusinessDate({
+    ...delinquencyState(rental),
+    balanceInPennies: rental.balanceInPennies,
+    oldestUnpaidDueDate: oldestUnpaidDueDate(rental),
+    schedule,
+    businessDate,
+  });
+  const [transition] = transitions;
+  return transition === undefined ? null : { rental, transition, more: transitions.length > 1 };
+}
+
+/**
+ * A value as an SQL literal for EXECUTE (its type comes from the prepared statement's parameter). Strings
+ * only need their quotes doubled: the worker's session has standard_conforming_strings on (set with the
+ * statements), so a backslash is an ordinary character.
+ */
+function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
     return String(value);
   }
-  if (typeof value === 'string') return client.escapeLiteral(value);
-  if (value instanceof Date) return client.escapeLiteral(value.toISOString());
-  if (Array.isArray(value)) return `ARRAY[${value.map((element) => literal(client, element)).join(', ')}]::text[]`;
+  if (typeof value === 'string') {
+    if (value.includes('\0')) throw new Error('A string with a NUL character has no SQL literal');
+    return `'${value.replaceAll("'", "''")}'`;
+  }
+  if (value instanceof Date) return `'${value.toISOString()}'`;
+  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(', ')}]::text[]`;
   throw new Error(`No literal for ${typeof value}`);
 }
 

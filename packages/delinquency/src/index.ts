@@ -5,7 +5,7 @@ export { DelinquencyScheduleRecord } from './entities/delinquency-schedule.entit
 export { GateCodeSuspension } from './entities/gate-code-suspension.entity';
 export { AUCTION_BIDDING_DAYS, AUCTION_NOTICE_DAYS } from './auctions';
 export { AuctionService, type AuctionChange } from './auction.service';
-export { BusinessDayAdvancer, type BusinessDayWorker } from './business-day-advancer';
+export { BusinessDayAdvancer, type AdvanceResult, type BusinessDayWorker } from './business-day-advancer';
 export { DelinquencyModule } from './delinquency.module';
 export { DelinquencyService } from './delinquency.service';
 export { DelinquencyConflict, InvalidDelinquencyInput, RentalNotFound } from './errors';

@@ -6,16 +6,26 @@ import { OUTBOX_CHANNEL } from './embedded/log-follower';
 /** The producing service's name, recorded on its outbox rows so its relay publishes them. */
 export const MESSAGING_SERVICE = Symbol('MESSAGING_SERVICE');
 
-/*
- * The transaction id is taken (pg_current_xact_id, in a subquery that runs first) before the outbox id,
- * which the embedded LogReader relies on to tell a late commit from a rollback. The notification is sent
- * only at commit, so a rolled-back event wakes nobody.
+/**
+ * An INSERT of outbox rows, for writers that batch their events into statements of their own. `events` is
+ * an SQL FROM item aliased `e` with the columns topic, key, type, event_id and envelope (jsonb), in the
+ * order to publish; `source` an SQL expression for the producing service. It notifies nobody: the writer
+ * sends `pg_notify(OUTBOX_CHANNEL, '')` itself, after commit (the log is also polled).
+ *
+ * The transaction id is taken (pg_current_xact_id, in a subquery that runs first) before the outbox ids,
+ * which the embedded LogReader relies on to tell a late commit from a rollback.
  */
+export function outboxInsertSql(events: string, source: string): string {
+  return `INSERT INTO outbox (id, topic, key, type, event_id, source, envelope)
+  SELECT nextval(pg_get_serial_sequence('outbox', 'id')), e.topic, e.key, e.type, e.event_id, ${source}, e.envelope
+    FROM (SELECT pg_current_xact_id() AS xid OFFSET 0) AS tx, ${events}
+   WHERE tx.xid IS NOT NULL`;
+}
+
+/** One event, notifying at commit, so a rolled-back event wakes nobody. */
 const INSERT_AND_NOTIFY = `
 WITH entry AS (
-  INSERT INTO outbox (id, topic, key, type, event_id, source, envelope)
-  SELECT nextval(pg_get_serial_sequence('outbox', 'id')), $1, $2, $3, $4, $5, $6::jsonb
-    FROM (SELECT pg_current_xact_id() AS xid OFFSET 0) AS tx WHERE tx.xid IS NOT NULL
+  ${outboxInsertSql('(VALUES ($1, $2, $3, $4, $6::jsonb)) AS e(topic, key, type, event_id, envelope)', '$5')}
   RETURNING id)
 SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry`;
 

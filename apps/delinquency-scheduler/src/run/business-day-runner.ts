@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { addDays, type CalendarDate } from '@storage/domain';
 import { BusinessDayAdvancer, facilitySchedule } from '@storage/delinquency';
+import type { DueRun } from './due-runs';
 import { FacilityLock } from './facility-lock';
 import { runCandidates } from './run-candidates';
 
@@ -40,6 +41,15 @@ export class RunFailed extends Error {
 
 const PROGRESS_EVERY = 1_000;
 
+/**
+ * Facilities run side by side, each with its share of the workers: one's candidate query and last rentals
+ * overlap the other's work instead of leaving connections idle.
+ */
+const FACILITIES_AT_ONCE = 2;
+
+/** At most this many rentals are read and decided at once; fewer when a facility has few, so every worker gets some. */
+const MAX_CHUNK = 32;
+
 /** Runs business dates of facilities: candidates in one query, then each rental's transitions one transaction at a time. */
 @Injectable()
 export class BusinessDayRunner {
@@ -49,14 +59,55 @@ export class BusinessDayRunner {
     @Inject(RUN_CONCURRENCY) private readonly concurrency: number,
   ) {}
 
+  /**
+   * Each facility's dates (see runDates), FACILITIES_AT_ONCE facilities at a time, sharing the workers.
+   * Results are in the order of `runs` (none for a facility that failed). A failure goes to `onFailure`
+   * when given, and the other facilities still run; without it no further facility starts, and the first
+   * error is thrown once the facilities under way have finished. No facility starts once `stopping` says so.
+   */
+  async runFacilities(
+    runs: readonly DueRun[],
+    options: RunOptions & { onFailure?: (run: DueRun, error: unknown) => void; stopping?: () => boolean },
+  ): Promise<RunResult[][]> {
+    const results: RunResult[][] = [];
+    const workers = Math.max(1, Math.floor(this.concurrency / FACILITIES_AT_ONCE));
+    let next = 0;
+    let failed = false;
+    const lane = async (): Promise<void> => {
+      for (let index = next++; index < runs.length && !failed && options.stopping?.() !== true; index = next++) {
+        const run = runs[index];
+        if (run === undefined) continue;
+        try {
+          results[index] = await this.runDates(run.facilityUuid, run.from, run.through, options, workers);
+        } catch (error) {
+          if (options.onFailure === undefined) {
+            failed = true;
+            throw error;
+          }
+          options.onFailure(run, error);
+        }
+      }
+    };
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(FACILITIES_AT_ONCE, runs.length) }, lane));
+    const rejected = lanes.find((settled): settled is PromiseRejectedResult => settled.status === 'rejected');
+    if (rejected !== undefined) throw rejected.reason;
+    return results.filter((result) => result !== undefined);
+  }
+
   /** The facility's dates from `from` through `through`, in order, under the facility's lock. */
-  async runDates(facilityUuid: string, from: CalendarDate, through: CalendarDate, options: RunOptions): Promise<RunResult[]> {
+  async runDates(
+    facilityUuid: string,
+    from: CalendarDate,
+    through: CalendarDate,
+    options: RunOptions,
+    workers: number = this.concurrency,
+  ): Promise<RunResult[]> {
     const lock = await FacilityLock.acquire(this.dataSource, facilityUuid, options.wait);
     if (lock === null) return [{ facilityUuid, businessDate: from, candidates: 0, done: 0, transitions: 0, skipped: true }];
     try {
       const results: RunResult[] = [];
       for (let date = from; date <= through; date = addDays(date, 1)) {
-        results.push(await this.runLocked(facilityUuid, date, options));
+        results.push(await this.runLocked(facilityUuid, date, options, workers));
       }
       return results;
     } finally {
@@ -64,7 +115,7 @@ export class BusinessDayRunner {
     }
   }
 
-  private async runLocked(facilityUuid: string, businessDate: CalendarDate, options: RunOptions): Promise<RunResult> {
+  private async runLocked(facilityUuid: string, businessDate: CalendarDate, options: RunOptions, workers: number): Promise<RunResult> {
     await this.dataSource.query(
       `INSERT INTO delinquency_runs (facility_uuid, business_date, started_at) VALUES ($1, $2, now())
        ON CONFLICT (facility_uuid, business_date) DO UPDATE SET started_at = now(), completed_at = NULL`,
@@ -74,27 +125,28 @@ export class BusinessDayRunner {
     const candidates = await runCandidates(this.dataSource, facilityUuid, businessDate, schedule);
     const progress: RunProgress = { facilityUuid, businessDate, candidates: candidates.length, done: 0, transitions: 0 };
     const failures: { rentalRecordUuid: string; error: unknown }[] = [];
+    const chunkSize = Math.min(MAX_CHUNK, Math.ceil(candidates.length / (workers * 4)));
     let next = 0;
-    // Each worker holds one connection for the run; concurrency stays below the pool size (the facility lock holds one).
+    // Each worker holds one connection for the run and takes the rentals a chunk at a time (their states are
+    // read in one statement); concurrency stays below the pool size (the facility lock holds one).
     const worker = async (): Promise<void> => {
       const session = await this.advancer.worker();
       try {
-        for (let index = next++; index < candidates.length; index = next++) {
-          const rentalRecordUuid = candidates[index];
-          try {
-            // Several stages may be due (catch-up): one transaction each, until the date brings nothing more.
-            const applied = await session.catchUp(rentalRecordUuid, businessDate, schedule);
-            progress.transitions += applied;
-          } catch (error) {
-            failures.push({ rentalRecordUuid, error });
-          }
-          if (++progress.done % PROGRESS_EVERY === 0) options.onProgress?.({ ...progress });
+        for (let start = next; start < candidates.length; start = next) {
+          next = start + chunkSize;
+          const chunk = candidates.slice(start, next);
+          const { transitions, failures: failed } = await session.advance(chunk, businessDate, schedule);
+          progress.transitions += transitions;
+          failures.push(...failed);
+          const before = progress.done;
+          progress.done += chunk.length;
+          if (Math.floor(progress.done / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) options.onProgress?.({ ...progress });
         }
       } finally {
         await session.release();
       }
     };
-    await Promise.all(Array.from({ length: Math.min(Math.max(1, this.concurrency), candidates.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, workers), candidates.length) }, worker));
     options.onProgress?.({ ...progress });
     if (failures.length > 0) throw new RunFailed(facilityUuid, businessDate, failures);
     await this.dataSource.query(

@@ -34,17 +34,15 @@ export class DailyTimer implements OnApplicationBootstrap, OnApplicationShutdown
 
   /** Runs every due facility once; exported for tests that pass their own `now`. */
   async tick(now: Date = new Date()): Promise<void> {
-    for (const due of await dueRuns(this.dataSource, now)) {
-      if (this.stopped) return;
-      try {
-        for (const result of await this.runner.runDates(due.facilityUuid, due.from, due.through, { wait: false })) {
-          if (!result.skipped) {
-            this.logger.log(`facility ${result.facilityUuid} ${result.businessDate}: ${result.transitions} transition(s) over ${result.candidates} candidate(s)`);
-          }
-        }
-      } catch (error) {
-        // One facility's failure must not hold the others back; its date stays due and runs again next tick.
-        this.logger.error(`facility ${due.facilityUuid}: ${error instanceof Error ? error.message : String(error)}`);
+    const results = await this.runner.runFacilities(await dueRuns(this.dataSource, now), {
+      wait: false,
+      stopping: () => this.stopped,
+      // One facility's failure must not hold the others back; its date stays due and runs again next tick.
+      onFailure: (run, error) => this.logger.error(`facility ${run.facilityUuid}: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    for (const result of results.flat()) {
+      if (!result.skipped) {
+        this.logger.log(`facility ${result.facilityUuid} ${result.businessDate}: ${result.transitions} transition(s) over ${result.candidates} candidate(s)`);
       }
     }
   }

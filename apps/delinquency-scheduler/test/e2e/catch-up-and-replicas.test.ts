@@ -125,7 +125,10 @@ describe('two scheduler instances over the same rentals', () => {
     const viaRun = async (order: typeof rentals) => {
       const worker = await first.advancer.worker();
       try {
-        for (const { rentalRecordUuid } of order) await worker.catchUp(rentalRecordUuid, asOf, schedule);
+        for (const { rentalRecordUuid } of order) {
+          const { failures } = await worker.advance([rentalRecordUuid], asOf, schedule);
+          expect(failures).toEqual([]);
+        }
       } finally {
         await worker.release();
       }

@@ -1,0 +1,81 @@
+import { RunFailed } from '../../src/run/business-day-runner';
+import { seedFacility, seedRental, type RentalFixture } from '../support/fixtures';
+import { outboxEvents, statusTrail } from '../support/outbox';
+import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
+
+/*
+ * A run writes several rentals' transactions in one message; a rental whose write fails must be reported
+ * alone, with nothing of it written, while the others of its message are applied once each.
+ */
+describe('a rental whose transition fails', () => {
+  let bed: Awaited<ReturnType<typeof schedulerTestBed>>;
+  let scheduler: SchedulerInstance;
+
+  beforeAll(async () => {
+    bed = await schedulerTestBed();
+    scheduler = bed.scheduler;
+  });
+  afterAll(() => bed.close());
+  afterEach(() => scheduler.dataSource.query('DROP TRIGGER IF EXISTS refuse_test_rental ON delinquencies'));
+
+  /** Makes every write of `rental`'s delinquency fail, as a broken row or a bug would. */
+  async function breakRental(rental: RentalFixture): Promise<void> {
+    await scheduler.dataSource.query(`
+      CREATE OR REPLACE FUNCTION refuse_test_rental() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.rental_record_uuid = '${rental.rentalRecordUuid}' THEN RAISE EXCEPTION 'refused for the test'; END IF;
+        RETURN NEW;
+      END $$`);
+    await scheduler.dataSource.query(
+      'CREATE TRIGGER refuse_test_rental BEFORE INSERT OR UPDATE ON delinquencies FOR EACH ROW EXECUTE FUNCTION refuse_test_rental()',
+    );
+  }
+  const repair = () => scheduler.dataSource.query('DROP TRIGGER refuse_test_rental ON delinquencies');
+
+  it('is reported alone; the others of its message are applied once each', async () => {
+    const facility = await seedFacility(scheduler.dataSource);
+    const rentals: RentalFixture[] = [];
+    for (let i = 0; i < 6; i++) rentals.push(await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' }));
+    const [broken, ...healthy] = rentals;
+    if (broken === undefined) throw new Error('six rentals were seeded');
+    await breakRental(broken);
+    const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 0 };
+
+    const worker = await scheduler.advancer.worker();
+    try {
+      const result = await worker.advance(rentals.map((rental) => rental.rentalRecordUuid), '2025-03-07', schedule);
+      expect(result.transitions).toBe(healthy.length);
+      expect(result.failures.map((failure) => failure.rentalRecordUuid)).toEqual([broken.rentalRecordUuid]);
+      expect(String(result.failures[0]?.error)).toContain('refused for the test');
+    } finally {
+      await worker.release();
+    }
+    expect(await outboxEvents(scheduler.dataSource, broken.rentalRecordUuid)).toEqual([]);
+    for (const rental of healthy) {
+      expect(statusTrail(await outboxEvents(scheduler.dataSource, rental.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07']);
+    }
+  });
+
+  it('fails the run, which completes once the rental is repaired, without emitting anything twice', async () => {
+    const facility = await seedFacility(scheduler.dataSource);
+    const rentals: RentalFixture[] = [];
+    for (let i = 0; i < 5; i++) rentals.push(await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' }));
+    const [, broken] = rentals;
+    if (broken === undefined) throw new Error('five rentals were seeded');
+    await breakRental(broken);
+
+    const failed = await scheduler.run('2025-03-07', facility.facilityUuid).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(RunFailed);
+    expect((failed as RunFailed).failures.map((failure) => failure.rentalRecordUuid)).toEqual([broken.rentalRecordUuid]);
+    const completed = () =>
+      scheduler.dataSource.query('SELECT 1 FROM delinquency_runs WHERE facility_uuid = $1 AND completed_at IS NOT NULL', [facility.facilityUuid]);
+    expect(await completed()).toHaveLength(0);
+
+    await repair();
+    await scheduler.run('2025-03-07', facility.facilityUuid);
+    expect(await completed()).toHaveLength(1);
+    for (const rental of rentals) {
+      expect(statusTrail(await outboxEvents(scheduler.dataSource, rental.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07']);
+    }
+  });
+});
