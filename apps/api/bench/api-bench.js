@@ -1,6 +1,7 @@
 // npm run bench:api — operations 4 and 7 of the api against a bare node:http + pg server running the same
 // SQL on the same data (the scale seed, 100 facilities). For each operation and server: req/s, p50 and p99 at
-// maximum load, then at a fixed 500 req/s (autocannon overallRate), over BENCH_ROUNDS rounds (default 2) run
+// maximum load (autocannon), then at a steady 500 req/s (paced-load.js, open loop: autocannon's overallRate
+// sends each second's requests in one burst), over BENCH_ROUNDS rounds (default 2) run
 // in ABBA order; the api/bare ratio; the machine's load average at the start and the end; target met or
 // missed. Bounded: the whole run is killed after BENCH_TIMEOUT s.
 // Environment: DATABASE_URL (else the embedded server under DATA_DIR), BENCH_RENTALS (rentals of the seed when
@@ -11,7 +12,8 @@ const { spawn, spawnSync } = require('node:child_process');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { createDataSource, locateDatabase } = require('@storage/persistence');
+const { pacedLoad } = require('./paced-load');
+const { createDataSource, locateDatabase, migrate } = require('@storage/persistence');
 const { createApiKey } = require('../dist/auth/create-api-key');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -55,6 +57,8 @@ async function main() {
   watchdog.unref();
   try {
     const env = { ...process.env, DATABASE_URL: database.url, DATABASE_POOL_SIZE: POOL_SIZE };
+    // The servers do not migrate (the launcher does): a database seeded by an older version is brought up to date.
+    await migrate(database.url);
     const dataSource = await createDataSource({ url: database.url, applicationName: 'bench' }).initialize();
     let [portfolio] = await dataSource.query('SELECT uuid FROM portfolios WHERE portfolio_id = $1', [PORTFOLIO]).catch(() => []);
     if (!portfolio) {
@@ -102,13 +106,13 @@ async function main() {
     const servers = { api: API_PORT, bare: BARE_PORT };
     const rows = [];
     for (const operation of operations) {
-      for (const port of Object.values(servers)) await bench(port, key, operation.request, undefined, WARM_UP); // JIT, pools, prepared statements
+      for (const port of Object.values(servers)) await bench(port, key, operation.request, WARM_UP); // JIT, pools, prepared statements
       const runs = { api: [], bare: [] };
       // Rounds in ABBA order (api, bare, then bare, api…) so a load that drifts during the run hits both alike.
       for (let round = 0; round < ROUNDS; round++) {
         for (const server of round % 2 === 0 ? ['api', 'bare'] : ['bare', 'api']) {
           const max = summary(await bench(servers[server], key, operation.request));
-          const fixed = summary(await bench(servers[server], key, operation.request, FIXED_RATE));
+          const fixed = await pacedLoad({ port: servers[server], rate: FIXED_RATE, durationS: DURATION, request: operation.request, headers: { 'x-api-key': key }, connections: CONNECTIONS });
           runs[server].push({ max, fixed });
           log(`  ${operation.name}, round ${round + 1}, ${server}: ${Math.round(max.rps)} req/s max (p99 ${max.p99} ms); @${FIXED_RATE} req/s p99 ${fixed.p99} ms. Load ${loadAverage()}`);
         }
@@ -171,12 +175,11 @@ function summary(result) {
   };
 }
 
-function bench(port, key, request, overallRate, duration = DURATION) {
+function bench(port, key, request, duration = DURATION) {
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
     duration,
-    ...(overallRate ? { overallRate } : {}),
     headers: { 'x-api-key': key },
     requests: [
       {
