@@ -2,9 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { PoolClient, QueryResult } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
-  applyDelinquencyTrigger,
-  stageRank,
-  toEventStatus,
   isUuid,
   topicFor,
   transitionsForBusinessDate,
@@ -18,7 +15,7 @@ import { AUCTION_COLUMNS, auctionEventObject, newAuction, type AuctionRow } from
 import { eventTimes } from './event-times';
 import { delinquencyState, lockedRentalFromRow, oldestUnpaidDueDate, type LockedRental, type LockedRentalRow } from './locked-rental';
 import { envelopeOf, type PendingEvent } from './rental-event-batch';
-import { pastDueSinceAfter, statusChangeEvent } from './transition-writer';
+import { pastDueSinceAfter, planTransition, statusChangeEvent } from './transition-writer';
 
 /*
  * The business-day run's write path: the transitions of `DelinquencyService.advance` (STAGE_ADVANCE and
@@ -329,14 +326,7 @@ export class BusinessDayWorker {
     if (transition.trigger !== 'STAGE_ADVANCE' && transition.trigger !== 'PAYMENT_CLEARED') {
       throw new Error(`A business day does not ${transition.trigger}`);
     }
-    const state = delinquencyState(rental);
-    const next = applyDelinquencyTrigger(state, transition.trigger);
-    if (next.status !== transition.to) throw new Error(`${transition.trigger} leads ${state.status} to ${next.status}, not ${transition.to}`);
-    const day = transition.effectiveDate;
-    const startsEpisode = next.status === 'OVERDUE' && stageRank(state.status) === 0;
-    const delinquencyUuid = startsEpisode || rental.delinquency === null ? randomUUID() : rental.delinquency.delinquencyUuid;
-    const newStatus = toEventStatus(next.status);
-    if (newStatus === null) throw new Error('No transition leads back to not delinquent');
+    const { state, next, day, startsEpisode, delinquencyUuid, newStatus } = planTransition(rental, transition);
     const events: PendingEvent[] = [];
     const auctions: AuctionRow[] = [];
 

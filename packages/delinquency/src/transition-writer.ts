@@ -56,13 +56,7 @@ export async function writeTransition(
   if (state.status !== transition.from) {
     throw new DelinquencyConflict(`Delinquency is ${state.status}, not ${transition.from}.`);
   }
-  const next = applyDelinquencyTrigger(state, transition.trigger);
-  if (next.status !== transition.to) throw new Error(`${transition.trigger} leads ${state.status} to ${next.status}, not ${transition.to}`);
-  const day = transition.effectiveDate;
-  const startsEpisode = next.status === 'OVERDUE' && stageRank(state.status) === 0;
-  const delinquencyUuid = startsEpisode || rental.delinquency === null ? randomUUID() : rental.delinquency.delinquencyUuid;
-  const newStatus = toEventStatus(next.status);
-  if (newStatus === null) throw new Error('No transition leads back to not delinquent');
+  const { next, day, startsEpisode, delinquencyUuid, newStatus } = planTransition(rental, transition);
   const events: PendingEvent[] = [...(options.leadingEvents ?? [])];
 
   if (next.status === 'PAID' || next.status === 'WRITTEN_OFF') {
@@ -229,4 +223,22 @@ async function saveDelinquency(
       row.lastEventAt,
     ],
   );
+}
+
+/** What a transition makes of a rental's delinquency: shared by `writeTransition` and the business-day advancer. */
+export function planTransition(rental: LockedRental, transition: DelinquencyTransition) {
+  const state = delinquencyState(rental);
+  const next = applyDelinquencyTrigger(state, transition.trigger);
+  if (next.status !== transition.to) throw new Error(`${transition.trigger} leads ${state.status} to ${next.status}, not ${transition.to}`);
+  const startsEpisode = next.status === 'OVERDUE' && stageRank(state.status) === 0;
+  const newStatus = toEventStatus(next.status);
+  if (newStatus === null) throw new Error('No transition leads back to not delinquent');
+  return {
+    state,
+    next,
+    day: transition.effectiveDate,
+    startsEpisode,
+    delinquencyUuid: startsEpisode || rental.delinquency === null ? randomUUID() : rental.delinquency.delinquencyUuid,
+    newStatus,
+  };
 }
