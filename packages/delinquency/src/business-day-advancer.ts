@@ -132,6 +132,14 @@ PREPARE delinquency_run_states_v2(uuid[]) AS ${STATES_SQL};
 PREPARE delinquency_run_write_v2(uuid, int, uuid, uuid, rental_delinquency_status, rental_delinquency_status, date, date, date,
                                  timestamptz, text, text, text, text[], text[], text[], text[], text[], text) AS ${WRITE_SQL}`;
 
+/**
+ * Set for a worker's session, reset on release. Every statement of the run looks rows up by key, but a table
+ * that was empty when last analysed (auctions or gate suspensions on a new deployment) is planned as a
+ * sequential scan, and the connection's cached plan goes on scanning it as the run fills it: at a million
+ * rentals that doubled the cost of a transition.
+ */
+const KEY_LOOKUPS_ONLY = 'SET enable_seqscan = off';
+
 /** The connections (pg clients) this process prepared the statements on. */
 const prepared = new WeakSet<PoolClient>();
 
@@ -160,8 +168,9 @@ export class BusinessDayAdvancer {
     const runner = this.dataSource.createQueryRunner();
     const client = (await runner.connect()) as PoolClient;
     try {
-      if (!prepared.has(client)) {
-        await client.query(PREPARE_SQL);
+      if (prepared.has(client)) await client.query(KEY_LOOKUPS_ONLY);
+      else {
+        await client.query(`${KEY_LOOKUPS_ONLY}; ${PREPARE_SQL}`);
         prepared.add(client);
       }
     } catch (error) {
@@ -274,6 +283,7 @@ export class BusinessDayWorker {
   async release(): Promise<void> {
     try {
       if (this.unnotified) await this.notify();
+      await this.client.query('RESET enable_seqscan');
     } finally {
       await this.runner.release();
     }
