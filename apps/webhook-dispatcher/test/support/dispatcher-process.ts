@@ -7,6 +7,8 @@ export interface DispatcherProcess {
   baseUrl: string;
   output: () => string;
   stop: () => Promise<void>;
+  /** SIGKILL: the process dies mid-work, with no shutdown hook run, as in a crash or an OOM kill. */
+  kill: () => Promise<void>;
 }
 
 const MAIN = path.join(__dirname, '..', '..', 'dist', 'main.js');
@@ -33,11 +35,14 @@ export async function startDispatcher(env: Record<string, string>): Promise<Disp
   return {
     baseUrl,
     output: () => output,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => signal(child, 'SIGTERM'),
+    kill: () => signal(child, 'SIGKILL'),
   };
+}
+
+async function signal(child: ChildProcess, name: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(name);
+  await exited;
 }
