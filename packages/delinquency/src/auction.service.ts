@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { addDays, type Auction, type CalendarDate } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
-import { setUnitStatus } from '@storage/unit-occupancy';
+import { endRental } from '@storage/unit-occupancy';
 import { AUCTION_BIDDING_DAYS, auctionEventObject, newAuction, pendingAuction, saveAuction, type AuctionRow } from './auctions';
 import { operatorTransition } from './delinquency.service';
 import { DelinquencyConflict, InvalidDelinquencyInput } from './errors';
@@ -58,8 +58,8 @@ export class AuctionService {
 
   /**
    * The sale happened: the winning bid pays what it can, the rest is written off (WRITTEN_OFF), and the
-   * tenant is moved out (rental ended, unit vacant, gate code revoked). Emits auction, the status change
-   * and moved-out, in that order.
+   * tenant is moved out as by the api's move-out (`endRental`: rental, services and coverage ended, unit vacant,
+   * gate code removed). Emits auction, the status change and moved-out, in that order.
    */
   complete(ref: RentalRef, winningBidInPennies: number): Promise<Auction> {
     return this.inTransaction(ref, async (manager, rental) => {
@@ -71,7 +71,8 @@ export class AuctionService {
       const completed: AuctionRow = { ...current, stage: 'COMPLETED', completedOn: rental.facilityToday, winningBidInPennies };
       await saveAuction(manager, completed);
       const proceeds = Math.min(winningBidInPennies, Math.max(rental.balanceInPennies, 0));
-      await moveOut(manager, rental, proceeds);
+      await applyProceeds(manager, rental, proceeds);
+      await endRental(manager, { rentalRecordUuid: rental.rentalRecordUuid, unitUuid: rental.unitUuid, endDate: rental.facilityToday });
       await writeTransition(manager, this.publisher, { ...rental, balanceInPennies: rental.balanceInPennies - proceeds }, writeOff, {
         leadingEvents: [{ type: 'auction', added: { auction: auctionEventObject(completed) } }],
         trailingEvents: [{ type: 'moved-out', added: {} }],
@@ -118,16 +119,10 @@ function withDates(rental: LockedRental, auction: AuctionRow, change: AuctionCha
   return { ...auction, scheduledOn, startDate: scheduledOn, endDate };
 }
 
-/**
- * Ends the rental after its auction: proceeds off the balance, rental ended, unit vacant (its group repriced, as
- * on any move-out), gate code revoked.
- */
-async function moveOut(manager: EntityManager, rental: LockedRental, proceedsInPennies: number): Promise<void> {
-  await manager.query(
-    `UPDATE rental_records SET status = 'MOVED_OUT', end_date = $2, balance_in_pennies = balance_in_pennies - $3, updated_at = now()
-      WHERE uuid = $1`,
-    [rental.rentalRecordUuid, rental.facilityToday, proceedsInPennies],
-  );
-  await setUnitStatus(manager, rental.unitUuid, 'vacant');
-  await manager.query('DELETE FROM gate_codes WHERE rental_record_uuid = $1', [rental.rentalRecordUuid]);
+/** The winning bid's share that pays the balance comes off it; the write-off then clears the rest. */
+async function applyProceeds(manager: EntityManager, rental: LockedRental, proceedsInPennies: number): Promise<void> {
+  await manager.query('UPDATE rental_records SET balance_in_pennies = balance_in_pennies - $2 WHERE uuid = $1', [
+    rental.rentalRecordUuid,
+    proceedsInPennies,
+  ]);
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import { LifecyclePublisher } from '../rentals/lifecycle-publisher';
 import { PromotionsService } from '../shopping/promotions.service';
 import type { ShownPromotion, SignedRental } from './lease-page';
@@ -68,10 +69,10 @@ export class LeaseSigningService {
   }
 }
 
-/** The converted lead's current rental (a transfer may have moved it since signing). */
+/** The converted lead's current rental (a transfer may have moved it since signing), its gate code as operation 14 shows it. */
 async function signedRental(db: EntityManager, leadUuid: string): Promise<SignedRental> {
   const rows: SignedRental[] = await db.query(
-    `SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, g.code AS "gateAccessCode", r.start_date::text AS "startDate",
+    `SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, ${SHOWN_GATE_CODE_SQL} AS "gateAccessCode", r.start_date::text AS "startDate",
             r.rent_in_pennies AS "rentInPennies", r.next_due_date::text AS "nextDueDate"
        FROM leads l
        JOIN rental_records r ON r.uuid = l.converted_rental_record_uuid

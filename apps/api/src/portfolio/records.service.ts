@@ -3,10 +3,8 @@ import { normalizePhone } from '@storage/domain';
 import { InvalidRequestException } from '@storage/platform';
 import { DataSource } from 'typeorm';
 import { lowerUuids, notFound, requireFacility, updateReturning } from '../common';
+import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import type { CoverageHistoryRecord, NoteCreated, PersonContact, UpdatePerson, VehicleView } from './portfolio.dto';
-
-/** Operation 14's answer for a suspended gate code: never a valid code (codes are digits), and says why. */
-const SUSPENDED_GATE_CODE = 'SUSPENDED';
 
 /** Portfolio look-ups and small updates: vehicles, coverage history, persons, notes, gate codes. */
 @Injectable()
@@ -66,19 +64,19 @@ export class RecordsService {
   }
 
   /**
-   * Operation 14. While the delinquency scheduler holds the code suspended (overlock until paid or written off,
-   * `gate_code_suspensions`) the answer is SUSPENDED_GATE_CODE instead of the code: the published answer is one
-   * string, and a gate system syncing from it must stop opening the gate (README, Decisions).
+   * Operation 14. While the delinquency scheduler holds the code suspended the answer is SUSPENDED instead of the
+   * code (SHOWN_GATE_CODE_SQL): the published answer is one string, and a gate system syncing from it must stop
+   * opening the gate (README, Decisions). No code (moved out): 404.
    */
   async gateAccessCode(portfolioUuid: string, facilityUuid: string, rentalRecordUuid: string): Promise<string> {
-    const rows: { code: string; suspended: boolean }[] = await this.dataSource.query(
-      `SELECT g.code, EXISTS (SELECT 1 FROM gate_code_suspensions s WHERE s.rental_record_uuid = g.rental_record_uuid) AS suspended
+    const rows: { code: string }[] = await this.dataSource.query(
+      `SELECT ${SHOWN_GATE_CODE_SQL} AS code
          FROM gate_codes g JOIN rental_records r ON r.uuid = g.rental_record_uuid
         WHERE g.rental_record_uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3`,
       [rentalRecordUuid, facilityUuid, portfolioUuid],
     );
     const gate = rows[0];
     if (gate === undefined) throw notFound('Gate access code of rental record', rentalRecordUuid);
-    return gate.suspended ? SUSPENDED_GATE_CODE : gate.code;
+    return gate.code;
   }
 }

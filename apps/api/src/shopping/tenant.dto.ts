@@ -100,7 +100,8 @@ export class ConvertedLeadDetails {
   @ApiProperty() unitName!: string;
   @ApiProperty() unitType!: string;
   @ApiProperty() floor!: string;
-  @ApiProperty() gateAccessNumber!: string;
+  @ApiProperty({ description: 'The gate code; "SUSPENDED" while delinquency suspends it (as operation 14 answers), empty once moved out.' })
+  gateAccessNumber!: string;
   @ApiProperty({ format: 'date', example: '2025-01-31' }) rentalStartDate!: string;
   @ApiProperty() facilityName!: string;
   @ApiProperty() facilityAddress!: string;

@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { notFound, requireFacility } from '../common';
 import { NOTIFICATION_PORT, type NotificationPort } from '../notifications/notification.port';
 import type { Person } from '../model/person.entity';
+import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import { CODE_LIFETIME_MS, codeMatches, generateCode, hashCode, MAX_CODE_ATTEMPTS } from './verification-code';
 import type {
   CheckPreexistingRequest,
@@ -88,10 +89,13 @@ export class TenantsService {
     });
   }
 
-  /** Operation 3: where the converted lead's unit is and how to get in. 404 until the lead is converted. */
+  /**
+   * Operation 3: where the converted lead's unit is and how to get in (the gate code as operation 14 shows it:
+   * SUSPENDED while suspended, empty once moved out). 404 until the lead is converted.
+   */
   async convertedLead(portfolioUuid: string, leadUuid: string): Promise<ConvertedLeadDetails> {
     const rows: ConvertedLeadDetails[] = await this.dataSource.query(
-      `SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(g.code, '') AS "gateAccessNumber",
+      `SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(${SHOWN_GATE_CODE_SQL}, '') AS "gateAccessNumber",
               to_char(r.start_date, 'YYYY-MM-DD') AS "rentalStartDate", f.name AS "facilityName",
               concat_ws(', ', f.address_line1, f.address_line2, f.city, f.state || ' ' || f.zip) AS "facilityAddress",
               f.operating_hours AS "facilityOperatingHours", f.phone AS "facilityPhone"

@@ -1,7 +1,7 @@
-import { addDays, BILLING_TOPIC, DEFAULT_DELINQUENCY_SCHEDULE, parseEnvelope } from '@storage/domain';
+import { addDays, BILLING_TOPIC, DEFAULT_DELINQUENCY_SCHEDULE, parseEnvelope, type EventEnvelope } from '@storage/domain';
 import { DelinquencyService } from '@storage/delinquency';
 import { OutboxPublisher } from '@storage/messaging';
-import { expectProblem, startTestApi, type TestApi } from '../support/test-api';
+import { expectProblem, id, startTestApi, type TestApi } from '../support/test-api';
 
 let api: TestApi;
 let delinquency: DelinquencyService;
@@ -19,14 +19,26 @@ interface Rental {
   today: string;
 }
 
+interface RentalChoice {
+  /** This very rental (it must be active and not delinquent yet). */
+  uuid?: string;
+  /** One with a running service and a running coverage enrollment. */
+  withServicesAndCoverage?: boolean;
+}
+
 /** An active demo rental not delinquent yet, owing $90 from today. */
-async function owingRental(): Promise<Rental> {
+async function owingRental(choice: RentalChoice = {}): Promise<Rental> {
   const [row] = await api.db.query(
     `SELECT r.uuid, r.facility_uuid AS facility, (now() AT TIME ZONE f.time_zone)::date::text AS today
        FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
       WHERE r.status = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM delinquencies d WHERE d.rental_record_uuid = r.uuid)
+        AND ($1::uuid IS NULL OR r.uuid = $1)
+        AND (NOT $2 OR (EXISTS (SELECT 1 FROM rental_services s WHERE s.rental_record_uuid = r.uuid AND s.end_date IS NULL)
+                        AND EXISTS (SELECT 1 FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid AND e.end_date IS NULL)))
       ORDER BY r.uuid LIMIT 1`,
+    [choice.uuid ?? null, choice.withServicesAndCoverage ?? false],
   );
+  if (row === undefined) throw new Error(`no active, not yet delinquent demo rental matches ${JSON.stringify(choice)}`);
   await api.db.query('UPDATE rental_records SET balance_in_pennies = 9000, next_due_date = $2 WHERE uuid = $1', [row.uuid, row.today]);
   return row as Rental;
 }
@@ -38,10 +50,41 @@ async function pastDue(rental: Rental, days: number): Promise<void> {
 }
 
 /** 61 days past due: AUCTION. */
-async function rentalInAuction(): Promise<Rental> {
-  const rental = await owingRental();
+async function rentalInAuction(choice: RentalChoice = {}): Promise<Rental> {
+  const rental = await owingRental(choice);
   await pastDue(rental, 61);
   return rental;
+}
+
+interface RentalEndState {
+  status: string;
+  endDate: string | null;
+  unitStatus: string;
+  runningServices: number;
+  runningCoverages: number;
+  gateCodes: number;
+}
+
+/** What a move-out leaves of the rental: running services and coverage, gate codes, and its unit's status. */
+async function endedState(rental: Rental): Promise<RentalEndState> {
+  const [state]: RentalEndState[] = await api.db.query(
+    `SELECT r.status, r.end_date::text AS "endDate", u.status AS "unitStatus",
+            (SELECT count(*)::int FROM rental_services s WHERE s.rental_record_uuid = r.uuid AND (s.end_date IS NULL OR s.end_date > r.end_date)) AS "runningServices",
+            (SELECT count(*)::int FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid AND e.end_date IS NULL) AS "runningCoverages",
+            (SELECT count(*)::int FROM gate_codes g WHERE g.rental_record_uuid = r.uuid) AS "gateCodes"
+       FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid WHERE r.uuid = $1`,
+    [rental.uuid],
+  );
+  return state;
+}
+
+/** The rental's moved-out event as subscribers receive it. */
+async function movedOutEvent(rental: Rental): Promise<EventEnvelope<'moved-out'>> {
+  const rows: { envelope: unknown }[] = await api.db.query(`SELECT envelope FROM outbox WHERE key = $1 AND type = 'moved-out'`, [rental.uuid]);
+  expect(rows).toHaveLength(1);
+  const event = parseEnvelope(rows[0].envelope);
+  if (event.type !== 'moved-out') throw new Error(`expected moved-out, got ${event.type}`);
+  return event;
 }
 
 const rentalPath = (rental: Rental, action: string) => `${base}/facilities/${rental.facility}/rentalRecords/${rental.uuid}/${action}`;
@@ -88,17 +131,33 @@ describe('delinquency and auction operations', () => {
     ]);
   });
 
-  it('completes the auction: 400 below the minimum bid, then the tenant is moved out', async () => {
-    const rental = await rentalInAuction();
+  it('completes the auction: 400 below the minimum bid, then the tenant is moved out as by the api move-out', async () => {
+    const rental = await rentalInAuction({ withServicesAndCoverage: true });
+    const movedOut = await owingRental({ withServicesAndCoverage: true });
+    for (const each of [rental, movedOut]) {
+      const before = await endedState(each);
+      expect(before).toMatchObject({ status: 'ACTIVE', endDate: null, unitStatus: 'occupied', gateCodes: 1 });
+      expect(Math.min(before.runningServices, before.runningCoverages)).toBeGreaterThan(0);
+    }
     await api.call('POST', rentalPath(rental, 'auction/schedule'), { body: { scheduledOn: rental.today } });
     expectProblem(await api.call('POST', rentalPath(rental, 'auction/complete'), { body: { winningBidInPennies: 1.5 } }), 400, ['winningBidInPennies']);
     expectProblem(await api.call('POST', rentalPath(rental, 'auction/complete'), { body: { winningBidInPennies: 1 } }), 400, ['winningBidInPennies']);
     const completed = await api.call('POST', rentalPath(rental, 'auction/complete'), { body: { winningBidInPennies: 20000 } });
     expect(completed.status).toBe(200);
     expect(completed.body).toMatchObject({ auctionStage: 'COMPLETED', winningBidAmount: [{ amountInPennies: 20000 }] });
-    const [row] = await api.db.query('SELECT status, end_date::text AS end_date, balance_in_pennies FROM rental_records WHERE uuid = $1', [rental.uuid]);
-    expect(row).toEqual({ status: 'MOVED_OUT', end_date: rental.today, balance_in_pennies: 0 });
+    const [row] = await api.db.query('SELECT balance_in_pennies FROM rental_records WHERE uuid = $1', [rental.uuid]);
+    expect(row).toEqual({ balance_in_pennies: 0 });
     expectProblem(await api.call('POST', rentalPath(rental, 'delinquency/pause')), 409);
+    expect((await api.call('POST', rentalPath(movedOut, 'moveOut'))).status).toBe(200);
+
+    // Both ways out end the rental alike: services, coverage and gate code gone, the event listing no service.
+    const ended = { status: 'MOVED_OUT', unitStatus: 'vacant', runningServices: 0, runningCoverages: 0, gateCodes: 0 };
+    for (const each of [rental, movedOut]) {
+      expect(await endedState(each)).toEqual({ ...ended, endDate: each.today });
+      const event = await movedOutEvent(each);
+      expect(event.payload.unitRental).toMatchObject({ rentalRecordUuid: each.uuid, endRentDate: each.today });
+      expect(event.payload.billingTemplate.additionalServicesAndFees).toEqual([]);
+    }
   });
 
   it('answers 404 for a rental of another facility or portfolio', async () => {
@@ -109,12 +168,22 @@ describe('delinquency and auction operations', () => {
   });
 });
 
-describe('operation 14 while the gate code is suspended', () => {
-  it('answers SUSPENDED from OVERLOCK until a payment clears the balance, then the code again', async () => {
-    const rental = await owingRental();
+describe('the gate code while it is suspended', () => {
+  it('answers SUSPENDED in operations 14 and 3 and on the lease page from OVERLOCK until a payment clears the balance, then the code again', async () => {
+    // The demo's converted lead (operation 3) signed its lease (the page of this token) for this rental.
+    const [lead] = await api.db.query('SELECT converted_rental_record_uuid AS rental FROM leads WHERE uuid = $1', [id('lead:4')]);
+    const rental = await owingRental({ uuid: lead.rental });
     const [{ code }] = await api.db.query('SELECT code FROM gate_codes WHERE rental_record_uuid = $1', [rental.uuid]);
     const gateCode = () => api.call('GET', rentalPath(rental, 'gateAccessCode'), { key: api.keys.read });
-    expect((await gateCode()).body).toBe(code);
+    /** The gate code as operation 14, operation 3 and the signed lease page show it. */
+    const shownEverywhere = async (): Promise<string[]> => {
+      const operation14: string = (await gateCode()).body;
+      const operation3: string = (await api.call('GET', `/shopping/demo/v1/facilities/tenant/${id('lead:4')}`, { key: api.keys.read })).body.gateAccessNumber;
+      const page = await api.call('GET', '/leases/sign/demo-signed-lease-4', { key: null });
+      const onPage = /<th scope="row">Gate access code<\/th><td>([^<]*)<\/td>/.exec(page.text)?.[1] ?? 'not on the page';
+      return [operation14, operation3, onPage];
+    };
+    expect(await shownEverywhere()).toEqual([code, code, code]);
 
     // Day 10 past due: OVERDUE (with the $20 late fee), then OVERLOCK, which suspends the code.
     await pastDue(rental, 10);
@@ -123,7 +192,7 @@ describe('operation 14 while the gate code is suspended', () => {
     const suspended = await gateCode();
     expect(suspended.status).toBe(200);
     expect(suspended.headers['content-type']).toMatch(/^application\/json/);
-    expect(suspended.body).toBe('SUSPENDED');
+    expect(await shownEverywhere()).toEqual(['SUSPENDED', 'SUSPENDED', 'SUSPENDED']);
 
     // The payment through the api, and its billing fact handled as the scheduler's payments consumer does.
     expect((await api.call('POST', rentalPath(rental, 'payments'), { body: { amountInPennies: 11000 } })).status).toBe(200);
@@ -134,6 +203,6 @@ describe('operation 14 while the gate code is suspended', () => {
     await api.db.transaction((manager) => delinquency.resolvePayment(manager, payment.payload));
     const [paid] = await api.db.query('SELECT status FROM delinquencies WHERE rental_record_uuid = $1', [rental.uuid]);
     expect(paid.status).toBe('PAID');
-    expect((await gateCode()).body).toBe(code);
+    expect(await shownEverywhere()).toEqual([code, code, code]);
   });
 });

@@ -106,6 +106,12 @@ function operatorActions(kafkaBrokers: string | undefined): void {
   it('catches every stage up in order on one date, then schedules, updates, cancels and completes the auction', async () => {
     const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-01-01' });
     const { rentalRecordUuid } = rental;
+    // The coverage its Tenant protection service bills.
+    await scheduler.dataSource.query(
+      `INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date)
+       VALUES ($1, $2, gen_random_uuid(), 1200, 200000, '2024-01-01T06:00:00Z')`,
+      [facility.facilityUuid, rentalRecordUuid],
+    );
     await scheduler.run('2025-03-02');
     let all = await consumer.of(rentalRecordUuid);
     expect(statusTrail(all)).toEqual([
@@ -157,8 +163,9 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     const auctions = ofType(all, 'auction');
     expect(auctions.map((event) => event.payload.auction)).toEqual([scheduled, updated, canceled, again, completed]);
     auctions.slice(0, 4).forEach((event) => expectBasePayload(event, facility, rental, owing));
-    // Completion's events show the rental as it ends: moved out today, the bid applied and the rest written off.
-    const ended: RentalShown = { ...owing, balance: 0, endRentDate: today };
+    // Completion's events show the rental as the api's move-out does: moved out today, its service ended; the bid
+    // applied and the rest written off.
+    const ended: RentalShown = { ...owing, balance: 0, endRentDate: today, servicesEnded: true };
     expectBasePayload(auctions[4], facility, rental, ended);
     expectStatusChange(all.slice(5, 6), rental, ended, { delinquencyUuid, from: 'AUCTION', to: 'WRITTEN_OFF' });
     const [movedOut] = ofType(all, 'moved-out');
@@ -167,12 +174,23 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     const [state] = await scheduler.dataSource.query(
       `SELECT r.status, r.balance_in_pennies, u.status AS unit_status, d.written_off_in_pennies,
               (SELECT count(*)::int FROM gate_codes g WHERE g.rental_record_uuid = r.uuid) AS gate_codes,
-              (SELECT count(*)::int FROM gate_code_suspensions s WHERE s.rental_record_uuid = r.uuid) AS suspensions
+              (SELECT count(*)::int FROM gate_code_suspensions s WHERE s.rental_record_uuid = r.uuid) AS suspensions,
+              ARRAY(SELECT s.end_date::text FROM rental_services s WHERE s.rental_record_uuid = r.uuid) AS service_ends,
+              ARRAY(SELECT e.end_date IS NOT NULL FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid) AS coverages_ended
          FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid JOIN delinquencies d ON d.rental_record_uuid = r.uuid
         WHERE r.uuid = $1`,
       [rentalRecordUuid],
     );
-    expect(state).toEqual({ status: 'MOVED_OUT', balance_in_pennies: 0, unit_status: 'vacant', written_off_in_pennies: 0, gate_codes: 0, suspensions: 0 });
+    expect(state).toEqual({
+      status: 'MOVED_OUT',
+      balance_in_pennies: 0,
+      unit_status: 'vacant',
+      written_off_in_pennies: 0,
+      gate_codes: 0,
+      suspensions: 0,
+      service_ends: [today],
+      coverages_ended: [true],
+    });
     // Repriced as on any move-out: under 60 % occupied now, so base rates -5 % (street) and -10 % (web).
     expect(await groupRates()).toEqual({ street: 11400, web: 9900 });
     await expect(scheduler.auctions.schedule(ref(rentalRecordUuid), { scheduledOn: saleDay })).rejects.toBeInstanceOf(DelinquencyConflict);

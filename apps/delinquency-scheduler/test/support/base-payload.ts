@@ -6,6 +6,8 @@ export interface RentalShown {
   balance: number;
   nextDueDate: string;
   endRentDate?: string;
+  /** The rental has moved out, its recurring service ended with it. */
+  servicesEnded?: boolean;
 }
 
 /** The envelope and the spec 6.2 base payload of an event about a fixture rental, field by field. */
@@ -33,7 +35,9 @@ export function expectBasePayload(
   });
   expect(event.payload.billingTemplate).toEqual({
     currentRentInPennies: 10000,
-    additionalServicesAndFees: [{ description: 'Tenant protection', amount: 1200, feeType: 'FIXED_AMOUNT', itemTypeUuid: rental.serviceItemTypeUuid }],
+    additionalServicesAndFees: shown.servicesEnded
+      ? []
+      : [{ description: 'Tenant protection', amount: 1200, feeType: 'FIXED_AMOUNT', itemTypeUuid: rental.serviceItemTypeUuid }],
     promotions: [],
     billingDayOfMonth: 1,
     nextDueDate: shown.nextDueDate,
