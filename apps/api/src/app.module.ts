@@ -40,6 +40,7 @@ export class AppModule {
           kafkaBrokers: config.KAFKA_BROKERS,
           partitions: config.KAFKA_TOPIC_PARTITIONS,
           relay: true,
+          outboxRetentionDays: config.OUTBOX_RETENTION_DAYS,
           consumes: false,
         }),
         RentalsModule,

@@ -18,7 +18,13 @@ export class AppModule {
       imports: [
         loggingModule({ service: SERVICE_NAME, version: SERVICE_VERSION, level: config.LOG_LEVEL }),
         DatabaseModule.forRoot({ url: database.url, applicationName: SERVICE_NAME, poolSize: config.DATABASE_POOL_SIZE }),
-        MessagingModule.forRoot({ service: SERVICE_NAME, kafkaBrokers: config.KAFKA_BROKERS, partitions: config.KAFKA_TOPIC_PARTITIONS, relay: true }),
+        MessagingModule.forRoot({
+          service: SERVICE_NAME,
+          kafkaBrokers: config.KAFKA_BROKERS,
+          partitions: config.KAFKA_TOPIC_PARTITIONS,
+          relay: true,
+          outboxRetentionDays: config.OUTBOX_RETENTION_DAYS,
+        }),
         DelinquencyModule,
         HealthModule.forRoot({
           useFactory: (dataSource: DataSource, messaging: MessagingReadinessCheck[]) => [databaseReadiness(dataSource), ...messaging],

@@ -11,3 +11,4 @@ export { kafkaReadiness, type MessagingReadinessCheck } from './kafka/kafka-read
 export { EmbeddedTransport } from './embedded/embedded-transport';
 export { OUTBOX_CHANNEL } from './embedded/log-follower';
 export { KafkaTransport } from './kafka/kafka-transport';
+export { OutboxPruner, type OutboxPrunerOptions, type PruneSummary } from './retention/outbox-pruner';

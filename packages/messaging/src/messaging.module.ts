@@ -7,14 +7,17 @@ import { ProcessedEvents } from './consumer/processed-events';
 import { kafkaReadiness, type MessagingReadinessCheck } from './kafka/kafka-readiness';
 import { OutboxRelay } from './kafka/outbox-relay';
 import { MESSAGING_SERVICE, OutboxPublisher } from './outbox-publisher';
+import { OutboxPruner } from './retention/outbox-pruner';
 
 export interface MessagingOptions {
   /** The producing service; names its outbox rows and its relay. */
   service: string;
   kafkaBrokers?: string | undefined;
   partitions: number;
-  /** Run this service's outbox relay (Kafka mode only). */
+  /** Run this service's outbox relay (Kafka mode only); with `outboxRetentionDays`, prune the outbox here too (both modes). */
   relay: boolean;
+  /** Days delivered events stay in the outbox (OUTBOX_RETENTION_DAYS); unset or 0 keeps them forever. */
+  outboxRetentionDays?: number;
   /** The service has @EventPattern handlers; a producer-only service skips the handler plumbing on its HTTP path. */
   consumes?: boolean;
 }
@@ -47,6 +50,26 @@ export class MessagingModule {
             },
           ]
         : [];
+    const retentionDays = options.outboxRetentionDays;
+    const pruner: Provider[] =
+      options.relay && retentionDays !== undefined && retentionDays !== 0
+        ? [
+            {
+              provide: OutboxPruner,
+              inject: [DataSource],
+              useFactory: (dataSource: DataSource) =>
+                new OutboxPruner({
+                  service: options.service,
+                  databaseUrl: databaseUrlOf(dataSource),
+                  retentionDays,
+                  mode: brokers ? 'kafka' : 'embedded',
+                  batchSize: 5_000,
+                  // Kafka checks retention every 5 minutes by default (log.retention.check.interval.ms).
+                  intervalMs: 300_000,
+                }),
+            },
+          ]
+        : [];
     return {
       module: MessagingModule,
       providers: [
@@ -56,6 +79,7 @@ export class MessagingModule {
         ...(options.consumes === false ? [] : [{ provide: APP_INTERCEPTOR, useClass: HandlerErrorInterceptor }]),
         { provide: MESSAGING_READINESS, useFactory: (): MessagingReadinessCheck[] => (brokers ? [kafkaReadiness(brokers)] : []) },
         ...relay,
+        ...pruner,
       ],
       exports: [OutboxPublisher, ProcessedEvents, MESSAGING_READINESS, ...relay.map(() => OutboxRelay)],
     };

@@ -16,6 +16,14 @@ const port = (fallback: number) =>
     .max(65_535, 'must be a port number (1-65535)')
     .default(fallback);
 
+const RETENTION_DAYS_RULE = 'must be a whole number of days from 0 (keep forever) to 3650';
+const retentionDays = z.coerce
+  .number({ error: RETENTION_DAYS_RULE })
+  .int(RETENTION_DAYS_RULE)
+  .min(0, RETENTION_DAYS_RULE)
+  .max(3_650, RETENTION_DAYS_RULE)
+  .default(7);
+
 /** Variables every service reads. Secrets are never logged: only their presence is. */
 export const commonConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -31,6 +39,8 @@ export const commonConfigSchema = z.object({
     .regex(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/, 'must be a comma-separated list of host:port')
     .optional(),
   KAFKA_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(256).default(3),
+  /** Days delivered events stay in the outbox before pruning (Kafka's default retention is 7 days); 0 keeps them forever. */
+  OUTBOX_RETENTION_DAYS: retentionDays,
 });
 
 export const portSchema = port;

@@ -31,6 +31,18 @@ describe('loadConfig', () => {
     expect((thrown as ConfigError).problems).toHaveLength(4);
   });
 
+  it('keeps outbox events 7 days unless told otherwise, 0 meaning forever', () => {
+    expect(loadConfig(schema, {}).OUTBOX_RETENTION_DAYS).toBe(7);
+    expect(loadConfig(schema, { OUTBOX_RETENTION_DAYS: '0' }).OUTBOX_RETENTION_DAYS).toBe(0);
+    expect(loadConfig(schema, { OUTBOX_RETENTION_DAYS: '30' }).OUTBOX_RETENTION_DAYS).toBe(30);
+  });
+
+  it.each(['-1', '1.5', 'a week', '3651'])('refuses OUTBOX_RETENTION_DAYS=%s, naming the rule', (value) => {
+    expect(() => loadConfig(schema, { OUTBOX_RETENTION_DAYS: value })).toThrow(
+      `OUTBOX_RETENTION_DAYS: must be a whole number of days from 0 (keep forever) to 3650 (got "${value}")`,
+    );
+  });
+
   it('rejects out-of-range ports', () => {
     expect(() => loadConfig(schema, { API_PORT: '70000' })).toThrow(/API_PORT/);
     expect(() => loadConfig(z.object({ P: portSchema(1) }), { P: '0' })).toThrow(/P: must be a port number/);

@@ -5,6 +5,7 @@ import { deliver, describe, type Delivery } from '../consumer/deliver';
 import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
 import type { RetryPolicy } from '../consumer/retry-policy';
+import { readRetentionMark } from '../retention/retention-mark';
 import { consumerLockName } from './advisory-lock';
 import { Lanes } from './lanes';
 import { LogFollower, type StepResult } from './log-follower';
@@ -84,6 +85,15 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
     this.replay = await ReplayWindow.load(this.pool, this.options.group);
     this.lanes = new Lanes(this.options.lanes, (record) => this.handle(record), this.saved);
     this.logger.log(`consuming ${[...this.topics].join(', ')} from position ${this.saved}`);
+    await this.warnOfPrunedEvents();
+  }
+
+  /** A group stopped for longer than the retention no longer held events back: say that it missed some. */
+  private async warnOfPrunedEvents(): Promise<void> {
+    const pruned = await readRetentionMark(this.pool);
+    if (pruned && this.saved > 0n && this.saved < pruned.position) {
+      this.logger.warn(`events after position ${this.saved} up to ${pruned.position} may have been deleted by outbox retention before this group read them`);
+    }
   }
 
   private async step(): Promise<StepResult> {

@@ -1,11 +1,15 @@
 import type { Pool } from 'pg';
-import { advisoryUnlock, consumerLockName, tryAdvisoryLock } from '../embedded/advisory-lock';
+import { advisoryUnlock, advisoryXactLock, consumerLockName, RETENTION_LOCK, tryAdvisoryLock } from '../embedded/advisory-lock';
 import { EMBEDDED_STREAM } from '../embedded/embedded-transport';
 import { readOffset, saveOffset } from '../embedded/offsets';
+import { readRetentionMark } from '../retention/retention-mark';
 import { recordReplay } from './record-replay';
-import { GroupRunning, type ReplayCommand } from './replay-request';
+import { EventsPruned, GroupRunning, type ReplayCommand } from './replay-request';
 
-/** Moves an embedded group's log position back to the first event committed at or after `--from`. */
+/**
+ * Moves an embedded group's log position back to the first event committed at or after `--from`. Refused
+ * when outbox retention has deleted events from that time on: the replay would silently miss them.
+ */
 export async function replayEmbedded(pool: Pool, command: ReplayCommand, progress: (line: string) => void): Promise<void> {
   const client = await pool.connect();
   try {
@@ -14,6 +18,15 @@ export async function replayEmbedded(pool: Pool, command: ReplayCommand, progres
     }
     try {
       await client.query('BEGIN');
+      // Waits for a pruning batch under way; later batches see the group's new position and keep its events.
+      await advisoryXactLock(client, RETENTION_LOCK);
+      const pruned = await readRetentionMark(client);
+      if (pruned && command.from < pruned.replayableFrom) {
+        throw new EventsPruned(
+          `events committed before ${pruned.replayableFrom.toISOString()} were deleted by outbox retention (OUTBOX_RETENTION_DAYS); ` +
+            `replay --from ${pruned.replayableFrom.toISOString()} or later`,
+        );
+      }
       const current = await readOffset(client, command.group);
       const { rows } = await client.query<{ start: string }>(
         `SELECT coalesce((SELECT min(id) - 1 FROM outbox WHERE created_at >= $1), (SELECT coalesce(max(id), 0) FROM outbox))::text AS start`,

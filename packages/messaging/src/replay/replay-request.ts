@@ -16,6 +16,11 @@ export class GroupRunning extends Error {
   override readonly name = 'GroupRunning';
 }
 
+/** The replay would start before events outbox retention has already deleted. */
+export class EventsPruned extends Error {
+  override readonly name = 'EventsPruned';
+}
+
 export const REPLAY_USAGE = 'usage: replay --group <group> --from <ISO time> [--to <ISO time>] [--redeliver]';
 
 export function parseReplayArgs(args: readonly string[]): ReplayCommand {

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import { Global, Logger, Module, type INestApplicationContext, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
+import { eventTransport, MessagingModule, OutboxPruner, type OutboxPrunerOptions } from '../src';
+import { RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
+import { pruneSql, PRUNE_START } from '../src/retention/prune-batch';
+import { replayEmbedded } from '../src/replay/embedded-replay';
+import { EventsPruned } from '../src/replay/replay-request';
+import { BILLING, effects, newScript, openDataSource, payment, SERVICE, startConsumer } from './support';
+
+const DAY_MS = 86_400_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+describe('outbox retention', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let pool: Pool;
+  const pruners: OutboxPruner[] = [];
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+    dataSource = await openDataSource(database.url);
+    pool = new Pool({ connectionString: database.url, max: 2 });
+  });
+
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await Promise.all(pruners.splice(0).map((pruner) => pruner.stop()));
+    await pool.end();
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  function pruner(options: Partial<OutboxPrunerOptions> = {}): OutboxPruner {
+    const created = new OutboxPruner({ service: SERVICE, databaseUrl: database.url, retentionDays: 7, mode: 'kafka', batchSize: 3, intervalMs: 60_000, ...options });
+    pruners.push(created);
+    return created;
+  }
+
+  /** Valid events committed `daysAgo` days ago, in log order; their event ids. */
+  async function addEvents(count: number, daysAgo: number, published = true): Promise<string[]> {
+    const events = Array.from({ length: count }, () => payment(randomUUID()));
+    await dataSource.query(
+      `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
+       SELECT $1, e->>'key', e->>'type', e->>'eventId', $2, e, now() - make_interval(days => $3), CASE WHEN $4 THEN now() END
+         FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
+      [BILLING, SERVICE, daysAgo, published, JSON.stringify(events)],
+    );
+    return events.map((event) => event.eventId);
+  }
+
+  async function remaining(): Promise<string[]> {
+    const rows: { event_id: string }[] = await dataSource.query('SELECT event_id FROM outbox ORDER BY id');
+    return rows.map((row) => row.event_id);
+  }
+
+  async function positionOf(eventId: string): Promise<string> {
+    const [row] = await dataSource.query<{ id: string }[]>('SELECT id::text FROM outbox WHERE event_id = $1', [eventId]);
+    return row.id;
+  }
+
+  async function setOffset(group: string, position: string, savedDaysAgo = 0): Promise<void> {
+    await dataSource.query(`INSERT INTO consumer_offsets (consumer_group, position, updated_at) VALUES ($1, $2, now() - make_interval(days => $3))`, [
+      group,
+      position,
+      savedDaysAgo,
+    ]);
+  }
+
+  describe('Kafka mode: published means delivered', () => {
+    it('deletes published events older than the retention in batches, keeping recent and unpublished ones', async () => {
+      const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+      const oldPublished = await addEvents(7, 10);
+      const oldUnpublished = await addEvents(2, 10, false);
+      const edgeOfWindow = await addEvents(2, 6);
+      const recent = await addEvents(3, 0);
+      const lastOldPublished = await positionOf(oldPublished[6]);
+
+      const summary = await pruner().prune();
+
+      // 9 rows older than 7 days, looked at 3 per statement: three full batches and an empty one.
+      expect(summary).toMatchObject({ deleted: 7, kept: 2, batches: 4, yielded: false });
+      expect(await remaining()).toEqual([...oldUnpublished, ...edgeOfWindow, ...recent]);
+      expect(log).toHaveBeenCalledWith(expect.stringMatching(/^pruned 7 event\(s\) committed before .+ in 4 batch\(es\); 2 older event\(s\) kept, not delivered yet$/));
+      const [mark] = await dataSource.query('SELECT pruned_through_position::text AS position FROM outbox_retention');
+      expect(mark.position).toBe(lastOldPublished);
+
+      // Published later: the next pass takes them.
+      await dataSource.query('UPDATE outbox SET published_at = now() WHERE event_id = ANY($1)', [oldUnpublished]);
+      expect(await pruner().prune()).toMatchObject({ deleted: 2, kept: 0 });
+      expect(await remaining()).toEqual([...edgeOfWindow, ...recent]);
+    });
+
+    it('walks the created_at index and deletes by primary key, never scanning the table', async () => {
+      await dataSource.query(
+        `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
+         SELECT $1, NULL, 'payment-recorded', 'event-' || n, $2, '{}'::jsonb, now() - n * interval '1 minute', now()
+           FROM generate_series(1, 50000) AS n`,
+        [BILLING, SERVICE],
+      );
+      await dataSource.query('ANALYZE outbox');
+      for (const mode of ['kafka', 'embedded'] as const) {
+        const [{ 'QUERY PLAN': plan }] = await dataSource.query(`EXPLAIN (FORMAT JSON) ${pruneSql(mode)}`, [
+          new Date(Date.now() - 7 * DAY_MS).toISOString(),
+          PRUNE_START.time,
+          PRUNE_START.id,
+          5_000,
+        ]);
+        const outboxScans = planNodes(plan[0].Plan).filter((node) => node['Relation Name'] === 'outbox');
+        expect(outboxScans.map((node) => node['Node Type'])).not.toContain('Seq Scan');
+        expect(outboxScans.map((node) => node['Index Name'])).toEqual(expect.arrayContaining(['outbox_created_at', expect.stringMatching(/^PK_/)]));
+      }
+    });
+
+    it('lets replicas prune at the same time without harm, and yields to the one holding the lock', async () => {
+      const old = await addEvents(40, 10);
+      const recent = await addEvents(2, 1);
+
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        expect(await tryAdvisoryXactLock(client, RETENTION_LOCK)).toBe(true);
+        // Another replica is in the middle of a batch: this one leaves the work to it.
+        expect(await pruner().prune()).toMatchObject({ deleted: 0, yielded: true });
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      expect(await remaining()).toHaveLength(old.length + recent.length);
+
+      const passes = await Promise.all([pruner({ batchSize: 2 }).prune(), pruner({ batchSize: 2 }).prune(), pruner({ batchSize: 5 }).prune()]);
+      const deletedByAll = passes.reduce((sum, pass) => sum + pass.deleted, 0);
+      const stillOld = await dataSource.query<unknown[]>(`SELECT 1 FROM outbox WHERE created_at < now() - interval '7 days'`);
+      // Whatever a yielding pass left is taken by the next one.
+      expect(deletedByAll + (await pruner().prune()).deleted).toBe(old.length);
+      expect(stillOld.length).toBe(old.length - deletedByAll);
+      expect(await remaining()).toEqual(recent);
+    });
+  });
+
+  describe('embedded mode: read by every active consumer group means delivered', () => {
+    it('keeps what an active group has not read, even past the retention; a group stopped longer than the retention holds nothing back', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn');
+      const old = await addEvents(8, 10, false);
+      const recent = await addEvents(2, 0, false);
+      const [goneFrom, prunedThrough] = [await positionOf(old[1]), await positionOf(old[3])];
+      await setOffset('active-group', prunedThrough);
+      await setOffset('gone-group', goneFrom, 9);
+      await setOffset('relay:another-service', '0');
+
+      expect(await pruner({ mode: 'embedded' }).prune()).toMatchObject({ deleted: 4, kept: 4 });
+      expect(await remaining()).toEqual([...old.slice(4), ...recent]);
+
+      const consumers: INestMicroservice[] = [];
+      try {
+        for (const group of ['active-group', 'gone-group']) {
+          consumers.push(await startConsumer(dataSource, newScript(), eventTransport({ group, topics: [BILLING], databaseUrl: database.url, pollIntervalMs: 50 })));
+        }
+        // The active group gets every event after its position; the one that was gone resumes past the pruned gap.
+        // (Each event has its own key, so lanes may apply them in any order.)
+        const expected = [...old.slice(4), ...recent].sort();
+        const handledBy = async (group: string) => (await effects(dataSource, group)).map((row) => row.event_id).sort();
+        await eventually(async () => expect(await handledBy('active-group')).toEqual(expected));
+        await eventually(async () => expect(await handledBy('gone-group')).toEqual(expected));
+        expect(warn).toHaveBeenCalledWith(`events after position ${goneFrom} up to ${prunedThrough} may have been deleted by outbox retention before this group read them`);
+        expect(warn).not.toHaveBeenCalledWith(expect.stringContaining(`after position ${prunedThrough} `));
+        const last = await positionOf(recent[1]);
+        await eventually(async () =>
+          expect(await dataSource.query('SELECT consumer_group, position::text AS position FROM consumer_offsets WHERE consumer_group LIKE $1 ORDER BY 1', ['%-group'])).toEqual([
+            { consumer_group: 'active-group', position: last },
+            { consumer_group: 'gone-group', position: last },
+          ]),
+        );
+      } finally {
+        for (const consumer of consumers) await consumer.close();
+      }
+
+      // Read now by every active group: the rest of the old events go.
+      expect(await pruner({ mode: 'embedded' }).prune()).toMatchObject({ deleted: 4, kept: 0 });
+      expect(await remaining()).toEqual(recent);
+    });
+
+    it('refuses a replay from before what retention deleted, naming the earliest time that works, and changes nothing', async () => {
+      await addEvents(5, 10, false);
+      const recent = await addEvents(3, 1, false);
+      const head = await positionOf(recent[2]);
+      await setOffset('replayed-group', head);
+      expect(await pruner({ mode: 'embedded' }).prune()).toMatchObject({ deleted: 5 });
+
+      const lines: string[] = [];
+      const tooEarly = { group: 'replayed-group', from: new Date(Date.now() - 30 * DAY_MS), to: undefined, redeliver: false };
+      const refusal = await replayEmbedded(pool, tooEarly, (line) => lines.push(line)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(EventsPruned);
+      const { message } = refusal as EventsPruned;
+      const earliest = /replay --from (\S+) or later/.exec(message)?.[1];
+      expect(message).toMatch(/^events committed before \S+ were deleted by outbox retention \(OUTBOX_RETENTION_DAYS\)/);
+      expect(await dataSource.query('SELECT position::text FROM consumer_offsets WHERE consumer_group = $1', ['replayed-group'])).toEqual([{ position: head }]);
+      expect(await dataSource.query('SELECT 1 FROM replay_requests')).toEqual([]);
+
+      await replayEmbedded(pool, { ...tooEarly, from: new Date(earliest!) }, (line) => lines.push(line));
+      expect(lines.join('\n')).toMatch(/log position \d+ -> \d+; 3 event\(s\) to replay/);
+    });
+  });
+
+  describe('running inside the service', () => {
+    @Global()
+    @Module({ providers: [{ provide: DataSource, useFactory: () => dataSource }], exports: [DataSource] })
+    class TestDatabaseModule {}
+
+    function boot(outboxRetentionDays: number, relay = true): Promise<INestApplicationContext> {
+      @Module({ imports: [TestDatabaseModule, MessagingModule.forRoot({ service: SERVICE, partitions: 3, relay, outboxRetentionDays, consumes: false })] })
+      class ServiceModule {}
+      return NestFactory.createApplicationContext(ServiceModule, { logger: false, abortOnError: false });
+    }
+
+    it('prunes from the start of the service that owns the outbox, and stops with it', async () => {
+      await addEvents(4, 8, false);
+      const recent = await addEvents(1, 0, false);
+      const app = await boot(7);
+      try {
+        await eventually(async () => expect(await remaining()).toEqual(recent));
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('runs no pruner when retention is 0 (forever) or the service does not own the outbox', async () => {
+      for (const [days, relay] of [
+        [0, true],
+        [7, false],
+      ] as const) {
+        const app = await boot(days, relay);
+        try {
+          expect(() => app.get(OutboxPruner)).toThrow();
+        } finally {
+          await app.close();
+        }
+      }
+    });
+
+    it('refuses bad settings with a clear error', async () => {
+      await expect(boot(-1)).rejects.toThrow('retentionDays must be a whole number of days, at least 1 (retention off is no pruner), got -1');
+      expect(() => pruner({ retentionDays: 1.5 })).toThrow('got 1.5');
+      expect(() => pruner({ retentionDays: Number.NaN })).toThrow('got NaN');
+      expect(() => pruner({ batchSize: 0 })).toThrow('batchSize must be a whole number, at least 1, got 0');
+      expect(() => pruner({ intervalMs: 0 })).toThrow('intervalMs must be a positive number, got 0');
+    });
+  });
+});
