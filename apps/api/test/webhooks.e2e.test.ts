@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
+import path from 'node:path';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
-import { checkPortalToken, DEVELOPMENT_PORTAL_TOKEN_SECRET } from '@storage/webhooks';
+import { checkPortalToken, DEVELOPMENT_PORTAL_TOKEN_SECRET, GENERATED_SECRET_KEY_FILE, openSecretKeyring } from '@storage/webhooks';
 import { expectProblem, id, startTestApi, UUID, type TestApi } from './support/test-api';
 
 const BASE = '/api/v1/webhooks';
@@ -40,6 +41,22 @@ describe('operation 15: create subscription', () => {
     });
     const list = await api.call('GET', `${BASE}/subscriptions`);
     expect(JSON.stringify(list.body)).not.toContain('whsec_');
+  });
+
+  it('stores the secret sealed with the key generated under DATA_DIR, never in plain text', async () => {
+    const reply = await create();
+    expect(reply.status).toBe(200);
+    const { endpointId, secret } = reply.body as { endpointId: string; secret: string };
+    const [row] = await api.db.query<{ secret: string; previous_secret: string | null }[]>(
+      'SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1',
+      [endpointId],
+    );
+    expect(row.secret).toMatch(/^v1:local-[0-9a-f]{8}:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]+$/);
+    expect(row.secret).not.toContain(secret.slice('whsec_'.length));
+    expect(row.previous_secret).toBeNull();
+    // What the dispatcher will do to sign: open it with the same key file.
+    const keyring = await openSecretKeyring({ generatedKeyFile: path.join(api.dataDir, GENERATED_SECRET_KEY_FILE) });
+    expect(keyring.open(row.secret, endpointId)).toBe(secret);
   });
 
   it('names every event type that is not one of the seven hyphenated names', async () => {

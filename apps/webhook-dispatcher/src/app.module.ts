@@ -23,7 +23,11 @@ export class AppModule {
           useFactory: (dataSource: DataSource, messaging: MessagingReadinessCheck[]) => [databaseReadiness(dataSource), ...messaging],
           inject: [DataSource, MESSAGING_READINESS],
         }),
-        DeliveryModule.forRoot({ allowedSubnets: config.WEBHOOK_ALLOWED_SUBNETS, concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY }),
+        DeliveryModule.forRoot({
+          allowedSubnets: config.WEBHOOK_ALLOWED_SUBNETS,
+          concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+          secretKeys: config.WEBHOOK_SECRET_KEYS,
+        }),
         EventsModule,
         PortalModule.forRoot(config.PORTAL_TOKEN_SECRET),
       ],

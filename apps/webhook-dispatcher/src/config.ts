@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonConfigSchema, loadConfig, portSchema } from '@storage/platform';
-import { portalTokenSecret, webhookSettingsVariables } from '@storage/webhooks';
+import { webhookSecrets, webhookSettingsVariables } from '@storage/webhooks';
 
 export const configSchema = commonConfigSchema
   .extend({
@@ -12,12 +12,9 @@ export const configSchema = commonConfigSchema
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(2_000).default(256),
   })
   .transform((config, context) => {
-    const portal = portalTokenSecret(config.NODE_ENV, config.PORTAL_TOKEN_SECRET);
-    if ('error' in portal) {
-      context.addIssue({ code: 'custom', path: ['PORTAL_TOKEN_SECRET'], message: portal.error });
-      return z.NEVER;
-    }
-    return { ...config, PORTAL_TOKEN_SECRET: portal.secret };
+    const secrets = webhookSecrets(config, context);
+    if (!secrets) return z.NEVER;
+    return { ...config, PORTAL_TOKEN_SECRET: secrets.portalTokenSecret, WEBHOOK_SECRET_KEYS: secrets.secretKeys };
   });
 
 export type Config = z.infer<typeof configSchema>;

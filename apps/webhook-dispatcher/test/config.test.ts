@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { ConfigError } from '@storage/platform';
-import { DEVELOPMENT_PORTAL_TOKEN_SECRET } from '@storage/webhooks';
+import { DEVELOPMENT_PORTAL_TOKEN_SECRET, GENERATED_SECRET_KEY_FILE } from '@storage/webhooks';
 import { loadServiceConfig } from '../src/config';
 
 const problems = (env: NodeJS.ProcessEnv): string[] => {
@@ -13,9 +15,26 @@ const problems = (env: NodeJS.ProcessEnv): string[] => {
 
 describe('dispatcher configuration', () => {
   it('requires PORTAL_TOKEN_SECRET in production and uses the development default elsewhere', () => {
-    expect(problems({ NODE_ENV: 'production' })).toEqual(['PORTAL_TOKEN_SECRET: is required in production']);
+    expect(problems({ NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}` })).toEqual([
+      'PORTAL_TOKEN_SECRET: is required in production',
+    ]);
     expect(loadServiceConfig({}).PORTAL_TOKEN_SECRET).toBe(DEVELOPMENT_PORTAL_TOKEN_SECRET);
     expect(problems({ PORTAL_TOKEN_SECRET: 'short' })[0]).toMatch(/^PORTAL_TOKEN_SECRET: must be at least 32/);
+  });
+
+  it('requires WEBHOOK_SECRET_KEYS in production and keeps a generated key under DATA_DIR elsewhere', () => {
+    expect(problems({ NODE_ENV: 'production', PORTAL_TOKEN_SECRET: DEVELOPMENT_PORTAL_TOKEN_SECRET })).toEqual(['WEBHOOK_SECRET_KEYS: is required in production']);
+    expect(loadServiceConfig({ DATA_DIR: '/srv/data' }).WEBHOOK_SECRET_KEYS).toEqual({ generatedKeyFile: path.join('/srv/data', GENERATED_SECRET_KEY_FILE) });
+    const key = randomBytes(32);
+    expect(loadServiceConfig({ WEBHOOK_SECRET_KEYS: `k1:${key.toString('base64')}` }).WEBHOOK_SECRET_KEYS).toEqual({ keys: [{ id: 'k1', key }] });
+  });
+
+  it('refuses a keyring with a wrong key length or a duplicate id, naming the entry but not the key', () => {
+    const good = randomBytes(32).toString('base64');
+    const short = randomBytes(24).toString('base64');
+    const found = problems({ WEBHOOK_SECRET_KEYS: `k1:${good},k2:${short},k1:${good}` });
+    expect(found).toEqual(['WEBHOOK_SECRET_KEYS.2: key "k2" must be 32 bytes in base64 (AES-256), got 24 bytes', 'WEBHOOK_SECRET_KEYS.3: key id "k1" is used twice']);
+    expect(found.join()).not.toContain(short);
   });
 
   it('parses WEBHOOK_ALLOWED_SUBNETS (empty by default) and names a bad entry', () => {

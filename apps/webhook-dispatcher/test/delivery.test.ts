@@ -1,13 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { eventually } from '@storage/testing';
-import { signatureEntry, signingKey } from '@storage/webhooks';
+import { generateSecret, SecretKeyring, signatureEntry, signingKey } from '@storage/webhooks';
 import { MessageStore } from '../src/delivery/message-store';
 import { RETRY_SCHEDULE_MS } from '../src/delivery/retry-policy';
 import { seedEndpoint } from './support/endpoints';
 import { sampleEvent } from './support/events';
 import { createHarness, type Harness } from './support/harness';
 import { makeCertificate, TestReceiver, type ReceivedRequest, type TestCertificate } from './support/receiver';
+import { TEST_SECRET_KEY, testKeyring } from './support/secret-keys';
 
 /** What standardwebhooks expects: the spec's hook-* headers under their webhook-* names. */
 function verify(secret: string, request: ReceivedRequest): unknown {
@@ -213,7 +215,7 @@ describe('delivery engine', () => {
     const newSecret = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
     await h.dataSource.query(`UPDATE webhook_endpoints SET previous_secret = secret, secret = $2, previous_secret_expires_at = $3 WHERE id = $1`, [
       id,
-      newSecret,
+      testKeyring.seal(newSecret, id),
       new Date(h.clock.now().getTime() + 86_400_000),
     ]);
     await h.publish(sampleEvent('moved-in'));
@@ -229,6 +231,49 @@ describe('delivery engine', () => {
     const after = receiver.requests[1];
     const timestamp = Number(after.headers['hook-timestamp']);
     expect(after.headers['hook-signature']).toBe(signatureEntry(signingKey(newSecret), String(after.headers['hook-id']), timestamp, after.body));
+  });
+
+  describe('sealed secrets', () => {
+    const newKey = { id: 'test-2', key: randomBytes(32) };
+    const notSent = async () => {
+      const [attempt] = await attempts();
+      expect(receiver.requests).toHaveLength(0);
+      expect(attempt).toMatchObject({ succeeded: false, status_code: null });
+      return String(attempt.error);
+    };
+
+    it('signs with a secret stored bare before sealing (legacy rows)', async () => {
+      const { id, secret } = await seedEndpoint(h.dataSource, { url: receiver.url(), sealWith: null });
+      expect((await endpoint(id)).secret).toBe(secret);
+      await h.publish(sampleEvent('moved-in'));
+      await h.engine().runOnce();
+      expect(receiver.requests).toHaveLength(1);
+      expect(() => verify(secret, receiver.requests[0])).not.toThrow();
+    });
+
+    it('opens a secret sealed with an older key after a key rotation', async () => {
+      const { secret } = await seedEndpoint(h.dataSource, { url: receiver.url() });
+      await h.publish(sampleEvent('moved-in'));
+      await h.engine({ keyring: new SecretKeyring([newKey, TEST_SECRET_KEY]) }).runOnce();
+      expect(() => verify(secret, receiver.requests[0])).not.toThrow();
+    });
+
+    it('sends nothing when the secret is sealed with a key it lacks, and says which key', async () => {
+      const { id } = await seedEndpoint(h.dataSource, { url: receiver.url(), sealWith: new SecretKeyring([newKey]) });
+      await h.publish(sampleEvent('moved-in'));
+      await h.engine().runOnce();
+      expect(await notSent()).toBe(`not sent: StoredSecretUnreadable: the secret of endpoint ${id} is sealed with key "test-2", which is not in the keyring (test-1)`);
+      expect(await onlyMessage()).toMatchObject({ status: 'pending', attempts: 1 });
+    });
+
+    it('sends nothing when the stored secret was altered or copied from another endpoint', async () => {
+      const { id } = await seedEndpoint(h.dataSource, { url: receiver.url() });
+      const copied = testKeyring.seal(generateSecret(), '00000000-0000-4000-8000-000000000000');
+      await h.dataSource.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1', [id, copied]);
+      await h.publish(sampleEvent('moved-in'));
+      await h.engine().runOnce();
+      expect(await notSent()).toContain(`the secret of endpoint ${id} sealed with key "test-1" fails authentication`);
+    });
   });
 
   it('recovers a message whose worker died mid-delivery: same hook-id, nothing lost', async () => {

@@ -10,6 +10,7 @@ import { startDispatcher, type DispatcherProcess } from './support/dispatcher-pr
 import { seedEndpoint } from './support/endpoints';
 import { sampleEnvelope } from './support/events';
 import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
+import { testKeyring } from './support/secret-keys';
 import { verify } from './support/verify';
 
 const PORTAL_SECRET = 'e2e-portal-secret-at-least-32-characters-long';
@@ -118,7 +119,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
         res.statusCode = failing && event === 'rent-change' ? 500 : 200;
         res.end(res.statusCode === 500 ? 'receiver exploded' : 'thanks');
       };
-      const { id } = await seedEndpoint(db, { url: receiver.url('/portal-endpoint') });
+      const { id, secret } = await seedEndpoint(db, { url: receiver.url('/portal-endpoint') });
       const delivered = sampleEnvelope('moved-in');
       const failed = sampleEnvelope('rent-change');
       await publish(delivered);
@@ -164,11 +165,26 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const hookIds = receiver.requests.filter((r) => JSON.parse(r.body).data[0].event === 'rent-change').map((r) => r.headers['hook-id']);
       expect(new Set(hookIds).size).toBe(1);
 
-      // Reveal and rotate the secret.
+      // Reveal the secret (opened from its sealed form) and rotate it: the new one is stored sealed too.
       await page.click('#reveal');
-      const firstSecret = await page.locator('#secret').innerText();
+      expect(await page.locator('#secret').innerText()).toBe(secret);
       await page.click('#rotate');
-      expect(await page.locator('#secret').innerText()).not.toBe(firstSecret);
+      const rotated = await page.locator('#secret').innerText();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      const [stored] = await db.query<{ secret: string; previous_secret: string }[]>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1', [id]);
+      expect(stored.secret).toMatch(/^v1:test-1:/);
+      expect(stored.secret).not.toContain(rotated.slice('whsec_'.length));
+      expect(testKeyring.open(stored.secret, id)).toBe(rotated);
+      expect(testKeyring.open(stored.previous_secret, id)).toBe(secret);
+      expect(dispatcher.output()).not.toContain(rotated);
+
+      // A secret sealed with a key this dispatcher does not hold: the page says so instead of failing.
+      await db.query(`UPDATE webhook_endpoints SET secret = 'v1:retired-key:AAAAAAAAAAAAAAAA:AAAA' WHERE id = $1`, [id]);
+      const unreadable = await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}?reveal=1`);
+      expect(unreadable!.status()).toBe(200);
+      expect(await page.locator('#notice').innerText()).toContain('sealed with key "retired-key", which is not in the keyring');
+      expect(await page.locator('#secret').count()).toBe(0);
 
       // An expired link and a forged one: a clear page, none of the data.
       const expired = issuePortalToken('acme', new Date(Date.now() - 8 * 86_400_000), PORTAL_SECRET).token;

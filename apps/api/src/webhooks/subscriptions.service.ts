@@ -3,7 +3,7 @@ import { ConflictException, Inject, Injectable, NotFoundException } from '@nestj
 import { DataSource } from 'typeorm';
 import { InvalidRequestException } from '@storage/platform';
 import type { PublicEventType } from '@storage/domain';
-import { generateSecret, type AddressPolicy, type HostResolver } from '@storage/webhooks';
+import { generateSecret, SecretKeyring, type AddressPolicy, type HostResolver } from '@storage/webhooks';
 import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from '../auth';
 import { eventTypeOf, eventTypesOf, filterUuids, targetUrlSyntax, vettedTargetUrl } from './subscription-input';
 import type { CreatedSubscription, CreateSubscription, SubscriptionList, SubscriptionView, Unsubscribe, Unsubscribed, UpdateSubscription } from './webhooks.dto';
@@ -39,7 +39,7 @@ const view = (row: EndpointRow): SubscriptionView => ({
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Operations 15 to 18 on the dispatcher's webhook_endpoints table. */
+/** Operations 15 to 18 on the dispatcher's webhook_endpoints table (secrets sealed with the keyring). */
 @Injectable()
 export class SubscriptionsService {
   constructor(
@@ -47,6 +47,7 @@ export class SubscriptionsService {
     @Inject(ApiKeyService) private readonly apiKeys: ApiKeyService,
     @Inject(ADDRESS_POLICY) private readonly policy: AddressPolicy,
     @Inject(HOST_RESOLVER) private readonly resolve: HostResolver,
+    @Inject(SecretKeyring) private readonly keyring: SecretKeyring,
   ) {}
 
   /**
@@ -64,6 +65,7 @@ export class SubscriptionsService {
     throw new InvalidRequestException([{ field: 'portfolio', message: 'portfolio is required: this API key reaches several portfolios' }]);
   }
 
+  /** Operation 15: the secret is stored sealed and shown in plain text this once (and in the portal). */
   async create(principal: ApiKeyPrincipal, input: CreateSubscription): Promise<CreatedSubscription> {
     const portfolio = await this.portfolio(principal, input.portfolio);
     const eventTypes = eventTypesOf(input.eventTypes);
@@ -74,7 +76,7 @@ export class SubscriptionsService {
       const rows: EndpointRow[] = await this.dataSource.query(
         `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${ENDPOINT_COLUMNS}`,
-        [id, portfolio.portfolioId, input.vendorName, url, input.description, eventTypes, filterUuids(input.facilityUuids), filterUuids(input.unitTypes), filterUuids(input.amenityUuids), secret],
+        [id, portfolio.portfolioId, input.vendorName, url, input.description, eventTypes, filterUuids(input.facilityUuids), filterUuids(input.unitTypes), filterUuids(input.amenityUuids), this.keyring.seal(secret, id)],
       );
       return { endpointId: id, ...view(rows[0]), secret };
     } catch (error) {

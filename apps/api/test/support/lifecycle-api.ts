@@ -32,6 +32,7 @@ export async function startLifecycleApi(options: { kafkaBrokers?: string } = {})
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadServiceConfig({
     DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: baseUrl,
     DATABASE_POOL_SIZE: '6',

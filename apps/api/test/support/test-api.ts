@@ -25,6 +25,8 @@ export interface Reply {
 
 export interface TestApi {
   db: DataSource;
+  /** The api's DATA_DIR (a temporary directory): the demo key and the generated webhook secret key live there. */
+  dataDir: string;
   /** Write key of the demo portfolio, read-only key of it, write key of portfolio `other` only. */
   keys: { write: string; read: string; other: string };
   /** Every route Fastify registered (HEAD routes it adds to GETs left out), as `METHOD /url`. */
@@ -40,7 +42,7 @@ export const id = seedUuid;
 export async function startTestApi(): Promise<TestApi> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'api-test-'));
-  const config = loadServiceConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL, DATABASE_POOL_SIZE: '4' });
+  const config = loadServiceConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL, DATABASE_POOL_SIZE: '4' });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
     logger: false,
   });
@@ -64,6 +66,7 @@ export async function startTestApi(): Promise<TestApi> {
 
   return {
     db,
+    dataDir,
     keys,
     routes,
     call: async (method, url, options = {}) => {

@@ -5,7 +5,7 @@
  * Starts its own throwaway PostgreSQL (or uses BENCH_DATABASE_URL) and the built dispatcher as a child process.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createEnvelope, lifecycleEventId, parseEventPayload, parseLifecycleEventId, TOPICS } from '@storage/domain';
 import { OutboxPublisher, OutboxRelay } from '@storage/messaging';
 import { createDataSource, migrate, startEmbeddedPostgres } from '@storage/persistence';
-import { generateSecret, signatureHeader, signingKey } from '@storage/webhooks';
+import { generateSecret, SecretKeyring, signatureHeader, signingKey } from '@storage/webhooks';
 import { deliveryBody } from '../fan-out/fan-out';
 import { testEvent } from '../fan-out/test-event';
 
@@ -25,6 +25,10 @@ const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Endpoint secrets are stored sealed, as the api writes them; the dispatcher opens them with the same key. */
+const SECRET_KEY = { id: 'bench', key: randomBytes(32) };
+const keyring = new SecretKeyring([SECRET_KEY]);
+const sealedSecret = (endpointId: string) => keyring.seal(generateSecret(), endpointId);
 
 function signaturesPerSecond(): number {
   const key = signingKey(generateSecret());
@@ -71,13 +75,14 @@ async function main(): Promise<void> {
   const endpointId = randomUUID();
   await db.query(
     `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, secret) VALUES ($1, 'bench', 'bench', $2, 'bench', '{moved-in}', $3)`,
-    [endpointId, target, generateSecret()],
+    [endpointId, target, sealedSecret(endpointId)],
   );
 
   const startDispatcher = async (extraEnv: Record<string, string> = {}): Promise<ChildProcess> => {
     const port = 40_000 + Math.floor(Math.random() * 10_000);
     const child = spawn(process.execPath, [path.join(__dirname, '..', 'main.js')], {
-      env: { PATH: process.env.PATH, DATABASE_URL: url, DISPATCHER_PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: tls.certFile, ...extraEnv },
+      env: { PATH: process.env.PATH, DATABASE_URL: url, DISPATCHER_PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: tls.certFile,
+        WEBHOOK_SECRET_KEYS: `${SECRET_KEY.id}:${SECRET_KEY.key.toString('base64')}`, ...extraEnv },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     for (let i = 0; ; i += 1) {
@@ -163,9 +168,10 @@ async function main(): Promise<void> {
   const brokers = process.env.KAFKA_BROKERS;
   if (brokers) {
     const portfolio = `bench-kafka-${randomUUID().slice(0, 8)}`;
+    const kafkaEndpointId = randomUUID();
     await db.query(
       `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, secret) VALUES ($1, $2, 'bench', $3, 'bench', '{moved-in}', $4)`,
-      [randomUUID(), portfolio, `${target}-kafka`, generateSecret()],
+      [kafkaEndpointId, portfolio, `${target}-kafka`, sealedSecret(kafkaEndpointId)],
     );
     const relay = new OutboxRelay({ service: 'bench', kafkaBrokers: brokers, partitions: 3, databaseUrl: url, topics: TOPICS, batchSize: 500, pollIntervalMs: 50, lagReportIntervalMs: 60_000 });
     await relay.start();

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { signedHeaders, signingKey } from '@storage/webhooks';
+import { signedHeaders, signingKey, StoredSecretUnreadable, type SecretKeyring } from '@storage/webhooks';
 import type { Clock, Random } from '../clock';
 import type { DeliveryClient, DeliveryResponse } from './delivery-client';
 import type { AttemptRecord, ClaimedMessage, MessageStore } from './message-store';
@@ -33,6 +33,7 @@ export class DeliveryEngine {
 
   constructor(
     private readonly store: MessageStore,
+    private readonly keyring: SecretKeyring,
     private readonly client: DeliveryClient,
     private readonly clock: Clock,
     private readonly random: Random,
@@ -137,16 +138,21 @@ export class DeliveryEngine {
       const headers = signedHeaders(this.liveKeys(message, attemptedAt), message.id, Math.floor(attemptedAt.getTime() / 1_000), message.body);
       response = await this.client.send({ url: message.url, headers, body: message.body });
     } catch (error) {
-      // A bad stored secret must cost one recorded attempt, not the worker.
+      // A bad stored secret must cost one recorded attempt, not the worker; operators need to hear of it.
+      if (error instanceof StoredSecretUnreadable) this.logger.error(`message ${message.id} not sent: ${error.message}`);
       response = { kind: 'error', error: `not sent: ${String(error)}`, timedOut: false, latencyMs: 0 };
     }
     return { message, attemptedAt, response, ...this.nextStep(message, attemptedAt, response) };
   }
 
-  /** After a rotation the old secret signs beside the new one for 24 hours, so receivers can switch over. */
+  /**
+   * After a rotation the old secret signs beside the new one for 24 hours, so receivers can switch over.
+   * Secrets are opened here, for this signature only.
+   */
   private liveKeys(message: ClaimedMessage, at: Date): Buffer[] {
-    const keys = [signingKey(message.secret)];
-    if (message.previousSecret && message.previousSecretExpiresAt && message.previousSecretExpiresAt > at) keys.push(signingKey(message.previousSecret));
+    const open = (stored: string) => signingKey(this.keyring.open(stored, message.endpointId));
+    const keys = [open(message.storedSecret)];
+    if (message.storedPreviousSecret && message.previousSecretExpiresAt && message.previousSecretExpiresAt > at) keys.push(open(message.storedPreviousSecret));
     return keys;
   }
 

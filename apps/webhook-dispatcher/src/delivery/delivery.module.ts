@@ -1,25 +1,37 @@
-import { Inject, Injectable, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AddressPolicy, systemResolver, type Cidr } from '@storage/webhooks';
+import { AddressPolicy, openSecretKeyring, SecretKeyring, systemResolver, type Cidr, type SecretKeysSetting } from '@storage/webhooks';
 import { Clock, MathRandom, Random, SystemClock } from '../clock';
 import { DeliveryClient } from './delivery-client';
 import { DeliveryEngine, DEFAULT_ENGINE_OPTIONS } from './delivery-engine';
+import { sealEndpointSecrets } from './endpoint-secrets';
 import { MessageStore } from './message-store';
 
 export interface DeliveryModuleOptions {
   allowedSubnets: readonly Cidr[];
   concurrency: number;
+  secretKeys: SecretKeysSetting;
 }
 
-/** Starts the delivery pump with the application and drains it before the database closes. */
+/**
+ * Seals the endpoint secrets not yet sealed with the first key, then starts the delivery pump with the
+ * application; drains it before the database closes.
+ */
 @Injectable()
 class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('EndpointSecrets');
+
   constructor(
     @Inject(DeliveryEngine) private readonly engine: DeliveryEngine,
     @Inject(DeliveryClient) private readonly client: DeliveryClient,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(SecretKeyring) private readonly keyring: SecretKeyring,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    const { sealed, unreadable } = await sealEndpointSecrets(this.dataSource, this.keyring);
+    if (sealed > 0) this.logger.log(`sealed the secrets of ${sealed} endpoints with key "${this.keyring.primaryKeyId}"`);
+    for (const error of unreadable) this.logger.error(`left as stored: ${error.message}`);
     this.engine.start();
   }
 
@@ -38,16 +50,17 @@ export class DeliveryModule {
       providers: [
         { provide: Clock, useClass: SystemClock },
         { provide: Random, useClass: MathRandom },
+        { provide: SecretKeyring, useFactory: () => openSecretKeyring(options.secretKeys) },
         { provide: DeliveryClient, useFactory: () => new DeliveryClient({ policy: new AddressPolicy(options.allowedSubnets), resolve: systemResolver }) },
         {
           provide: DeliveryEngine,
-          inject: [DataSource, DeliveryClient, Clock, Random],
-          useFactory: (dataSource: DataSource, client: DeliveryClient, clock: Clock, random: Random) =>
-            new DeliveryEngine(new MessageStore(dataSource), client, clock, random, { ...DEFAULT_ENGINE_OPTIONS, concurrency: options.concurrency }),
+          inject: [DataSource, SecretKeyring, DeliveryClient, Clock, Random],
+          useFactory: (dataSource: DataSource, keyring: SecretKeyring, client: DeliveryClient, clock: Clock, random: Random) =>
+            new DeliveryEngine(new MessageStore(dataSource), keyring, client, clock, random, { ...DEFAULT_ENGINE_OPTIONS, concurrency: options.concurrency }),
         },
         DeliveryWorker,
       ],
-      exports: [Clock, DeliveryEngine],
+      exports: [Clock, DeliveryEngine, SecretKeyring],
     };
   }
 }

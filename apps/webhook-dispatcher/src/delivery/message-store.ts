@@ -9,8 +9,9 @@ export interface ClaimedMessage {
   body: string;
   attempts: number;
   url: string;
-  secret: string;
-  previousSecret: string | null;
+  /** As stored: sealed (opened only to sign), or a bare `whsec_` value not yet sealed. */
+  storedSecret: string;
+  storedPreviousSecret: string | null;
   previousSecretExpiresAt: Date | null;
 }
 
@@ -60,8 +61,8 @@ export class MessageStore {
       body: row.body as string,
       attempts: row.attempts as number,
       url: row.url as string,
-      secret: row.secret as string,
-      previousSecret: row.previous_secret as string | null,
+      storedSecret: row.secret as string,
+      storedPreviousSecret: row.previous_secret as string | null,
       previousSecretExpiresAt: row.previous_secret_expires_at as Date | null,
     }));
   }

@@ -42,7 +42,8 @@ export interface EndpointPageInput {
   messages: readonly MessageView[];
   attempts: readonly AttemptView[];
   filter: { eventType?: string; status?: string };
-  revealSecret: boolean;
+  /** The opened `whsec_` secret when the reader asked to reveal it, else null (and it was never opened). */
+  revealedSecret: string | null;
   notice?: string;
   now: Date;
 }
@@ -64,7 +65,7 @@ export function endpointPage(input: EndpointPageInput): string {
     }</td></tr></table>
 
 <h2>Signing secret</h2>
-<p>${input.revealSecret ? html`<code id="secret">${e.secret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
+<p>${input.revealedSecret !== null ? html`<code id="secret">${input.revealedSecret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
 ${e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > input.now ? html`<br>The previous secret also signs until ${when(e.previousSecretExpiresAt)}.` : ''}</p>
 <form method="post" action="${base}/rotate"><button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)</form>
 

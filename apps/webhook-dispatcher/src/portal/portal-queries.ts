@@ -10,7 +10,6 @@ export interface EndpointSummary {
   facilityUuids: string[];
   unitTypes: string[];
   amenityUuids: string[];
-  secret: string;
   previousSecretExpiresAt: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
@@ -44,7 +43,7 @@ export interface Rates {
 }
 
 const ENDPOINT_COLUMNS = `id, vendor_name AS "vendorName", url, description, event_types AS "eventTypes", facility_uuids AS "facilityUuids",
-  unit_types AS "unitTypes", amenity_uuids AS "amenityUuids", secret, previous_secret_expires_at AS "previousSecretExpiresAt",
+  unit_types AS "unitTypes", amenity_uuids AS "amenityUuids", previous_secret_expires_at AS "previousSecretExpiresAt",
   disabled_at AS "disabledAt", disabled_reason AS "disabledReason", failing_since AS "failingSince"`;
 
 const MESSAGE_PAGE = 100;
@@ -61,6 +60,12 @@ export class PortalQueries {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
     const rows: EndpointSummary[] = await this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`, [portfolio, id]);
     return rows[0];
+  }
+
+  /** The endpoint's secret as stored (sealed): read only to reveal it. */
+  async storedSecret(portfolio: string, id: string): Promise<string> {
+    const rows: { secret: string }[] = await this.dataSource.query(`SELECT secret FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`, [portfolio, id]);
+    return rows[0].secret;
   }
 
   /** Successes and failures of attempts since `from`, bucketed by hour or day. */

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
-import { checkPortalToken, generateSecret, type PortalGrant } from '@storage/webhooks';
+import { checkPortalToken, generateSecret, SecretKeyring, StoredSecretUnreadable, type PortalGrant } from '@storage/webhooks';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
@@ -23,6 +23,7 @@ export class PortalController {
     @Inject(Clock) private readonly clock: Clock,
     @Inject(DeliveryEngine) private readonly engine: DeliveryEngine,
     @Inject(PORTAL_SECRET) private readonly secret: string,
+    @Inject(SecretKeyring) private readonly keyring: SecretKeyring,
   ) {
     this.queries = new PortalQueries(dataSource);
   }
@@ -60,6 +61,9 @@ export class PortalController {
     if (!endpoint) return send(reply, 404, notFoundPage());
     const now = this.clock.now();
     const filter = { ...(query.eventType ? { eventType: query.eventType } : {}), ...(query.status ? { status: query.status } : {}) };
+    const revealed = query.reveal === '1' ? await this.reveal(grant.portfolio, id) : { secret: null };
+    const revealedSecret = revealed.secret;
+    const notice = revealed.problem ?? query.notice;
     const [day, week, messages] = await Promise.all([
       this.queries.rates(id, new Date(now.getTime() - DAY), 'hour', 24),
       this.queries.rates(id, new Date(now.getTime() - 7 * DAY), 'day', 7),
@@ -69,8 +73,18 @@ export class PortalController {
     send(
       reply,
       200,
-      endpointPage({ endpoint, day, week, messages, attempts, filter, revealSecret: query.reveal === '1', now, ...(query.notice ? { notice: query.notice } : {}) }),
+      endpointPage({ endpoint, day, week, messages, attempts, filter, revealedSecret, now, ...(notice ? { notice } : {}) }),
     );
+  }
+
+  /** The opened secret, or why it cannot be opened (a key missing from this dispatcher's keyring): said on the page. */
+  private async reveal(portfolio: string, id: string): Promise<{ secret: string | null; problem?: string }> {
+    try {
+      return { secret: this.keyring.open(await this.queries.storedSecret(portfolio, id), id) };
+    } catch (error) {
+      if (!(error instanceof StoredSecretUnreadable)) throw error;
+      return { secret: null, problem: `The signing secret cannot be shown: ${error.message}` };
+    }
   }
 
   @Post('endpoints/:id/rotate')
@@ -80,7 +94,7 @@ export class PortalController {
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await this.dataSource.query(
       `UPDATE webhook_endpoints SET previous_secret = secret, secret = $3, previous_secret_expires_at = $4, updated_at = now() WHERE id = $1 AND portfolio = $2`,
-      [id, grant.portfolio, generateSecret(), new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS)],
+      [id, grant.portfolio, this.keyring.seal(generateSecret(), id), new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS)],
     );
     back(reply, id, 'Secret rotated; the previous secret keeps signing for 24 hours.', true);
   }

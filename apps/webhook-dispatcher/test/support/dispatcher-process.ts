@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { eventually, freePort } from '@storage/testing';
+import { secretKeysVariable, TEST_SECRET_KEY } from './secret-keys';
 
 export interface DispatcherProcess {
   baseUrl: string;
@@ -13,13 +14,16 @@ export interface DispatcherProcess {
 
 const MAIN = path.join(__dirname, '..', '..', 'dist', 'main.js');
 
-/** The built dispatcher as its own process, trusting the test receiver's CA the standard way (NODE_EXTRA_CA_CERTS). */
+/**
+ * The built dispatcher as its own process, trusting the test receiver's CA the standard way (NODE_EXTRA_CA_CERTS),
+ * opening endpoint secrets with the test key unless `env` names other keys.
+ */
 export async function startDispatcher(env: Record<string, string>): Promise<DispatcherProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build the dispatcher first (turbo runs build before test)`);
   const port = await freePort();
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DISPATCHER_PORT: String(port), ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DISPATCHER_PORT: String(port), WEBHOOK_SECRET_KEYS: secretKeysVariable(TEST_SECRET_KEY), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
-import { generateSecret } from '@storage/webhooks';
+import { generateSecret, type SecretKeyring } from '@storage/webhooks';
+import { testKeyring } from './secret-keys';
 
 export interface SeedEndpoint {
   portfolio?: string;
@@ -11,9 +12,11 @@ export interface SeedEndpoint {
   unitTypes?: string[];
   amenityUuids?: string[];
   vendorName?: string;
+  /** The keyring that seals the secret (the test keyring); null stores it bare, as before secrets were sealed. */
+  sealWith?: SecretKeyring | null;
 }
 
-/** Inserts an endpoint as operation 15 would, returning its id and secret. */
+/** Inserts an endpoint as operation 15 would, returning its id and its secret in plain text. */
 export async function seedEndpoint(dataSource: DataSource, seed: SeedEndpoint): Promise<{ id: string; secret: string }> {
   const id = randomUUID();
   const secret = generateSecret();
@@ -29,7 +32,7 @@ export async function seedEndpoint(dataSource: DataSource, seed: SeedEndpoint): 
       seed.facilityUuids ?? [],
       seed.unitTypes ?? [],
       seed.amenityUuids ?? [],
-      secret,
+      seed.sealWith === null ? secret : (seed.sealWith ?? testKeyring).seal(secret, id),
     ],
   );
   return { id, secret };

@@ -1,20 +1,21 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
-import { AddressPolicy, parseSubnetList, type HostResolver } from '@storage/webhooks';
+import { AddressPolicy, parseSubnetList, type HostResolver, type SecretKeyring } from '@storage/webhooks';
 import { DeliveryClient } from '../../src/delivery/delivery-client';
 import { DeliveryEngine, DEFAULT_ENGINE_OPTIONS, type DeliveryEngineOptions } from '../../src/delivery/delivery-engine';
 import { MessageStore } from '../../src/delivery/message-store';
 import { fanOut, type FanOutEvent } from '../../src/fan-out/fan-out';
 import { FakeClock, ScriptedRandom } from './fakes';
 import type { TestCertificate } from './receiver';
+import { testKeyring } from './secret-keys';
 
 export interface Harness {
   database: TestDatabase;
   dataSource: DataSource;
   clock: FakeClock;
   random: ScriptedRandom;
-  engine: (options?: Partial<DeliveryEngineOptions> & { timeoutMs?: number; allowed?: string; resolve?: HostResolver }) => DeliveryEngine;
+  engine: (options?: Partial<DeliveryEngineOptions> & { timeoutMs?: number; allowed?: string; resolve?: HostResolver; keyring?: SecretKeyring }) => DeliveryEngine;
   publish: (event: FanOutEvent) => Promise<number>;
   close: () => Promise<void>;
 }
@@ -40,7 +41,7 @@ export async function createHarness(certificate: TestCertificate, start = new Da
         ...(options.resolve ? { resolve: options.resolve } : {}),
       });
       clients.push(client);
-      return new DeliveryEngine(new MessageStore(dataSource), client, clock, random, { ...DEFAULT_ENGINE_OPTIONS, ...options });
+      return new DeliveryEngine(new MessageStore(dataSource), options.keyring ?? testKeyring, client, clock, random, { ...DEFAULT_ENGINE_OPTIONS, ...options });
     },
     publish: (event) => dataSource.transaction((manager) => fanOut(manager, event, { now: clock.now() })),
     close: async () => {

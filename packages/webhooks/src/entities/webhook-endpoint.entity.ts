@@ -35,11 +35,14 @@ export class WebhookEndpoint {
   @Column('uuid', { array: true, default: () => "'{}'" })
   amenityUuids!: string[];
 
-  /** `whsec_…`; kept readable because signing needs it (HMAC), shown again only in the portal. */
+  /**
+   * The `whsec_…` secret sealed by `SecretKeyring` (`v1:<key id>:…`, AES-256-GCM): signing needs it back (HMAC),
+   * a database dump must not. Rows written before sealing hold it bare until the dispatcher's next start.
+   */
   @Column('text')
   secret!: string;
 
-  /** The secret before the last rotation, still signing beside the new one until `previousSecretExpiresAt`. */
+  /** The secret before the last rotation (sealed), still signing beside the new one until `previousSecretExpiresAt`. */
   @Column('text', { nullable: true })
   previousSecret!: string | null;
 

@@ -1,0 +1,65 @@
+import type { DataSource } from 'typeorm';
+import { StoredSecretUnreadable, type SecretKeyring } from '@storage/webhooks';
+
+export interface SealingReport {
+  /** Endpoints whose secrets are now sealed with the first key. */
+  sealed: number;
+  /** Endpoints left as they were: a secret sealed with a key the keyring lacks, or altered. */
+  unreadable: StoredSecretUnreadable[];
+}
+
+const PAGE = 500;
+
+interface StoredSecrets {
+  id: string;
+  secret: string;
+  previousSecret: string | null;
+}
+
+/**
+ * The startup step of the dispatcher (the table's owner): seals the bare `whsec_` secrets of rows written before
+ * sealing (or by an api replica not yet upgraded) and moves secrets sealed with an older key to the first key, so
+ * a key can be retired. Idempotent, and safe with replicas starting together: each row is rewritten only if it
+ * still holds the values read, so a concurrent rewrite (another replica, a rotation) wins and nothing is lost.
+ */
+export async function sealEndpointSecrets(dataSource: DataSource, keyring: SecretKeyring): Promise<SealingReport> {
+  const report: SealingReport = { sealed: 0, unreadable: [] };
+  const primaryPrefix = `v1:${keyring.primaryKeyId}:`;
+  for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
+    const rows: StoredSecrets[] = await dataSource.query(
+      `SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints
+       WHERE id > $1 AND (NOT starts_with(secret, $2) OR NOT starts_with(previous_secret, $2))
+       ORDER BY id LIMIT $3`,
+      [after, primaryPrefix, PAGE],
+    );
+    if (rows.length === 0) return report;
+    after = rows[rows.length - 1].id;
+    const resealed = rows.flatMap((row) => {
+      try {
+        const reseal = (stored: string) => (keyring.sealsWithPrimary(stored) ? stored : keyring.seal(keyring.open(stored, row.id), row.id));
+        return [{ ...row, newSecret: reseal(row.secret), newPreviousSecret: row.previousSecret === null ? null : reseal(row.previousSecret) }];
+      } catch (error) {
+        if (!(error instanceof StoredSecretUnreadable)) throw error;
+        report.unreadable.push(error);
+        return [];
+      }
+    });
+    const updated: unknown[] = await dataSource.query(
+      `WITH updated AS (
+         UPDATE webhook_endpoints e SET secret = u.new_secret, previous_secret = u.new_previous_secret
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(id, secret, previous_secret, new_secret, new_previous_secret)
+         WHERE e.id = u.id AND e.secret = u.secret AND e.previous_secret IS NOT DISTINCT FROM u.previous_secret
+         RETURNING e.id
+       )
+       SELECT id FROM updated`,
+      [
+        resealed.map((row) => row.id),
+        resealed.map((row) => row.secret),
+        resealed.map((row) => row.previousSecret),
+        resealed.map((row) => row.newSecret),
+        resealed.map((row) => row.newPreviousSecret),
+      ],
+    );
+    report.sealed += updated.length;
+  }
+}
