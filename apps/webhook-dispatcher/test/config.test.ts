@@ -1,17 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ConfigError } from '@storage/platform';
 import { DEVELOPMENT_PORTAL_TOKEN_SECRET, GENERATED_SECRET_KEY_FILE } from '@storage/webhooks';
+import { configProblems } from '@storage/testing';
 import { loadServiceConfig } from '../src/config';
 
-const problems = (env: NodeJS.ProcessEnv): string[] => {
-  try {
-    loadServiceConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-};
+const problems = (env: NodeJS.ProcessEnv): string[] => configProblems(loadServiceConfig, env);
 
 describe('dispatcher configuration', () => {
   it('requires PORTAL_TOKEN_SECRET in production and uses the development default elsewhere', () => {

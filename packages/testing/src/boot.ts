@@ -16,3 +16,14 @@ export function expectBootRefused(main: string, portVariable: string): void {
   expect(result.stderr).toContain('DATABASE_URL: must be a postgres:// connection URL');
   expect(result.stderr).toContain('LOG_LEVEL');
 }
+
+/** The problems a config loader reports for `env` (none when it loads): each `VARIABLE: rule` line. */
+export function configProblems(load: (env: NodeJS.ProcessEnv) => unknown, env: NodeJS.ProcessEnv): string[] {
+  try {
+    load(env);
+    return [];
+  } catch (error) {
+    if (error instanceof Error && 'problems' in error && Array.isArray(error.problems)) return error.problems.map(String);
+    throw error;
+  }
+}

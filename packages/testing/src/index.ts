@@ -1,4 +1,4 @@
-export { expectBootRefused } from './boot';
+export { configProblems, expectBootRefused } from './boot';
 export { eventually, type EventuallyOptions } from './eventually';
 export { describeWithKafka, testKafkaBrokers } from './kafka';
 export { createTestDatabase, type TestDatabase } from './test-database';
