@@ -112,6 +112,38 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
     });
     afterAll(async () => browser?.close());
 
+    it('enables an endpoint the receiver had gone from and recovers its failed messages, under their first hook-id', async () => {
+      let gone = true;
+      receiver.respond = (_request, res) => {
+        res.statusCode = gone ? 410 : 204;
+        res.end();
+      };
+      const { id, secret } = await seedEndpoint(db, { url: receiver.url('/recovered') });
+      const since = new Date(Date.now() - 60_000);
+      const lost = sampleEnvelope('moved-out');
+      await publish(lost);
+      await eventually(async () => {
+        const [endpoint] = await db.query<{ disabled_reason: string | null }[]>('SELECT disabled_reason FROM webhook_endpoints WHERE id = $1', [id]);
+        expect(endpoint?.disabled_reason).toContain('410');
+      }, { timeoutMs: 15_000 });
+
+      gone = false;
+      const page = await browser.newPage();
+      await page.goto(`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), PORTAL_SECRET).token}`);
+      await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
+      expect(await page.locator('tr.message', { hasText: 'moved-out' }).locator('td').nth(1).innerText()).toContain('failed');
+      await page.click('text=Enable again');
+      expect(await page.locator('#notice').innerText()).toContain('Endpoint enabled');
+      await page.fill('input[name=since]', since.toISOString().slice(0, 16));
+      await page.click('#recover');
+      expect(await page.locator('#notice').innerText()).toContain('1 failed messages queued again');
+
+      await eventually(() => expect(requestsTo('/recovered')).toHaveLength(2), { timeoutMs: 15_000 });
+      const [first, recovered] = requestsTo('/recovered');
+      expect(recovered?.headers['hook-id']).toBe(first?.headers['hook-id']);
+      expect(verify(secret, recovered).data[0]?.eventId).toBe(lost.eventId);
+    }, 60_000);
+
     it('shows a delivered and a failed message with their attempts, resends one, and an expired link shows no data', async () => {
       let failing = true;
       receiver.respond = (request, res) => {
