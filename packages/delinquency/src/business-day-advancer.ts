@@ -124,11 +124,11 @@ WITH unchanged AS (
 )
 SELECT EXISTS (SELECT FROM unchanged) AS applied`;
 
-/** Prepared once per connection (session); `_v2` to be bumped when a text changes shape. */
+/** Prepared once per connection (session); the `_vN` to be bumped when a text changes shape. */
 const PREPARE_SQL = `
 SET standard_conforming_strings = on;
 PREPARE delinquency_run_lock_v2(uuid) AS ${LOCK_SQL};
-PREPARE delinquency_run_states_v2(uuid[]) AS ${STATES_SQL};
+PREPARE delinquency_run_states_v3(uuid[]) AS ${STATES_SQL};
 PREPARE delinquency_run_write_v2(uuid, int, uuid, uuid, rental_delinquency_status, rental_delinquency_status, date, date, date,
                                  timestamptz, text, text, text, text[], text[], text[], text[], text[], text) AS ${WRITE_SQL}`;
 
@@ -291,7 +291,7 @@ export class BusinessDayWorker {
 
   private async readStates(rentalRecordUuids: readonly string[]): Promise<StateRow[]> {
     const uuids = `ARRAY[${rentalRecordUuids.map((uuid) => literal(uuid)).join(', ')}]::uuid[]`;
-    const { rows } = await this.client.query<StateRow>(`EXECUTE delinquency_run_states_v2(${uuids})`);
+    const { rows } = await this.client.query<StateRow>(`EXECUTE delinquency_run_states_v3(${uuids})`);
     return rows;
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { BasePayload, EventFilters } from '@storage/domain';
+import type { BasePayload, BillingPromotion, EventFilters } from '@storage/domain';
 
 /** Everything a tenant lifecycle event of one rental carries besides its event name, id and added object. */
 export interface RentalEventContext {
@@ -36,11 +36,15 @@ export interface RentalEventContextRow {
   unit_type_uuid: string | null;
   amenity_uuids: string[];
   services: { description: string; amount: number; feeType: 'FIXED_AMOUNT' | 'PERCENTAGE'; itemTypeUuid: string }[];
+  promotions: BillingPromotion[];
 }
 
 /*
  * The whole payload in one statement. The tenant balance sums the person's active rentals (and this one,
- * which may have just moved out). Services are those not ended at the facility's local date. Columns and
+ * which may have just moved out). Services are those not ended at the facility's local date. Promotions are
+ * those recorded for the rental at signing (or carried by a transfer), rent first, then by item type; one
+ * lookup on rental_promotions' (rental_record_uuid, promotion_uuid) index. They are written only in the
+ * transaction that creates the rental, so the rental row's version covers them. Columns and
  * joins are over `rental_records r` (with `facilities f`), so a caller can read the context in a statement
  * of its own (the delinquency run reads it with the rental's state, in one round trip).
  */
@@ -59,7 +63,13 @@ export const RENTAL_EVENT_CONTEXT_COLUMNS = `
                                  ORDER BY s.start_date, s.uuid)
                    FROM rental_services s
                   WHERE s.rental_record_uuid = r.uuid
-                    AND (s.end_date IS NULL OR s.end_date > (now() AT TIME ZONE f.time_zone)::date)), '[]'::json) AS services`;
+                    AND (s.end_date IS NULL OR s.end_date > (now() AT TIME ZONE f.time_zone)::date)), '[]'::json) AS services,
+       COALESCE((SELECT json_agg(json_build_object('promotionUuid', ap.promotion_uuid, 'promotionName', ap.name,
+                                                   'discountType', ap.discount_type, 'monthStarts', ap.month_starts,
+                                                   'durationInMonths', ap.duration_in_months,
+                                                   'discountAmountInPennies', ap.discount_in_pennies, 'itemTypeUuid', ap.item_type_uuid)
+                                 ORDER BY ap.item_type_uuid NULLS FIRST, ap.promotion_uuid)
+                   FROM rental_promotions ap WHERE ap.rental_record_uuid = r.uuid), '[]'::json) AS promotions`;
 
 export const RENTAL_EVENT_CONTEXT_JOINS = `
   JOIN persons p ON p.uuid = r.person_uuid
@@ -99,8 +109,7 @@ export function rentalEventContextOf(row: RentalEventContextRow): RentalEventCon
       billingTemplate: {
         currentRentInPennies: row.rent_in_pennies,
         additionalServicesAndFees: row.services,
-        // No table records the promotions applied to a rental yet, so none are reported.
-        promotions: [],
+        promotions: row.promotions,
         billingDayOfMonth: row.billing_day_of_month,
         nextDueDate: row.next_due_date,
       },

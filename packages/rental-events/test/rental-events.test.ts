@@ -88,6 +88,25 @@ describe('loadRentalEventContext', () => {
     });
   });
 
+  it("lists the rental's recorded promotions, rent first, then by item type, as the event contract has them", async () => {
+    const lock = 'ffffffff-0000-4000-8000-000000000001';
+    const promotion = `INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, name, family, item_type_uuid, discount_type, percentage,
+                                                      amount_in_pennies, month_starts, duration_in_months, discount_in_pennies, applied_on)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '2025-01-02')`;
+    const [lockOff, halfOff] = [randomUUID(), randomUUID()];
+    await db.query(promotion, [ids.otherRental, lockOff, '$2 off lock for 3 months', 'DISCOUNTED_SERVICE', lock, 'AMOUNT_OFF', null, 200, 1, 3, 600]);
+    await db.query(promotion, [ids.otherRental, halfOff, 'First month 50% off', 'RENT', null, 'PERCENTAGE', 50, null, 2, 1, 4950]);
+
+    const context = (await loadRentalEventContext(db, ids.otherRental))!;
+    expect(context.base.billingTemplate.promotions).toEqual([
+      { promotionUuid: halfOff, promotionName: 'First month 50% off', discountType: 'PERCENTAGE', monthStarts: 2, durationInMonths: 1, discountAmountInPennies: 4950, itemTypeUuid: null },
+      { promotionUuid: lockOff, promotionName: '$2 off lock for 3 months', discountType: 'AMOUNT_OFF', monthStarts: 1, durationInMonths: 3, discountAmountInPennies: 600, itemTypeUuid: lock },
+    ]);
+    expect(rentalEnvelope('moved-in', context, {}, new Date()).payload.billingTemplate.promotions).toEqual(context.base.billingTemplate.promotions);
+    // Another rental of the same tenant shows none of them.
+    expect((await loadRentalEventContext(db, ids.rental))!.base.billingTemplate.promotions).toEqual([]);
+  });
+
   it('counts a moved-out rental in its own tenant balance, and answers null for an unknown rental', async () => {
     expect((await loadRentalEventContext(db, ids.movedOutRental))?.base.tenantBalanceInPennies).toBe(4200);
     expect(await loadRentalEventContext(db, randomUUID())).toBeNull();

@@ -1,7 +1,11 @@
 import type { LeaseTerms } from './lease-terms';
 
-/** A promotion shown with the terms: the best rent promotion or a service winner of the unit group. */
+/**
+ * A promotion shown with the terms: the best rent promotion or a service winner of the unit group. Signing
+ * records exactly these on the rental.
+ */
 export interface ShownPromotion {
+  promotionUuid: string;
   name: string;
   discountInPennies: number;
   appliesTo: string;

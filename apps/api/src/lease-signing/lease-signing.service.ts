@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import { LifecyclePublisher } from '../rentals/lifecycle-publisher';
+import type { EligibleAutoAppliedPromotion } from '../shopping/promotions.dto';
 import { PromotionsService } from '../shopping/promotions.service';
+import { recordAppliedPromotions } from './applied-promotions';
 import type { ShownPromotion, SignedRental } from './lease-page';
 import { loadLeaseTerms, type LeaseTerms } from './lease-terms';
 import { claimVacantUnit, openRental } from './move-in';
@@ -30,12 +32,13 @@ export class LeaseSigningService {
     if (terms === null) return { kind: 'unknown' };
     if (terms.status === 'SIGNED') return { kind: 'signed', rental: await signedRental(db, terms.leadUuid), firstTime: false };
     if (terms.status === 'VOID' || terms.expired) return { kind: 'expired' };
-    return { kind: 'terms', terms, promotions: await this.shownPromotions(terms) };
+    return { kind: 'terms', terms, promotions: await this.shownPromotions(db, terms) };
   }
 
   /**
-   * Signs in one transaction: a rental on a vacant unit of the lease's group, the lead converted, the lease
-   * signed and moved-in in the outbox. Signing a signed lease again changes nothing.
+   * Signs in one transaction: a rental on a vacant unit of the lease's group with the promotions the page
+   * shows, the lead converted, the lease signed and moved-in in the outbox. Signing a signed lease again
+   * changes nothing.
    */
   async sign(token: string): Promise<LeaseOutcome> {
     return this.dataSource.transaction(async (db) => {
@@ -43,9 +46,12 @@ export class LeaseSigningService {
       if (terms === null) return { kind: 'unknown' };
       if (terms.status === 'SIGNED') return { kind: 'signed', rental: await signedRental(db, terms.leadUuid), firstTime: false };
       if (terms.status === 'VOID' || terms.expired) return { kind: 'expired' };
+      // Priced before the unit is taken: occupying it may move the group's web rate, which the page priced on.
+      const promotions = await this.shownPromotions(db, terms);
       const unitUuid = await claimVacantUnit(db, terms.unitGroupUuid);
       if (unitUuid === null) return { kind: 'no-vacant-unit' };
       const rentalUuid = await openRental(db, terms, unitUuid);
+      await recordAppliedPromotions(db, rentalUuid, terms.facilityToday, promotions);
       await db.query(`UPDATE leads SET status = 'CONVERTED', converted_rental_record_uuid = $2, updated_at = now() WHERE uuid = $1`, [terms.leadUuid, rentalUuid]);
       await db.query(`UPDATE leases SET status = 'SIGNED', signed_at = now(), rental_record_uuid = $2 WHERE uuid = $1`, [terms.leaseUuid, rentalUuid]);
       await this.events.publish(db, 'moved-in', rentalUuid, {}, null);
@@ -53,19 +59,22 @@ export class LeaseSigningService {
     });
   }
 
-  /** The auto-applied promotions of the lease's unit group (operation 1's winners) as the page lists them. */
-  private async shownPromotions(terms: LeaseTerms): Promise<ShownPromotion[]> {
-    const [group] = await this.promotions.eligible(terms.portfolioUuid, {
-      facilityUuids: terms.facilityUuid,
-      unitGroupUuids: [terms.unitGroupUuid],
-      isForBusiness: terms.isForBusiness,
-    });
+  /**
+   * The auto-applied promotions of the lease's unit group (operation 1's winners) as the page lists them and
+   * signing records them.
+   */
+  private async shownPromotions(db: EntityManager, terms: LeaseTerms): Promise<ShownPromotion[]> {
+    const request = { facilityUuids: terms.facilityUuid, unitGroupUuids: [terms.unitGroupUuid], isForBusiness: terms.isForBusiness };
+    const [group] = await this.promotions.eligible(terms.portfolioUuid, request, db);
     if (group === undefined) return [];
+    const shown = (winner: EligibleAutoAppliedPromotion, appliesTo: string): ShownPromotion => ({
+      promotionUuid: winner.promotionUuid,
+      name: winner.promotionName,
+      discountInPennies: winner.highestDiscountAmount,
+      appliesTo,
+    });
     const rent = group.bestAutoAppliedPromotion;
-    return [
-      ...(rent ? [{ name: rent.promotionName, discountInPennies: rent.highestDiscountAmount, appliesTo: 'rent' }] : []),
-      ...group.serviceWinners.map((w) => ({ name: w.promotionName, discountInPennies: w.highestDiscountAmount, appliesTo: w.itemTypeName })),
-    ];
+    return [...(rent ? [shown(rent, 'rent')] : []), ...group.serviceWinners.map((winner) => shown(winner, winner.itemTypeName))];
   }
 }
 

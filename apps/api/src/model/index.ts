@@ -13,6 +13,7 @@ import { Person } from './person.entity';
 import { Portfolio } from './portfolio.entity';
 import { PromotionRecord } from './promotion.entity';
 import { RatePlan } from './rate-plan.entity';
+import { RentalPromotion } from './rental-promotion.entity';
 import { RentalRecord, RentalService } from './rental-record.entity';
 import { SizeAndTypeGroup } from './size-and-type-group.entity';
 import { Unit } from './unit.entity';
@@ -25,6 +26,6 @@ import { Payment } from '../rentals/payment.entity';
 /** Every table the api owns, for its DataSource. */
 export const API_ENTITIES = [
   Amenity, ApiKey, Coverage, CoverageEnrollment, Facility, GateCode, ItemType, Lead, LeadMarketingSource, LeadSource, Lease,
-  Note, Notification, Payment, Person, Portfolio, PromotionRecord, RatePlan, RentalRecord, RentalService, SizeAndTypeGroup, Unit,
-  UnitGroup, UnitGroupAmenity, UnitType, TenantVerificationCode, Vehicle,
+  Note, Notification, Payment, Person, Portfolio, PromotionRecord, RatePlan, RentalPromotion, RentalRecord, RentalService,
+  SizeAndTypeGroup, Unit, UnitGroup, UnitGroupAmenity, UnitType, TenantVerificationCode, Vehicle,
 ];

@@ -2,6 +2,7 @@ import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { InvalidRequestException } from '@storage/platform';
 import { setUnitStatus } from '@storage/unit-occupancy';
+import { carryAppliedPromotions } from '../lease-signing/applied-promotions';
 import { moveGateCode } from './gate-codes';
 import { LifecyclePublisher } from './lifecycle-publisher';
 import { lockActiveRental, type LockedRental, type RentalRef } from './rental-lock';
@@ -16,7 +17,8 @@ interface TargetUnit {
 
 /**
  * Transfer: a new rental on a vacant unit of the same facility at its group's current web rate, the old
- * rental closed. The tenant keeps billing cycle, balance, services, coverage, vehicles and gate code.
+ * rental closed. The tenant keeps billing cycle, balance, services, coverage, promotions, vehicles and gate
+ * code.
  */
 @Injectable()
 export class TransferService {
@@ -97,6 +99,8 @@ async function carryOver(db: EntityManager, oldUuid: string, newUuid: string, to
     [oldUuid, newUuid],
   );
   await db.query('UPDATE coverage_enrollments SET end_date = now(), updated_at = now() WHERE rental_record_uuid = $1 AND end_date IS NULL', [oldUuid]);
+  // Promised at signing, so the promise follows the tenant unchanged; the old rental keeps its record of it.
+  await carryAppliedPromotions(db, oldUuid, newUuid);
   await db.query('UPDATE vehicles SET rental_record_uuid = $2 WHERE rental_record_uuid = $1', [oldUuid, newUuid]);
   await moveGateCode(db, oldUuid, newUuid);
   // Operation 3 shows the converted lead where the tenant is now.

@@ -53,6 +53,7 @@ async function removeDemo(db: EntityManager): Promise<void> {
     `DELETE FROM notes WHERE lead_uuid IN ${leads}`,
     `DELETE FROM leases WHERE lead_uuid IN ${leads}`,
     `DELETE FROM rental_services WHERE rental_record_uuid IN ${rentals}`,
+    `DELETE FROM rental_promotions WHERE rental_record_uuid IN ${rentals}`,
     `DELETE FROM vehicles WHERE facility_uuid IN ${facilities}`,
     `DELETE FROM coverage_enrollments WHERE facility_uuid IN ${facilities}`,
     `DELETE FROM gate_codes WHERE facility_uuid IN ${facilities}`,

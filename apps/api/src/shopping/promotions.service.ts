@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { bestPromotionsForUnitGroup, type ItemType, type Promotion } from '@storage/domain';
 import { requireFacility, todayIn } from '../common';
 import type { PromotionRecord } from '../model/promotion.entity';
@@ -31,22 +31,38 @@ export function toDomainPromotion(row: PromotionRow): Promotion {
   };
 }
 
+/**
+ * Runs the reads side by side on the pool's connections, or one after another on a transaction's single
+ * connection, which runs one query at a time.
+ */
+async function readAll<T extends unknown[]>(db: EntityManager, ...reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  if (db.queryRunner === undefined) return (await Promise.all(reads.map((read) => read()))) as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as T;
+}
+
 /** Operation 1: per unit group, the rent-family winner and the best service promotion per item type. */
 @Injectable()
 export class PromotionsService {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async eligible(portfolioUuid: string, request: EligiblePromotionsRequest): Promise<EligibleAutoAppliedPromotionsByGroup[]> {
-    const db = this.dataSource.manager;
+  /** `db`: a transaction's manager to price inside it (lease signing records what it prices). */
+  async eligible(
+    portfolioUuid: string,
+    request: EligiblePromotionsRequest,
+    db: EntityManager = this.dataSource.manager,
+  ): Promise<EligibleAutoAppliedPromotionsByGroup[]> {
     const facility = await requireFacility(db, portfolioUuid, request.facilityUuids.toLowerCase());
     const wanted = request.unitGroupUuids?.map((uuid) => uuid.toLowerCase()) ?? null;
-    const [unitGroups, promotionRows, itemTypes] = await Promise.all([
-      db.query<{ uuid: string; webRate: number }[]>(
+    const [unitGroups, promotionRows, itemTypes] = await readAll(
+      db,
+      () => db.query<{ uuid: string; webRate: number }[]>(
         `SELECT uuid, current_web_rate_in_pennies AS "webRate" FROM unit_groups
          WHERE facility_uuid = $1 AND ($2::uuid[] IS NULL OR uuid = ANY($2::uuid[])) ORDER BY uuid`,
         [facility.uuid, wanted],
       ),
-      db.query<PromotionRow[]>(
+      () => db.query<PromotionRow[]>(
         `SELECT uuid, name, created_at AS "createdAt", tenant_type AS "tenantType", is_auto_pay_required AS "isAutoPayRequired",
                 discount_type AS "discountType", percentage, amount_in_pennies AS "amountInPennies", month_starts AS "monthStarts",
                 duration_in_months AS "durationInMonths", unit_group_uuids AS "unitGroupUuids", to_char(valid_from, 'YYYY-MM-DD') AS "validFrom",
@@ -54,12 +70,12 @@ export class PromotionsService {
          FROM promotions WHERE facility_uuid = $1 AND is_auto_applied`,
         [facility.uuid],
       ),
-      db.query<ItemType[]>(
+      () => db.query<ItemType[]>(
         `SELECT uuid AS "itemTypeUuid", name, price_in_pennies AS "priceInPennies" FROM item_types
          WHERE uuid IN (SELECT item_type_uuid FROM promotions WHERE facility_uuid = $1 AND item_type_uuid IS NOT NULL)`,
         [facility.uuid],
       ),
-    ]);
+    );
     const promotions = promotionRows.map(toDomainPromotion);
     const context = { isForBusiness: request.isForBusiness, isAutopayEnabled: request.isAutopayEnabled, asOf: todayIn(facility.timeZone) };
     return unitGroups.map((group) => {

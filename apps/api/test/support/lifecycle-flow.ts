@@ -1,4 +1,4 @@
-import { parseEnvelope, TENANT_LIFECYCLE_TOPIC, type EventEnvelope } from '@storage/domain';
+import { parseEnvelope, TENANT_LIFECYCLE_TOPIC, type BillingPromotion, type EventEnvelope } from '@storage/domain';
 import type { DataSource } from 'typeorm';
 import { id } from './test-api';
 import type { LifecycleApi } from './lifecycle-api';
@@ -74,3 +74,36 @@ export async function vacantUnit(db: DataSource, unitGroupUuid: string): Promise
 /** Service entries in a stable order: the api orders services of one start day by row id, which is random. */
 export const byItemType = <T extends { itemTypeUuid: string }>(services: T[]): T[] =>
   [...services].sort((a, b) => a.itemTypeUuid.localeCompare(b.itemTypeUuid));
+
+interface Winner {
+  promotionUuid: string;
+  promotionName: string;
+  highestDiscountAmount: number;
+  itemTypeUuid?: string;
+}
+
+/**
+ * What billingTemplate.promotions lists once a personal lead signs a lease of the downtown unit group:
+ * operation 1's winners (rent first, then by item type) with their promotions' terms. Ask before signing:
+ * taking the unit may move the group's web rate, which the winners are priced on.
+ */
+export async function promisedPromotions(api: LifecycleApi, unitGroupUuid: string): Promise<BillingPromotion[]> {
+  const reply = await api.call('POST', '/shopping/demo/v1/promotions/eligible-auto-applied-promotions-with-highest-discount', {
+    facilityUuids: DOWNTOWN,
+    unitGroupUuids: [unitGroupUuid],
+  });
+  expect(reply.status).toBe(200);
+  const group: { bestAutoAppliedPromotion: Winner | null; serviceWinners: Winner[] } = reply.body[0];
+  const winners = [...(group.bestAutoAppliedPromotion ? [group.bestAutoAppliedPromotion] : []), ...group.serviceWinners];
+  const terms: Pick<BillingPromotion, 'promotionUuid' | 'discountType' | 'monthStarts' | 'durationInMonths'>[] = await api.db.query(
+    `SELECT uuid AS "promotionUuid", discount_type AS "discountType", month_starts AS "monthStarts", duration_in_months AS "durationInMonths"
+       FROM promotions WHERE uuid = ANY($1::uuid[])`,
+    [winners.map((winner) => winner.promotionUuid)],
+  );
+  return winners.map((winner) => ({
+    ...terms.find((term) => term.promotionUuid === winner.promotionUuid)!,
+    promotionName: winner.promotionName,
+    discountAmountInPennies: winner.highestDiscountAmount,
+    itemTypeUuid: winner.itemTypeUuid ?? null,
+  }));
+}

@@ -2,7 +2,18 @@ import { parseEnvelope, type EventEnvelope, type PublicEventType } from '@storag
 import { chromium } from 'playwright-core';
 import { id } from './test-api';
 import type { LifecycleApi } from './lifecycle-api';
-import { byItemType, DEFAULT_COVERAGE_SERVICE, DOWNTOWN, facilityToday, leadWithLease, LOCK_SERVICE, rentalOf, rentalPath, vacantUnit } from './lifecycle-flow';
+import {
+  byItemType,
+  DEFAULT_COVERAGE_SERVICE,
+  DOWNTOWN,
+  facilityToday,
+  leadWithLease,
+  LOCK_SERVICE,
+  promisedPromotions,
+  rentalOf,
+  rentalPath,
+  vacantUnit,
+} from './lifecycle-flow';
 
 const FIRST_GROUP = id('unit-group:downtown:10x10:1');
 const TRANSFER_GROUP = id('unit-group:downtown:10x15:1');
@@ -33,6 +44,9 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
   expect(lead.link.startsWith(`${api.baseUrl}/leases/sign/`)).toBe(true);
   const [lease]: { rent: number }[] = await api.db.query('SELECT rent_in_pennies AS rent FROM leases WHERE lead_uuid = $1', [lead.leadUuid]);
   const rent = lease.rent;
+  // Every event of the rental, and of the rental the transfer opens, lists what the tenant signed for.
+  const promotions = await promisedPromotions(api, FIRST_GROUP);
+  expect(promotions.map((promotion) => promotion.promotionName)).toEqual(['$1 first month', '$2 off lock for 3 months']);
 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: browserArgs });
   try {
@@ -44,6 +58,7 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     expect(text).toContain(`$${(rent / 100).toFixed(2)}`);
     expect(text).toContain('10x10 Climate Controlled');
     expect(text).toContain('Coverage premium (SAFE_LEASE): $9.00 per month');
+    for (const promotion of promotions) expect(text).toContain(`${promotion.promotionName}: $${(promotion.discountAmountInPennies / 100).toFixed(2)} off`);
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Sign the lease' }).click();
     await page.getByText('Thank you, your lease is signed.').waitFor();
@@ -82,7 +97,7 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     billingTemplate: {
       currentRentInPennies: over.rent,
       additionalServicesAndFees: byItemType(over.services as { itemTypeUuid: string }[]),
-      promotions: [],
+      promotions,
       billingDayOfMonth: moved.billingDay,
       nextDueDate: moved.nextDueDate,
     },

@@ -41,6 +41,7 @@ function base<E extends PublicEventType>(event: E) {
           monthStarts: 1,
           durationInMonths: 1,
           discountAmountInPennies: 11_300,
+          itemTypeUuid: null,
         },
       ],
       billingDayOfMonth: 15,

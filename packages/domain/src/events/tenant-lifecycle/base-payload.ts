@@ -20,7 +20,10 @@ export const unitRentalSchema = z.object({
 });
 export type UnitRental = z.infer<typeof unitRentalSchema>;
 
-/** An entry of billingTemplate.promotions; the spec leaves its shape open, this is ours. */
+/**
+ * An entry of billingTemplate.promotions (the spec leaves its shape open, this is ours): a promotion the
+ * tenant signed for, with its terms as they were at signing.
+ */
 export const billingPromotionSchema = z.object({
   promotionUuid: uuidSchema,
   promotionName: z.string(),
@@ -29,6 +32,8 @@ export const billingPromotionSchema = z.object({
   durationInMonths: z.number().int().positive(),
   /** The promotion's whole amount over its months. */
   discountAmountInPennies: penniesSchema,
+  /** The recurring service's item type a DISCOUNTED_SERVICE promotion discounts; null for a rent promotion. */
+  itemTypeUuid: uuidSchema.nullable(),
 });
 export type BillingPromotion = z.infer<typeof billingPromotionSchema>;
 
