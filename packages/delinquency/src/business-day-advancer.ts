@@ -168,11 +168,8 @@ export class BusinessDayAdvancer {
     const runner = this.dataSource.createQueryRunner();
     const client = (await runner.connect()) as PoolClient;
     try {
-      if (prepared.has(client)) await client.query(KEY_LOOKUPS_ONLY);
-      else {
-        await client.query(`${KEY_LOOKUPS_ONLY}; ${PREPARE_SQL}`);
-        prepared.add(client);
-      }
+      await client.query(prepared.has(client) ? KEY_LOOKUPS_ONLY : `${KEY_LOOKUPS_ONLY}; ${PREPARE_SQL}`);
+      prepared.add(client);
     } catch (error) {
       await runner.release();
       throw error;
