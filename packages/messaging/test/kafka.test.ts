@@ -8,8 +8,8 @@ import { TOPICS } from '@storage/domain';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
 import { Pool } from 'pg';
 import { deadLetterTopic, eventTransport, OutboxPublisher, OutboxRelay } from '../src';
-import { ensureTopics } from '../src/kafka/kafka-client';
 import { replayKafka } from '../src/replay/kafka-replay';
+import { startGroupAtEnd } from './kafka-group';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
 
 describeWithKafka('Kafka transport and outbox relay', (brokers) => {
@@ -40,14 +40,7 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     script = newScript();
     relay = newRelay();
     await relay.start();
-    // A fresh broker has no topics yet; their leaders must be elected before offsets can be read.
-    await ensureTopics(kafka, [BILLING, deadLetterTopic(BILLING)], 3);
-    // The topics keep earlier runs' messages: this run's group starts at their end.
-    const admin = kafka.admin();
-    await admin.connect();
-    const ends = await admin.fetchTopicOffsets(BILLING);
-    await admin.setOffsets({ groupId: group, topic: BILLING, partitions: ends.map(({ partition, high }) => ({ partition, offset: high })) });
-    await admin.disconnect();
+    await startGroupAtEnd(brokers, group, BILLING);
     consumer = await startGroupConsumer();
   });
 

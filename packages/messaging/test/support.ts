@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Controller, Global, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload, type CustomTransportStrategy, type Server } from '@nestjs/microservices';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { BILLING_TOPIC, createEnvelope, type EventEnvelope } from '@storage/domain';
 import { createDataSource } from '@storage/persistence';
 import { EventContext, MessagingModule, OutboxPublisher, ProcessedEvents } from '../src';
@@ -31,9 +31,35 @@ export async function openDataSource(url: string): Promise<DataSource> {
 /** A producer's transaction: the state change and its event together. */
 export async function recordPayment(dataSource: DataSource, publisher: OutboxPublisher, envelope: EventEnvelope<'payment-recorded'>): Promise<void> {
   await dataSource.transaction(async (manager) => {
-    await manager.query('INSERT INTO test_payments (payment_uuid, rental) VALUES ($1, $2)', [envelope.payload.paymentUuid, envelope.payload.rentalRecordUuid]);
+    await writeState(manager, envelope);
     await publisher.publish(manager, envelope);
   });
+}
+
+/** A producer's transaction left open, so a test decides when it commits or rolls back. */
+export interface OpenTransaction {
+  manager: EntityManager;
+  commit: () => Promise<void>;
+  rollback: () => Promise<void>;
+}
+
+export async function openTransaction(dataSource: DataSource): Promise<OpenTransaction> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  await runner.startTransaction();
+  const end = async (how: 'commitTransaction' | 'rollbackTransaction'): Promise<void> => {
+    try {
+      await runner[how]();
+    } finally {
+      await runner.release();
+    }
+  };
+  return { manager: runner.manager, commit: () => end('commitTransaction'), rollback: () => end('rollbackTransaction') };
+}
+
+/** A write before the event, as every api operation makes: the transaction takes its id here. */
+export async function writeState(manager: EntityManager, envelope: EventEnvelope<'payment-recorded'>): Promise<void> {
+  await manager.query('INSERT INTO test_payments (payment_uuid, rental) VALUES ($1, $2)', [envelope.payload.paymentUuid, envelope.payload.rentalRecordUuid]);
 }
 
 /** What the consumer under test does per event id: fail N times first, or always (poison). */

@@ -22,21 +22,32 @@ interface Row {
   envelope: unknown;
   created_at: Date;
   snapshot_xmin: string;
-  snapshot_xmax: string;
 }
 
 /**
  * Reads the outbox in position order without skipping a row that commits late.
  *
- * Ids are taken at insert time but become visible at commit, so id 7 may be visible while id 6 is still in
- * flight. A reader therefore stops at a gap. The gap's owner took its id before the rows after it were
- * committed, so it was running when the reading snapshot was taken; once every transaction of that snapshot
- * has ended (the current xmin reaches its xmax), a gap still empty was rolled back and is passed.
- * OutboxPublisher takes its transaction id before the outbox id, which makes "was running" exact.
+ * Positions are taken at insert time but become visible at commit, so position 7 may be visible while 6 is still
+ * in flight. A reader therefore stops at a gap, and passes it only once the gap's owner has certainly ended; a gap
+ * still empty then was rolled back.
+ *
+ * Why that is exact. Let a read see position P committed and a gap at N < P. The owner of N took N before P was
+ * taken (the sequence is monotonic), P was committed before the read's snapshot, and every writer takes its
+ * transaction id before its outbox positions (`outboxInsertSql`). So the owner's transaction id was assigned
+ * before the read. Right after the read, the reader takes a fresh transaction id F (the fence): ids are assigned
+ * in increasing order, so the owner's id is below F. A later snapshot whose xmin (oldest transaction still
+ * running, cluster-wide) is at or above F proves that every transaction below F has ended, the owner among them:
+ * from then on N is either visible or never will be, and every position up to P is settled.
+ *
+ * The snapshot's own xmax cannot serve as the fence: it is "latest completed transaction + 1", so a transaction
+ * that took its id before the read but after the last commit (B took an id, then A; B committed) is at or above
+ * it while still running, and its gap would be passed as a rollback.
+ *
+ * The fence costs one transaction id and one round trip per gap seen, none on a read without a gap.
  */
 export class LogReader {
-  /** A gap seen under a snapshot not yet fully ended: the highest id read then, and that snapshot's xmax. */
-  private pendingGap: { below: bigint; xmax: bigint } | undefined;
+  /** A gap seen and not yet settled: the highest position read then, and the fence taken after that read. */
+  private pendingGap: { below: bigint; fence: bigint } | undefined;
   /** Every id at or below this is settled: committed and visible, or never will be. */
   private settledThrough = 0n;
 
@@ -49,14 +60,13 @@ export class LogReader {
   async read(after: bigint): Promise<{ records: LogRecord[]; waiting: boolean }> {
     const { rows } = await this.pool.query<Row>(
       `SELECT o.id::text AS position, o.topic, o.key, o.type, o.event_id, o.source, o.envelope, o.created_at,
-              pg_snapshot_xmin(pg_current_snapshot())::text AS snapshot_xmin,
-              pg_snapshot_xmax(pg_current_snapshot())::text AS snapshot_xmax
+              pg_snapshot_xmin(pg_current_snapshot())::text AS snapshot_xmin
          FROM outbox o WHERE o.id > $1 ORDER BY o.id LIMIT $2`,
       [after.toString(), this.batchSize],
     );
     const first = rows[0];
     if (!first) return { records: [], waiting: false };
-    if (this.pendingGap && BigInt(first.snapshot_xmin) >= this.pendingGap.xmax) {
+    if (this.pendingGap && BigInt(first.snapshot_xmin) >= this.pendingGap.fence) {
       if (this.pendingGap.below > this.settledThrough) this.settledThrough = this.pendingGap.below;
       this.pendingGap = undefined;
     }
@@ -79,8 +89,14 @@ export class LogReader {
     }
     const waiting = records.length < rows.length;
     if (waiting && !this.pendingGap) {
-      this.pendingGap = { below: BigInt(rows[rows.length - 1].position), xmax: BigInt(first.snapshot_xmax) };
+      this.pendingGap = { below: BigInt(rows[rows.length - 1].position), fence: await this.takeFence() };
     }
     return { records, waiting };
+  }
+
+  /** A transaction id assigned after the read, so above the id of every transaction that owns a gap it saw. */
+  private async takeFence(): Promise<bigint> {
+    const { rows } = await this.pool.query<{ fence: string }>('SELECT pg_current_xact_id()::text AS fence');
+    return BigInt(rows[0].fence);
   }
 }

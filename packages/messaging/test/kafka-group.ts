@@ -1,0 +1,21 @@
+import { Kafka, logLevel } from 'kafkajs';
+import { ensureTopics } from '../src/kafka/kafka-client';
+import { deadLetterTopic } from '../src';
+
+/**
+ * Creates the topic (and its dead-letter topic) if missing and starts `group` at its end: the shared broker's
+ * topics keep earlier runs' messages, which a new group would otherwise read from the beginning.
+ */
+export async function startGroupAtEnd(brokers: string, group: string, topic: string): Promise<void> {
+  const kafka = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+  // A fresh broker has no topics yet; their leaders must be elected before offsets can be read.
+  await ensureTopics(kafka, [topic, deadLetterTopic(topic)], 3);
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(topic);
+    await admin.setOffsets({ groupId: group, topic, partitions: ends.map(({ partition, high }) => ({ partition, offset: high })) });
+  } finally {
+    await admin.disconnect();
+  }
+}
