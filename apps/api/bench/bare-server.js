@@ -8,6 +8,8 @@ const { COVERAGES_STATEMENT } = require('../dist/shopping/catalog.queries');
 const { SIZE_AND_TYPE_GROUPS_STATEMENT } = require('../dist/portfolio/portfolio.queries');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+// An idle connection that drops is replaced; unheard, pg's 'error' event would crash the server.
+pool.on('error', (error) => process.stderr.write(`database connection lost: ${error.message}\n`));
 const portfolioUuid = process.env.BENCH_PORTFOLIO_UUID;
 const COVERAGES = /^\/shopping\/[^/]+\/v1\/coverages\/([0-9a-f-]{36})$/;
 const SIZE_AND_TYPE = /^\/api\/[^/]+\/portfolios\/v1\/facilities\/([0-9a-f-]{36})\/unitGroups\/sizeAndType\/get_by_uuids$/;

@@ -2,15 +2,16 @@
  * `node packages/messaging/dist/cli.js replay --group <group> --from <ISO> [--to <ISO>] [--redeliver]`
  * (`npm run cli -- replay ...` routes here). Exit codes: 0 done, 1 failed (e.g. the group is running), 2 bad arguments.
  */
-import { Pool } from 'pg';
-import { locateDatabase } from '@storage/persistence';
+import { createPool, locateDatabase } from '@storage/persistence';
 import { replayEmbedded } from './replay/embedded-replay';
 import { replayKafka } from './replay/kafka-replay';
 import { parseReplayArgs, REPLAY_USAGE, UsageError, type ReplayCommand } from './replay/replay-request';
 
 async function replay(command: ReplayCommand): Promise<void> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
-  const pool = new Pool({ connectionString: database.url, max: 2, application_name: 'replay-cli' });
+  const pool = createPool({ connectionString: database.url, max: 2, application_name: 'replay-cli' }, (error) =>
+    process.stderr.write(`database connection lost: ${error.message}\n`),
+  );
   const progress = (line: string): void => void process.stdout.write(`${line}\n`);
   const brokers = process.env.KAFKA_BROKERS || undefined;
   try {

@@ -48,6 +48,8 @@ export async function readEmbeddedInfo(dataDir: string): Promise<EmbeddedServerI
 
 export async function isReachable(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  // A connection lost mid-check makes the check fail; unheard, pg's 'error' event would crash the process.
+  client.on('error', () => undefined);
   try {
     await client.connect();
     return true;
@@ -131,6 +133,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await writeFile(embeddedInfoPath(dataDir), JSON.stringify(info, null, 2), { mode: 0o600 });
 
   const admin = new Client({ connectionString: connectionUrl(info, 'postgres') });
+  admin.on('error', () => undefined); // its query in flight reports a lost connection
   await admin.connect();
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', ['storage']);

@@ -18,6 +18,7 @@ async function main(name: string | undefined): Promise<void> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: path.join(repoRoot, '.data') });
   const scratch = 'storage_codegen';
   const admin = new Client({ connectionString: database.url });
+  admin.on('error', () => undefined); // its query in flight reports a lost connection
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${scratch}`);

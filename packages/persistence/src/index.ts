@@ -11,4 +11,5 @@ export {
   type RunningEmbeddedPostgres,
 } from './embedded-postgres';
 export { migrate } from './migrate';
+export { createPool } from './pg-pool';
 export { SnakeNamingStrategy } from './naming-strategy';

@@ -29,6 +29,7 @@ export function withDatabase(url: string, database: string): string {
 
 export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
   const client = new Client({ connectionString: adminUrl });
+  client.on('error', () => undefined); // its query in flight reports a lost connection
   await client.connect();
   try {
     await client.query(sql);

@@ -1,6 +1,7 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Kafka, Message, Producer } from 'kafkajs';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { createPool } from '@storage/persistence';
 import { relayLockName } from '../embedded/advisory-lock';
 import { LogFollower, type StepResult } from '../embedded/log-follower';
 import { LogReader, type LogRecord } from '../embedded/log-reader';
@@ -45,8 +46,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(private readonly options: OutboxRelayOptions) {
     this.logger = new Logger(`OutboxRelay:${options.service}`);
     this.kafka = createKafka(options.kafkaBrokers, `relay-${options.service}`);
-    this.pool = new Pool({ connectionString: options.databaseUrl, max: 3, application_name: `relay:${options.service}` });
-    this.pool.on('error', (error) => this.logger.warn(`database connection lost: ${error.message}`));
+    this.pool = createPool({ connectionString: options.databaseUrl, max: 3, application_name: `relay:${options.service}` }, (error) =>
+      this.logger.warn(`database connection lost: ${error.message}`),
+    );
     this.follower = new LogFollower({
       pool: this.pool,
       lockName: relayLockName(options.service),

@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { createPool } from '@storage/persistence';
 import { describe } from '../consumer/deliver';
 import { pruneBatch, PRUNE_START, type DeliveryMode } from './prune-batch';
 
@@ -47,8 +48,9 @@ export class OutboxPruner implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(private readonly options: OutboxPrunerOptions) {
     refuseBadOptions(options);
     this.logger = new Logger(`OutboxRetention:${options.service}`);
-    this.pool = new Pool({ connectionString: options.databaseUrl, max: 1, application_name: `outbox-retention:${options.service}` });
-    this.pool.on('error', (error) => this.logger.warn(`database connection lost: ${error.message}`));
+    this.pool = createPool({ connectionString: options.databaseUrl, max: 1, application_name: `outbox-retention:${options.service}` }, (error) =>
+      this.logger.warn(`database connection lost: ${error.message}`),
+    );
   }
 
   onApplicationBootstrap(): void {
