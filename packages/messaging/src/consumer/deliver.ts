@@ -4,6 +4,7 @@ import { lastValueFrom } from 'rxjs';
 import { parseEnvelope } from '@storage/domain';
 import type { EventContext } from './event-context';
 import { backoff, type RetryPolicy } from './retry-policy';
+import { isTransient } from './transient-error';
 
 export type Delivery =
   | { kind: 'handled' }
@@ -15,11 +16,21 @@ export interface DeliveryTarget {
   server: Pick<Server, 'getHandlerByPattern' | 'transformToObservable'>;
   retry: RetryPolicy;
   logger: Logger;
+  /** Aborted when the consumer stops: a message waiting out an outage is left for redelivery. */
+  stopping: AbortSignal;
+  /** Called before each pause of an outage, so a long wait keeps the consumer's place (Kafka: heartbeat). */
+  keepAlive?: () => Promise<void>;
 }
 
+/** Thrown when the consumer stops while a message waits out an outage: it was not handled, nor dead-lettered. */
+export class DeliveryAbandoned extends Error {}
+
 /**
- * Hands one raw message to the `@EventPattern` handlers of its type: an invalid envelope is dead at once,
- * a failing handler is retried with backoff and dead after the last attempt. Never throws for a handler's error.
+ * Hands one raw message to the `@EventPattern` handlers of its type: an invalid envelope is dead at once.
+ * A handler failing with a transient error (database or broker away, see `isTransient`) is retried with
+ * backoff for as long as the outage lasts, never dead-lettered; any other failure is retried with backoff
+ * and dead after the policy's last attempt. Never throws for a handler's error; throws DeliveryAbandoned when
+ * the consumer stops during an outage, and what `keepAlive` throws.
  */
 export async function deliver(target: DeliveryTarget, raw: unknown, contextFor: (attempt: number) => EventContext): Promise<Delivery> {
   let envelope;
@@ -30,19 +41,48 @@ export async function deliver(target: DeliveryTarget, raw: unknown, contextFor: 
   }
   const handler = target.server.getHandlerByPattern(envelope.type);
   if (!handler) return { kind: 'ignored' };
+  let failures = 0;
+  let outages = 0;
   for (let attempt = 1; ; attempt++) {
     const context = contextFor(attempt);
     try {
       await runChain(target, handler, envelope, context);
+      if (outages > 0) target.logger.log(`${context.group}: ${envelope.type} ${envelope.eventId} handled after the outage (attempt ${attempt})`);
       return { kind: 'handled' };
     } catch (error) {
-      const reason = describe(context.failure ?? error);
-      if (attempt >= target.retry.attempts) return { kind: 'dead', reason, attempts: attempt };
-      const pause = backoff(target.retry, attempt);
-      target.logger.warn(`${context.group}: ${envelope.type} ${envelope.eventId} failed (attempt ${attempt}), retrying in ${pause} ms: ${reason}`);
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      const failure = context.failure ?? error;
+      const reason = describe(failure);
+      const subject = `${context.group}: ${envelope.type} ${envelope.eventId}`;
+      if (isTransient(failure)) {
+        // An outage is not the message's fault: the consumer holds it (and its offset) until the dependency is back.
+        const pause = backoff(target.retry, ++outages);
+        target.logger.warn(`${subject} waits for a dependency (attempt ${attempt}), paused, retrying in ${pause} ms: ${reason}`);
+        await target.keepAlive?.();
+        await sleep(pause, target.stopping);
+        continue;
+      }
+      if (++failures >= target.retry.attempts) return { kind: 'dead', reason, attempts: attempt };
+      const pause = backoff(target.retry, failures);
+      target.logger.warn(`${subject} failed (attempt ${attempt}), retrying in ${pause} ms: ${reason}`);
+      await sleep(pause, target.stopping);
     }
   }
+}
+
+/** Waits, or throws DeliveryAbandoned at once when the consumer stops. */
+async function sleep(ms: number, stopping: AbortSignal): Promise<void> {
+  if (!stopping.aborted) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      stopping.addEventListener('abort', done, { once: true });
+      function done(): void {
+        clearTimeout(timer);
+        stopping.removeEventListener('abort', done);
+        resolve();
+      }
+    });
+  }
+  if (stopping.aborted) throw new DeliveryAbandoned('consumer stopping: message left for redelivery');
 }
 
 /** Nest links several handlers of one pattern through `next`; every one of them must succeed. */

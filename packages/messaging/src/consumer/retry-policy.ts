@@ -1,5 +1,10 @@
-/** How often a failing handler is tried before its message is dead-lettered, and the pause between tries. */
+/**
+ * How often a failing handler is tried before its message is dead-lettered, and the pause between tries.
+ * Transient failures (an outage, see `isTransient`) are not counted: they are retried at the same pace,
+ * capped at maxBackoffMs, until the dependency is back.
+ */
 export interface RetryPolicy {
+  /** Tries that failed with a non-transient error before the message is dead-lettered. */
   attempts: number;
   /** First pause; doubles each try, capped at maxBackoffMs. */
   backoffMs: number;

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { createPool } from '@storage/persistence';
 import { deliver, describe, type Delivery } from '../consumer/deliver';
 import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
@@ -42,14 +43,16 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   private readThrough = 0n;
   private saved = 0n;
   private replay: ReplayWindow | undefined;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: EmbeddedTransportOptions) {
     super();
     this.logger = new Logger(`EmbeddedTransport:${options.group}`);
     this.topics = new Set(options.topics);
-    this.pool = new Pool({ connectionString: options.databaseUrl, max: 3, application_name: `consumer:${options.group}` });
-    // An idle pooled connection that drops must not crash the process; the follower reconnects.
-    this.pool.on('error', (error) => this.logger.warn(`database connection lost: ${error.message}`));
+    // A connection that drops must not crash the process; the follower reconnects.
+    this.pool = createPool({ connectionString: options.databaseUrl, max: 3, application_name: `consumer:${options.group}` }, (error) =>
+      this.logger.warn(`database connection lost: ${error.message}`),
+    );
     this.follower = new LogFollower({
       pool: this.pool,
       lockName: consumerLockName(options.group),
@@ -67,6 +70,8 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   }
 
   async close(): Promise<void> {
+    // A record waiting out an outage is given up unfinished (redelivered later), so stopping does not wait for it.
+    this.stopping.abort();
     await this.follower.stop();
     await this.pool.end();
   }
@@ -134,7 +139,7 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
     const verdict = this.replay!.verdict(EMBEDDED_STREAM, record.position, record.createdAt);
     if (verdict.kind === 'skip') return;
     const outcome = await deliver(
-      { server: this, retry: this.options.retry, logger: this.logger },
+      { server: this, retry: this.options.retry, logger: this.logger, stopping: this.stopping.signal },
       record.envelope,
       (attempt) => new EventContext(this.options.group, record.topic, `log:${record.position}`, attempt, verdict.redelivery),
     );

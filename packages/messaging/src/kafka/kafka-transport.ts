@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { createPool } from '@storage/persistence';
 import { deliver, describe, type Delivery } from '../consumer/deliver';
 import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
@@ -34,13 +35,15 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   private consumer: Consumer | undefined;
   private producer: Producer | undefined;
   private replay: ReplayWindow | undefined;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: KafkaTransportOptions) {
     super();
     this.logger = new Logger(`KafkaTransport:${options.group}`);
     this.kafka = createKafka(options.kafkaBrokers, options.group);
-    this.pool = new Pool({ connectionString: options.databaseUrl, max: 1, application_name: `consumer:${options.group}` });
-    this.pool.on('error', (error) => this.logger.warn(`database connection lost: ${error.message}`));
+    this.pool = createPool({ connectionString: options.databaseUrl, max: 1, application_name: `consumer:${options.group}` }, (error) =>
+      this.logger.warn(`database connection lost: ${error.message}`),
+    );
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
@@ -62,12 +65,13 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
     // Partitions in parallel, each still one message at a time: order per key holds.
-    // Partitions in parallel, each still one message at a time: order per key holds.
     await this.consumer.run({ partitionsConsumedConcurrently: this.options.partitions, eachMessage: (payload) => this.handle(payload) });
     this.logger.log(`consuming ${this.options.topics.join(', ')}`);
   }
 
   async close(): Promise<void> {
+    // A message waiting out an outage is given up (not committed), so disconnecting does not wait for the outage.
+    this.stopping.abort();
     await this.consumer?.disconnect();
     await this.producer?.disconnect();
     await this.pool.end();
@@ -81,7 +85,9 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     return this.kafka as T;
   }
 
-  private async handle({ topic, partition, message }: EachMessagePayload): Promise<void> {
+  /** Throws (so kafkajs commits nothing and redelivers) when the consumer stops or loses the partition mid-outage. */
+  private async handle(payload: EachMessagePayload): Promise<void> {
+    const { topic, partition, message } = payload;
     const verdict = this.replay!.verdict(kafkaStream(topic, partition), BigInt(message.offset), new Date(Number(message.timestamp)));
     if (verdict.kind === 'skip') return;
     let raw: unknown;
@@ -91,7 +97,8 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       return this.deadLetter(topic, partition, message, { kind: 'dead', reason: `not JSON: ${describe(error)}`, attempts: 0 });
     }
     const outcome = await deliver(
-      { server: this, retry: this.options.retry, logger: this.logger },
+      // Heartbeats while an outage holds the message, so the group keeps the partition here.
+      { server: this, retry: this.options.retry, logger: this.logger, stopping: this.stopping.signal, keepAlive: () => payload.heartbeat() },
       raw,
       (attempt) => new EventContext(this.options.group, topic, `${partition}:${message.offset}`, attempt, verdict.redelivery),
     );
