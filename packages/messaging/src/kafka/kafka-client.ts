@@ -1,5 +1,8 @@
-import { Kafka, logLevel, Partitioners, type ITopicConfig, type LogEntry } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, KafkaJSError, logLevel, Partitioners, type ITopicConfig, type LogEntry } from 'kafkajs';
 import { Logger } from '@nestjs/common';
+import { describe } from '../consumer/deliver';
+import { isTransient } from '../consumer/transient-error';
 
 /*
  * kafkajs warns on every idempotent producer whose retries are bounded. Bounded is deliberate: a send that
@@ -35,15 +38,48 @@ export const PARTITIONER = Partitioners.DefaultPartitioner;
 
 export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
 
-/** Subscribing to a missing topic fails on KRaft with kafkajs, so every topic is created before use. */
+/** How long a service waits at boot for a broker that is still settling before it gives up. */
+const BROKER_SETTLE_TIMEOUT_MS = 120_000;
+const SETTLE_MAX_PAUSE_MS = 5_000;
+
+/**
+ * Subscribing to a missing topic fails on KRaft with kafkajs, so every topic is created before use. A broker
+ * just started refuses connections, or lists a topic before it serves its partitions ("This server does not
+ * host this topic-partition"): transient errors are retried with backoff, logged, for up to BROKER_SETTLE_TIMEOUT_MS.
+ */
 export async function ensureTopics(kafka: Kafka, topics: readonly string[], partitions: number): Promise<void> {
+  const logger = new Logger('KafkaTopics');
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await createTopics(kafka, topics, partitions);
+      if (attempt > 1) logger.log(`Kafka topics ready after ${seconds(Date.now() - started)} s`);
+      return;
+    } catch (error) {
+      const waited = Date.now() - started;
+      if (!isTransient(error)) throw error;
+      if (waited >= BROKER_SETTLE_TIMEOUT_MS) throw new Error(`Kafka not ready after ${seconds(waited)} s: ${describe(error)}`, { cause: error });
+      const pause = Math.min(SETTLE_MAX_PAUSE_MS, 250 * 2 ** (attempt - 1));
+      logger.warn(`Kafka not ready yet (attempt ${attempt}, ${seconds(waited)} s of ${seconds(BROKER_SETTLE_TIMEOUT_MS)} s), retrying in ${pause} ms: ${describe(error)}`);
+      await sleep(pause);
+    }
+  }
+}
+
+async function createTopics(kafka: Kafka, topics: readonly string[], partitions: number): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
     const missing: ITopicConfig[] = topics.filter((topic) => !existing.has(topic)).map((topic) => ({ topic, numPartitions: partitions }));
     if (missing.length > 0) await admin.createTopics({ topics: missing, waitForLeaders: true });
+    // Created is not served yet on a fresh broker: ready once every partition has a leader.
+    const metadata = await admin.fetchTopicMetadata({ topics: [...topics] });
+    const leaderless = metadata.topics.flatMap((topic) => topic.partitions.filter((p) => p.leader < 0).map((p) => `${topic.name}[${p.partitionId}]`));
+    if (leaderless.length > 0) throw new KafkaJSError(`no leader yet for ${leaderless.join(', ')}`, { retriable: true });
   } finally {
     await admin.disconnect();
   }
 }
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(1);
