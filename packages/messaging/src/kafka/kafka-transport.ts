@@ -19,6 +19,13 @@ export interface KafkaTransportOptions {
   retry: RetryPolicy;
 }
 
+/**
+ * A member that dies without leaving (kill -9) holds its partitions until its session times out; the broker's
+ * minimum (group.min.session.timeout.ms, 6 s) lets a restarted consumer take them over within seconds rather
+ * than kafkajs' default 30 s. Heartbeats every second keep a live member well inside that.
+ */
+const GROUP_TIMEOUTS = { sessionTimeout: 6_000, heartbeatInterval: 1_000 };
+
 /** The stream name of a Kafka partition in replay requests. */
 export const kafkaStream = (topic: string, partition: number): string => `${topic}:${partition}`;
 
@@ -61,7 +68,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     this.replay = await ReplayWindow.load(this.pool, this.options.group);
     this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: PARTITIONER });
     await this.producer.connect();
-    this.consumer = this.kafka.consumer({ groupId: this.options.group, maxWaitTimeInMs: 100, retry: { retries: Number.MAX_SAFE_INTEGER } });
+    this.consumer = this.kafka.consumer({ groupId: this.options.group, maxWaitTimeInMs: 100, retry: { retries: Number.MAX_SAFE_INTEGER }, ...GROUP_TIMEOUTS });
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
     // Partitions in parallel, each still one message at a time: order per key holds.
