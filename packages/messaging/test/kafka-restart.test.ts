@@ -56,7 +56,7 @@ describeWithKafka('a Kafka consumer killed -9 and restarted', (brokers) => {
     });
     children.push(child);
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     return {
       handled: () => [...output.matchAll(/^handled (\S+)$/gm)].map((match) => match[1]),
       kill: async () => {
