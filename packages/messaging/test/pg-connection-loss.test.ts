@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Client } from 'pg';
+import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
+import { BILLING, SERVICE } from './support';
+
+const PRUNER = 'connection-loss';
+
+/**
+ * The package's database users in a process of their own (the built package): the outbox pruner, an embedded
+ * consumer (its LISTEN session) and a TypeORM session held open, as a facility lock holds one.
+ */
+const SERVICES_PROCESS = `
+const { eventTransport, OutboxPruner } = require(${JSON.stringify(path.join(__dirname, '..', 'dist'))});
+const { createDataSource } = require('@storage/persistence');
+const url = process.env.DATABASE_URL;
+new OutboxPruner({ service: '${PRUNER}', databaseUrl: url, retentionDays: 1, mode: 'kafka', batchSize: 100, intervalMs: 200 }).start();
+eventTransport({ group: 'connection-loss', topics: ['${BILLING}'], databaseUrl: url }).listen(() => undefined);
+(async () => {
+  const dataSource = await createDataSource({ url, applicationName: 'connection-loss-typeorm' }).initialize();
+  const session = dataSource.createQueryRunner();
+  await session.connect();
+  await session.query('SELECT pg_advisory_lock(1)');
+  process.stdout.write('ready\\n');
+})();
+`;
+
+describe('PostgreSQL terminating every connection', () => {
+  let database: TestDatabase;
+  let child: ChildProcess | undefined;
+  let admin: Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    admin = new Client({ connectionString: database.url });
+    admin.on('error', () => undefined);
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await admin?.end();
+    await database?.drop();
+  });
+
+  it('leaves the process alive, and it goes on working once the database answers again', async () => {
+    // An event published two days ago: the pruner deletes it, on a connection it holds for the whole pass.
+    await admin.query(
+      `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
+       VALUES ($1, NULL, 'payment-recorded', 'old-event', $2, '{}'::jsonb, now() - interval '2 days', now())`,
+      [BILLING, SERVICE],
+    );
+    // Holds the pruner's statement, so its connection is checked out, mid-query, when it is terminated.
+    await admin.query('BEGIN');
+    await admin.query('LOCK TABLE outbox_retention IN ACCESS EXCLUSIVE MODE');
+
+    let output = '';
+    child = spawn(process.execPath, ['-e', SERVICES_PROCESS], { env: { ...process.env, DATABASE_URL: database.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const alive = (): void => {
+      if (child!.exitCode !== null || child!.signalCode !== null) throw new Error(`the process died:\n${output}`);
+    };
+    await eventually(
+      async () => {
+        alive();
+        expect(output).toContain('ready');
+        const { rows } = await admin.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+          [`outbox-retention:${PRUNER}`],
+        );
+        expect(rows[0].waiting).toBe(1);
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    await admin.query('COMMIT');
+
+    // The pruner's next pass reconnects and deletes the event; a process that died would never do it.
+    await eventually(
+      async () => {
+        alive();
+        const { rows } = await admin.query<{ left: number }>(`SELECT count(*)::int AS left FROM outbox WHERE event_id = 'old-event'`);
+        expect(rows[0].left).toBe(0);
+      },
+      { timeoutMs: 20_000, intervalMs: 100 },
+    );
+    alive();
+    expect(output).not.toContain("Unhandled 'error' event");
+  }, 60_000);
+});
