@@ -11,7 +11,10 @@ export interface LogFollowerOptions {
   pool: Pool;
   /** Only the holder of this advisory lock works; other replicas wait as standbys. */
   lockName: string;
-  /** Safety net for a lost notification, and how often a standby retries the lock. */
+  /**
+   * How often a standby retries the lock, and the first safety poll for a lost notification; while nothing
+   * happens the safety poll backs off to IDLE_BACKOFF times this.
+   */
   pollIntervalMs: number;
   /** Called when this process becomes the leader, before its first step. */
   lead: () => Promise<void>;
@@ -24,6 +27,8 @@ export interface LogFollowerOptions {
 /** A gap is usually a transaction about to commit: look again soon, not at the next poll. */
 const GAP_RECHECK_MS = 5;
 const MAX_BACKOFF_MS = 5_000;
+/** Notifications are the wake-up; an idle log is polled ever less often, down to one poll per 30 intervals. */
+const IDLE_BACKOFF = 30;
 
 /**
  * Runs `step` while this process holds the lock, woken by LISTEN/NOTIFY with a poll as a safety net.
@@ -92,11 +97,13 @@ export class LogFollower {
   }
 
   private async stepWhileLeading(broken: () => Error | undefined, onProgress: () => void): Promise<void> {
+    let idlePoll = this.options.pollIntervalMs;
     while (!this.stopped) {
       const failure = broken();
       if (failure) throw failure;
       const result = await this.options.step();
       onProgress();
+      if (result !== 'idle') idlePoll = this.options.pollIntervalMs;
       switch (result) {
         case 'busy':
           continue;
@@ -104,7 +111,9 @@ export class LogFollower {
           await this.sleep(GAP_RECHECK_MS);
           break;
         case 'idle':
-          await this.sleep(this.options.pollIntervalMs);
+          // Records or a gap reset the backoff; a notification ends the sleep early.
+          await this.sleep(idlePoll);
+          idlePoll = Math.min(idlePoll * 2, this.options.pollIntervalMs * IDLE_BACKOFF);
           break;
       }
     }
