@@ -20,6 +20,8 @@ void runService({
           kafkaBrokers: config.KAFKA_BROKERS,
           partitions: config.KAFKA_TOPIC_PARTITIONS,
           databaseUrl: database.url,
+          // Many rentals handled at once: their fan-outs share statements (FanOutBatcher).
+          lanes: 64,
         }),
       },
       { inheritAppConfig: true },

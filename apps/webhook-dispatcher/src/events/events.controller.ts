@@ -7,13 +7,15 @@ import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
 import { fanOutOnce, type FanOutEvent, type FanOutOptions } from '../fan-out/fan-out';
+import { FanOutBatcher } from '../fan-out/fan-out-batcher';
 import { testEvent } from '../fan-out/test-event';
 
 /**
  * Consumes storage.tenant-lifecycle.v1 (fan-out to matching endpoints) and storage.webhook-commands.v1.
  * Each event's effects commit with its processed-event mark (for fan-out, in the same statement), so
  * redelivery and replay change nothing; a replay asked to redeliver sends again, once per replay request.
- * The engine is woken after commit.
+ * The engine is woken after commit. Lifecycle events are fanned out in batches (FanOutBatcher), replays that
+ * redeliver and commands one by one.
  */
 @Controller()
 export class EventsController {
@@ -22,6 +24,7 @@ export class EventsController {
     @Inject(ProcessedEvents) private readonly processed: ProcessedEvents,
     @Inject(DeliveryEngine) private readonly engine: DeliveryEngine,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(FanOutBatcher) private readonly batcher: FanOutBatcher,
   ) {}
 
   @EventPattern('moved-in')
@@ -78,9 +81,12 @@ export class EventsController {
   }
 
   private async lifecycle(envelope: EventEnvelope<PublicEventType>, context: EventContext): Promise<void> {
-    const redeliver = context.redelivery !== undefined;
-    const key = redeliver ? `${envelope.eventId}#redeliver:${context.redelivery.replayRequestId}` : envelope.eventId;
-    await this.fanOutOnce(context.group, key, envelope, { now: this.clock.now(), redeliver });
+    if (context.redelivery === undefined) {
+      await this.batcher.fanOutOnce(context.group, envelope.eventId, envelope);
+      return;
+    }
+    const key = `${envelope.eventId}#redeliver:${context.redelivery.replayRequestId}`;
+    await this.fanOutOnce(context.group, key, envelope, { now: this.clock.now(), redeliver: true });
   }
 
   private async fanOutOnce(group: string, key: string, event: FanOutEvent, options: FanOutOptions): Promise<void> {

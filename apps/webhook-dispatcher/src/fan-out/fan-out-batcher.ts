@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../clock';
+import { DeliveryEngine } from '../delivery/delivery-engine';
+import { fanOutOnce, type FanOutEvent } from './fan-out';
+import { fanOutManyOnce, type MarkedEvent } from './fan-out-many';
+
+/** Events per statement; more wait for the next one. */
+const MAX_BATCH = 500;
+
+interface Waiting extends MarkedEvent {
+  resolve: (created: number | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit of fan-outs: one statement at a time, each taking every event handed over while the previous
+ * one ran (the consumer hands over events of different rentals at once), and one wake of the delivery engine
+ * per statement. An event alone goes at once, so a quiet stream waits for nothing.
+ */
+@Injectable()
+export class FanOutBatcher {
+  private queue: Waiting[] = [];
+  private draining = false;
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(DeliveryEngine) private readonly engine: DeliveryEngine,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  /** Resolves once the event's messages are committed: how many, or undefined when it had been applied before. */
+  fanOutOnce(group: string, key: string, event: FanOutEvent): Promise<number | undefined> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ group, key, event, resolve, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    while (this.queue.length > 0) await this.run(this.queue.splice(0, MAX_BATCH));
+    this.draining = false;
+  }
+
+  private async run(batch: Waiting[]): Promise<void> {
+    const now = this.clock.now();
+    let results: (number | undefined | null)[];
+    try {
+      results = await fanOutManyOnce(this.dataSource, batch, now);
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      // One bad event must not fail the others (they would be retried and dead-lettered with it): each alone.
+      results = await Promise.all(
+        batch.map((waiting) =>
+          fanOutOnce(this.dataSource, waiting, waiting.event, { now }).catch((alone: unknown) => {
+            waiting.reject(alone);
+            return null;
+          }),
+        ),
+      );
+    }
+    if (results.some((created) => created !== undefined && created !== null && created > 0)) this.engine.wake();
+    batch.forEach((waiting, i) => {
+      const created = results[i];
+      if (created !== null) waiting.resolve(created);
+    });
+  }
+}

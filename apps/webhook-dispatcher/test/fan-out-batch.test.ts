@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { DeliveryEngine } from '../src/delivery/delivery-engine';
+import { fanOut } from '../src/fan-out/fan-out';
+import { FanOutBatcher } from '../src/fan-out/fan-out-batcher';
+import { fanOutManyOnce } from '../src/fan-out/fan-out-many';
+import { seedEndpoint } from './support/endpoints';
+import { sampleEvent } from './support/events';
+import { createHarness, type Harness } from './support/harness';
+import { makeCertificate, type TestCertificate } from './support/receiver';
+
+const GROUP = 'webhook-dispatcher';
+
+describe('fan-out of many events in one statement', () => {
+  let certificate: TestCertificate;
+  let h: Harness;
+
+  beforeAll(() => {
+    certificate = makeCertificate();
+  });
+  afterAll(() => certificate.cleanup());
+  beforeEach(async () => {
+    h = await createHarness(certificate);
+  });
+  afterEach(async () => h.close());
+
+  const messages = async () =>
+    h.dataSource.query<{ endpoint_id: string; event_id: string; body: string }[]>('SELECT endpoint_id, event_id, body FROM webhook_messages ORDER BY event_id, endpoint_id');
+
+  it('creates the messages one fan-out per event would, each once, and marks every event processed', async () => {
+    const facility = randomUUID();
+    const unitType = randomUUID();
+    const amenity = randomUUID();
+    await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/all' });
+    await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/facility', facilityUuids: [facility] });
+    await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/unit-type', unitTypes: [unitType] });
+    await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/amenity', amenityUuids: [amenity, randomUUID()] });
+    await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/moved-out', eventTypes: ['moved-out'] });
+    await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/other', portfolio: 'other' });
+    const events = [
+      sampleEvent('moved-in', { facilityUuid: facility, unitType, amenityUuids: [amenity] }),
+      sampleEvent('moved-out', { amenityUuids: [randomUUID()] }),
+      sampleEvent('rent-change', { unitType: null }),
+      sampleEvent('transfer', { portfolio: 'nobody' }),
+    ];
+
+    const created = await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now());
+    expect(created).toEqual([4, 2, 1, 0]);
+    const batched = await messages();
+
+    // The same events, one statement each, in a fresh database: the same messages.
+    await h.dataSource.query('DELETE FROM webhook_messages');
+    for (const event of events) await h.dataSource.transaction((manager) => fanOut(manager, event, { now: h.clock.now() }));
+    expect(batched.map(({ endpoint_id, event_id, body }) => ({ endpoint_id, event_id, body }))).toEqual(await messages());
+
+    // Delivered again (a crash before the offset was saved): nothing new, every event known as applied.
+    await h.dataSource.query('DELETE FROM webhook_messages');
+    expect(await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now())).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(await messages()).toEqual([]);
+  });
+
+  it('batches events handed over together, wakes the engine once per statement, and fails only a bad event', async () => {
+    await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/all' });
+    let wakes = 0;
+    const engine = { wake: () => (wakes += 1) } as unknown as DeliveryEngine;
+    const batcher = new FanOutBatcher(h.dataSource, engine, h.clock);
+    const events = Array.from({ length: 20 }, () => sampleEvent('moved-in'));
+    const bad = { ...sampleEvent('moved-in'), filters: { facilityUuid: 'not-a-uuid', unitType: null, amenityUuids: [] } };
+
+    const results = await Promise.allSettled([...events, bad].map((event) => batcher.fanOutOnce(GROUP, event.eventId, event)));
+
+    expect(results.slice(0, 20)).toEqual(events.map(() => ({ status: 'fulfilled', value: 1 })));
+    expect(results[20]).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/uuid/) }) });
+    expect((await messages()).map((m) => m.event_id).sort()).toEqual(events.map((e) => e.eventId).sort());
+    // The first event goes alone, the others that arrived meanwhile in one statement (then each alone, as one is bad).
+    expect(wakes).toBe(2);
+    const marks = await h.dataSource.query<{ event_id: string }[]>('SELECT event_id FROM processed_events WHERE consumer_group = $1', [GROUP]);
+    expect(marks.map((m) => m.event_id).sort()).toEqual(events.map((e) => e.eventId).sort());
+  });
+});
