@@ -299,6 +299,27 @@ describe('delivery engine', () => {
     expect(receiver.requests).toHaveLength(120);
   });
 
+  it('retries in the background at the due time, with no poll before it', async () => {
+    await seedEndpoint(h.dataSource, { url: receiver.url() });
+    receiver.respond = (_req, res) => {
+      res.statusCode = receiver.requests.length === 1 ? 503 : 204;
+      res.end();
+    };
+    const engine = h.engine({ pollMs: 60_000 });
+    engine.start();
+    try {
+      await h.publish(sampleEvent('moved-in'));
+      engine.wake();
+      await eventually(async () => expect(await attempts()).toHaveLength(1));
+      // The engine's timer is real time, the due time the fake clock's: move the clock to it, the timer fires in 5 s.
+      h.clock.advance(RETRY_SCHEDULE_MS[0]);
+      await eventually(async () => expect((await onlyMessage()).status).toBe('succeeded'), { timeoutMs: 15_000 });
+      expect(receiver.requests).toHaveLength(2);
+    } finally {
+      await engine.stop();
+    }
+  }, 20_000);
+
   it('delivers in the background when woken, without waiting for the poll', async () => {
     await seedEndpoint(h.dataSource, { url: receiver.url() });
     const engine = h.engine({ pollMs: 60_000 });

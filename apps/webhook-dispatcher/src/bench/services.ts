@@ -25,7 +25,8 @@ export const isBuilt = (app: string): boolean => existsSync(serviceMain(app));
 export async function startService(app: string, portVariable: string, env: Record<string, string>): Promise<Service> {
   const port = 40_000 + Math.floor(Math.random() * 20_000);
   const child: ChildProcess = spawn(process.execPath, [serviceMain(app)], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', [portVariable]: String(port), ...env },
+    // BENCH_NODE_OPTIONS profiles the services, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '', [portVariable]: String(port), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.add(child);

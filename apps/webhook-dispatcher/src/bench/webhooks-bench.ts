@@ -129,7 +129,11 @@ async function main(): Promise<void> {
     progress(`running ${services.map((s) => s.name).join(', ')}`);
     return services;
   };
-  const cpu = (services: Service[]) => ({ services: services.reduce((sum, s) => sum + processCpuSeconds(s.pid), 0), postgres: postgresCpuSeconds(pgPid) });
+  const cpu = (services: Service[]) => ({
+    each: services.map((s) => processCpuSeconds(s.pid)),
+    services: services.reduce((sum, s) => sum + processCpuSeconds(s.pid), 0),
+    postgres: postgresCpuSeconds(pgPid),
+  });
 
   /** Events at `rate`/s for `seconds`, open loop; returns the phase and the CPU it cost. */
   const paced = async (producer: Producer, name: string, portfolio: string, rate: number, seconds: number, services: Service[]) => {
@@ -141,7 +145,8 @@ async function main(): Promise<void> {
     const complete = await phase.arrived(count, 60_000);
     await sleep(300); // the last attempts are recorded just after they arrive
     const after = cpu(services);
-    return { phase, complete, count, cpu: { services: after.services - before.services, postgres: after.postgres - before.postgres } };
+    const each = services.map((s, i) => `${s.name} ${(after.each[i] - before.each[i]).toFixed(2)} s`).join(', ');
+    return { phase, complete, count, each, cpu: { services: after.services - before.services, postgres: after.postgres - before.postgres } };
   };
 
   const throughput = async (producer: Producer, name: string, portfolio: string, events: number, perEvent: number, target: string) => {
@@ -177,6 +182,7 @@ async function main(): Promise<void> {
   row(`commit -> delivery p50 / p99, embedded, 100 events/s (${at100.phase.latencies.length} of ${at100.count})`, at100.phase.summary(), 'p99 < 25 ms');
   const per10k = (seconds: number) => ((seconds * 10_000) / at100.phase.latencies.length).toFixed(1);
   row('CPU s per 10k deliveries at 100 events/s: services + PostgreSQL', `${per10k(at100.cpu.services + at100.cpu.postgres)} (${per10k(at100.cpu.services)} + ${per10k(at100.cpu.postgres)})`, '<= 20');
+  progress(`  CPU of the services in that run: ${at100.each}`);
   const [stages] = await db.query<[{ consume50: number; consume99: number; deliver50: number; deliver99: number }]>(
     `WITH t AS (
        SELECT extract(epoch FROM m.created_at) * 1000 - split_part(m.event_id, '-', 6)::bigint AS consume,

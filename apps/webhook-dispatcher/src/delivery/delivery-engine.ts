@@ -10,15 +10,19 @@ export interface DeliveryEngineOptions {
   concurrency: number;
   /** How long a claimed message stays invisible to other workers; longer than the delivery timeout. */
   leaseMs: number;
-  /** How often to look for due retries and messages left by a dead worker. */
+  /**
+   * Safety poll: how often to look for messages this replica was not told of (created or left leased by
+   * another replica) and to learn when the next one is due. Its own retries wake it at their due time.
+   */
   pollMs: number;
 }
 
-export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineOptions = { concurrency: 256, leaseMs: 60_000, pollMs: 1_000 };
+export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineOptions = { concurrency: 256, leaseMs: 60_000, pollMs: 30_000 };
 
 /**
  * Claims due messages, signs and sends them, and records every attempt. `runOnce` delivers what is due and
- * returns (tests, tools); `start` keeps a pump running, woken by new messages and by a poll for retries.
+ * returns (tests, tools); `start` keeps a pump running, woken by new messages, by a timer at the next due
+ * retry and by a slow safety poll, so an idle engine does not query the database.
  */
 export class DeliveryEngine {
   private readonly logger = new Logger(DeliveryEngine.name);
@@ -27,7 +31,8 @@ export class DeliveryEngine {
   private pumping = false;
   private pumpAgain = false;
   private saturated = false;
-  private timer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private dueTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   private results: AttemptRecord[] = [];
   private flushing: Promise<void> | undefined;
 
@@ -54,8 +59,7 @@ export class DeliveryEngine {
 
   start(): void {
     this.running = true;
-    this.timer = setInterval(() => this.wake(), this.options.pollMs);
-    this.wake();
+    this.poll();
   }
 
   /** New messages are waiting (fan-out, resend): look now rather than at the next poll. */
@@ -71,7 +75,8 @@ export class DeliveryEngine {
   /** Stops claiming, then waits for the attempts under way to finish and be recorded. */
   async stop(): Promise<void> {
     this.running = false;
-    clearInterval(this.timer);
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.dueTimer?.timer);
     while (this.inFlight > 0 || this.pumping || this.flushing || this.results.length > 0) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -86,8 +91,9 @@ export class DeliveryEngine {
           const room = this.options.concurrency - this.inFlight;
           const claimed = await this.claim(room);
           this.saturated = claimed.length === room;
-          if (claimed.length === 0) break;
           for (const message of claimed) this.launch(message);
+          // Fewer than asked for: nothing else is due now, no need to ask again.
+          if (!this.saturated) break;
         }
       } while (this.pumpAgain && this.running);
     } catch (error) {
@@ -103,8 +109,31 @@ export class DeliveryEngine {
       this.inFlight -= 1;
       this.results.push(record);
       this.flush();
+      if (record.nextAttemptAt) this.wakeAt(record.nextAttemptAt.getTime());
       if (this.saturated) this.wake();
     });
+  }
+
+  /** The safety poll: claims what is due and sets the timer for the next message due, whoever created it. */
+  private poll(): void {
+    if (!this.running) return;
+    this.wake();
+    this.store.nextDue().then(
+      (at) => at && this.wakeAt(at.getTime()),
+      (error: unknown) => this.logger.error(`looking for the next due message failed, retrying at the next poll: ${String(error)}`),
+    );
+    this.pollTimer = setTimeout(() => this.poll(), this.options.pollMs);
+  }
+
+  /** Wakes the pump when a message becomes due; only the earliest such time needs a timer. */
+  private wakeAt(at: number): void {
+    if (!this.running || (this.dueTimer && this.dueTimer.at <= at)) return;
+    clearTimeout(this.dueTimer?.timer);
+    const timer = setTimeout(() => {
+      this.dueTimer = undefined;
+      this.wake();
+    }, Math.max(0, at - this.clock.now().getTime()));
+    this.dueTimer = { at, timer };
   }
 
   /** Group commit: one transaction records whatever finished while the previous one ran. */

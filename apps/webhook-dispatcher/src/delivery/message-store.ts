@@ -67,9 +67,16 @@ export class MessageStore {
     }));
   }
 
+  /** When the earliest pending message is due (retries, leases of a dead worker), or null when none is. */
+  async nextDue(): Promise<Date | null> {
+    const [row]: { due: Date | null }[] = await this.dataSource.query(`SELECT min(next_attempt_at) AS due FROM webhook_messages WHERE status = 'pending'`);
+    return row.due;
+  }
+
   /** Writes a batch of attempts, moves their messages on, and keeps each endpoint's failure run and disabling. */
   async record(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<void> {
     if (batch.length === 0) return;
+    if (batch.every((r) => r.outcome === 'succeeded')) return recordSucceeded(this.dataSource, batch);
     await this.dataSource.transaction(async (manager) => {
       await insertAttempts(manager, batch);
       await manager.query(
@@ -121,22 +128,50 @@ export class MessageStore {
   }
 }
 
+/** The attempts as a FROM item `a` over parameters $1 to $9 (`attemptParams`). */
+const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[], $5::integer[], $6::text[], $7::integer[], $8::text[], $9::timestamptz[])
+  AS a(message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)`;
+
+/**
+ * The usual batch, every attempt a success, in one statement (atomic on its own, one round trip): the attempts,
+ * their messages succeeded, their endpoints' failure runs ended. No endpoint can be disabled by a success.
+ */
+async function recordSucceeded(db: Pick<DataSource, 'query'>, batch: readonly AttemptRecord[]): Promise<void> {
+  await db.query(
+    `WITH a AS (SELECT * FROM ${ATTEMPTS}),
+     attempts AS (
+       INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
+       SELECT * FROM a),
+     messages AS (
+       UPDATE webhook_messages m SET status = 'succeeded', attempts = m.attempts + 1, last_attempt_at = a.attempted_at, next_attempt_at = NULL
+       FROM a WHERE m.id = a.message_id),
+     recovered AS (
+       UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id IN (SELECT endpoint_id FROM a) AND e.failing_since IS NOT NULL)
+     SELECT 1`,
+    attemptParams(batch),
+  );
+}
+
 async function insertAttempts(manager: EntityManager, batch: readonly AttemptRecord[]): Promise<void> {
   await manager.query(
     `INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
-     SELECT * FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[], $5::integer[], $6::text[], $7::integer[], $8::text[], $9::timestamptz[])`,
-    [
-      batch.map((r) => r.message.id),
-      batch.map((r) => r.message.endpointId),
-      batch.map((r) => r.attemptedAt),
-      batch.map((r) => r.outcome === 'succeeded'),
-      batch.map((r) => (r.response.kind === 'response' ? r.response.statusCode : null)),
-      batch.map((r) => (r.response.kind === 'error' ? r.response.error : null)),
-      batch.map((r) => r.response.latencyMs),
-      batch.map((r) => (r.response.kind === 'response' ? stripNul(r.response.body) : null)),
-      batch.map((r) => r.nextAttemptAt),
-    ],
+     SELECT * FROM ${ATTEMPTS}`,
+    attemptParams(batch),
   );
+}
+
+function attemptParams(batch: readonly AttemptRecord[]): unknown[] {
+  return [
+    batch.map((r) => r.message.id),
+    batch.map((r) => r.message.endpointId),
+    batch.map((r) => r.attemptedAt),
+    batch.map((r) => r.outcome === 'succeeded'),
+    batch.map((r) => (r.response.kind === 'response' ? r.response.statusCode : null)),
+    batch.map((r) => (r.response.kind === 'error' ? r.response.error : null)),
+    batch.map((r) => r.response.latencyMs),
+    batch.map((r) => (r.response.kind === 'response' ? stripNul(r.response.body) : null)),
+    batch.map((r) => r.nextAttemptAt),
+  ];
 }
 
 /** PostgreSQL text cannot hold NUL; a receiver's binary answer must not lose the attempt. */
