@@ -15,7 +15,7 @@ export {
   type PromotionFamily,
   type PromotionTenantType,
 } from './pricing/promotion';
-export { monthlyDiscount, promotionAmount } from './pricing/promotion-amount';
+export { monthlyDiscount, promotionAmount, type DiscountTerms } from './pricing/promotion-amount';
 export {
   isPromotionEligible,
   PROMOTION_INELIGIBILITY_REASONS,
@@ -39,6 +39,29 @@ export {
   type CurrentRatesInput,
   type OccupancyBand,
 } from './pricing/rate-plans';
+
+export {
+  billingDayFor,
+  billingPeriodsDue,
+  billingPeriodStarting,
+  LAST_BILLING_DAY,
+  nextDueDateAfter,
+  type BillingPeriod,
+} from './billing/billing-period';
+export {
+  CHARGE_KINDS,
+  chargesForPeriod,
+  monthlyServiceFee,
+  netAmount,
+  rentForPeriod,
+  type PeriodCharge,
+  type PeriodChargeKind,
+  type PromotionDiscount,
+  type PromotionTerms,
+  type RentalBillingTerms,
+  type RentChangeTerms,
+} from './billing/period-charges';
+export { allocatePayment, balanceOf, openCharges, pastDueSince, type LedgerLine, type OpenCharge } from './billing/ledger';
 
 export {
   DELINQUENCY_STAGES,

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { billingDayFor, nextDueDateAfter } from '@storage/domain';
 import { setUnitStatus } from '@storage/unit-occupancy';
-import { billingDayFor, nextDueDateAfter } from '../rentals/billing-cycle';
 import { issueGateCode } from '../rentals/gate-codes';
 import type { LeaseTerms } from './lease-terms';
 

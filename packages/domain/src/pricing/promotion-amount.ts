@@ -1,11 +1,14 @@
 import { isPennies, roundPennies, type Pennies } from '../money';
 import { InvalidPromotion, type Promotion } from './promotion';
 
+/** What a month's discount depends on: the same for an offered promotion and for one frozen at signing. */
+export type DiscountTerms = Pick<Promotion, 'uuid' | 'discountType' | 'percentage' | 'amountInPennies'>;
+
 /**
  * Discount of one month on `rate`, unrounded: percentage r*p/100, amount off min(a, r),
  * fixed rate max(r - a, 0) (the tenant pays a, so the discount is what lies above it).
  */
-export function monthlyDiscount(promotion: Promotion, rateInPennies: Pennies): number {
+export function monthlyDiscount(promotion: DiscountTerms, rateInPennies: Pennies): number {
   assertRate(rateInPennies);
   switch (promotion.discountType) {
     case 'PERCENTAGE':
@@ -36,7 +39,7 @@ function assertRate(rateInPennies: Pennies): void {
   if (!isPennies(rateInPennies)) throw new RangeError(`A rate must be non-negative integer pennies, got ${String(rateInPennies)}`);
 }
 
-function percentageOf(promotion: Promotion): number {
+function percentageOf(promotion: DiscountTerms): number {
   const p = promotion.percentage;
   if (p === null || !Number.isFinite(p) || p < 0 || p > 100) {
     throw new InvalidPromotion(promotion.uuid, `a PERCENTAGE promotion needs a percentage from 0 to 100, got ${p}`);
@@ -44,7 +47,7 @@ function percentageOf(promotion: Promotion): number {
   return p;
 }
 
-function amountOf(promotion: Promotion): Pennies {
+function amountOf(promotion: DiscountTerms): Pennies {
   const a = promotion.amountInPennies;
   if (!isPennies(a)) {
     throw new InvalidPromotion(
