@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { INestMicroservice } from '@nestjs/common';
+import { Kafka, logLevel } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { describeWithKafka, eventually } from '@storage/testing';
+import { deadLetterTopic, eventTransport } from '../src';
+import { ensureTopics } from '../src/kafka/kafka-client';
+import { PrivatePostgres } from './private-postgres';
+import { newScript, openDataSource, payment, startConsumer, type Script } from './support';
+
+const BACKLOG = 1_500;
+
+/**
+ * PostgreSQL killed (-9) while a consumer drains a Kafka backlog, then started again on the same data: every
+ * event is applied exactly once, none dead-lettered, with no replay by hand. The webhook dispatcher and the
+ * scheduler's billing consumer run this transport. Uses a PostgreSQL of its own and the shared broker.
+ */
+describeWithKafka('PostgreSQL killed while a Kafka consumer drains a backlog', (brokers) => {
+  const kafka = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+  // A topic of its own: the shared broker's topics hold other runs' messages.
+  const topic = `test.pg-outage-${randomUUID().slice(0, 8)}`;
+  const group = `pg-outage-${randomUUID().slice(0, 8)}`;
+  let postgres: PrivatePostgres;
+  let dataSource: DataSource;
+  let consumer: INestMicroservice | undefined;
+  const script: Script = newScript();
+
+  beforeAll(async () => {
+    postgres = await PrivatePostgres.create();
+    await postgres.start();
+    dataSource = await openDataSource(postgres.databaseUrl);
+  }, 120_000);
+
+  afterAll(async () => {
+    await consumer?.close();
+    await dataSource?.destroy();
+    await postgres?.remove();
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic, deadLetterTopic(topic)] }).catch(() => undefined);
+    await admin.disconnect();
+  }, 90_000);
+
+  it('delivers every event exactly once after PostgreSQL comes back, dead-letters none', async () => {
+    const rentals = Array.from({ length: 30 }, () => randomUUID());
+    const events = Array.from({ length: BACKLOG }, (_, i) => payment(rentals[i % rentals.length], i + 1));
+    await ensureTopics(kafka, [topic, deadLetterTopic(topic)], 3);
+    const producer = kafka.producer();
+    await producer.connect();
+    for (let i = 0; i < events.length; i += 500) {
+      const batch = events.slice(i, i + 500).map((event) => ({ key: event.payload.rentalRecordUuid, value: JSON.stringify(event) }));
+      await producer.send({ topic, acks: -1, messages: batch });
+    }
+    await producer.disconnect();
+
+    const strategy = eventTransport({ group, topics: [topic], kafkaBrokers: brokers, databaseUrl: postgres.databaseUrl });
+    consumer = await startConsumer(dataSource, script, strategy);
+    const applied = async (): Promise<number> => {
+      const [{ count }] = await dataSource.query<{ count: number }[]>('SELECT count(*)::int AS count FROM test_effects WHERE consumer_group = $1', [group]);
+      return count;
+    };
+    await eventually(async () => expect(await applied()).toBeGreaterThan(BACKLOG / 5), { timeoutMs: 60_000, intervalMs: 20 });
+
+    await postgres.kill();
+    const callsAtKill = script.calls.length;
+    // Long enough down for the default policy (5 tries, about 1.5 s) to have given up on the messages under way.
+    await eventually(() => expect(script.calls.length).toBeGreaterThan(callsAtKill + 30), { timeoutMs: 60_000, intervalMs: 100 });
+    const handledWhileDown = script.calls.length;
+    await postgres.start();
+
+    await eventually(async () => expect(await applied()).toBe(BACKLOG), { timeoutMs: 120_000, intervalMs: 500 });
+    const rows = await dataSource.query<{ event_id: string; times: number }[]>(
+      'SELECT event_id, count(*)::int AS times FROM test_effects WHERE consumer_group = $1 GROUP BY event_id',
+      [group],
+    );
+    expect(rows.filter((row) => row.times !== 1)).toEqual([]);
+    expect(new Set(rows.map((row) => row.event_id))).toEqual(new Set(events.map((event) => event.eventId)));
+    expect(await deadLetters()).toBe(0);
+    process.stdout.write(`${handledWhileDown - callsAtKill} handler call(s) failed while PostgreSQL was down; ${BACKLOG} events applied once each\n`);
+  }, 300_000);
+
+  async function deadLetters(): Promise<number> {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const offsets = await admin.fetchTopicOffsets(deadLetterTopic(topic));
+      return offsets.reduce((sum, { high, low }) => sum + Number(high) - Number(low), 0);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+});
