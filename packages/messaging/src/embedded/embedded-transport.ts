@@ -11,7 +11,8 @@ import { consumerLockName } from './advisory-lock';
 import { Lanes } from './lanes';
 import { LogFollower, type StepResult } from './log-follower';
 import { LogReader, type LogRecord } from './log-reader';
-import { readOffset, saveOffset } from './offsets';
+import { readOffset } from './offsets';
+import { ProgressSaver } from './progress-saver';
 
 export interface EmbeddedTransportOptions {
   group: string;
@@ -39,10 +40,11 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   private readonly follower: LogFollower;
   private reader: LogReader | undefined;
   private lanes: Lanes | undefined;
-  /** The last position read (handed to the lanes) and the last one saved as the group's offset. */
+  /** The last position read (handed to the lanes), and the offset this leadership started from. */
   private readThrough = 0n;
   private saved = 0n;
   private replay: ReplayWindow | undefined;
+  private progress: ProgressSaver | undefined;
   private readonly stopping = new AbortController();
 
   constructor(private readonly options: EmbeddedTransportOptions) {
@@ -88,7 +90,8 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
     this.reader = new LogReader(this.pool, this.options.batchSize);
     this.saved = this.readThrough = await readOffset(this.pool, this.options.group);
     this.replay = await ReplayWindow.load(this.pool, this.options.group);
-    this.lanes = new Lanes(this.options.lanes, (record) => this.handle(record), this.saved);
+    const lanes = (this.lanes = new Lanes(this.options.lanes, (record) => this.handle(record), this.saved));
+    this.progress = new ProgressSaver(this.pool, this.options.group, this.saved, () => lanes.doneThrough, (error) => this.logger.warn(`offset not saved yet: ${describe(error)}`));
     this.logger.log(`consuming ${[...this.topics].join(', ')} from position ${this.saved}`);
     await this.warnOfPrunedEvents();
   }
@@ -107,17 +110,18 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
     // Reads ahead while lanes work, up to a batch beyond what is finished.
     if (lanes.backlog >= this.options.batchSize) {
       await lanes.changed();
-      await this.saveProgress();
+      this.progress!.offer();
       return 'busy';
     }
     const { records, waiting } = await this.reader!.read(this.readThrough);
     for (const record of records) lanes.add(record, this.topics.has(record.topic));
     // After handing the records over, so saving is off the path from commit to handler.
-    await this.saveProgress();
+    this.progress!.offer();
     const last = records[records.length - 1];
     if (last) {
       this.readThrough = last.position;
-      return 'busy';
+      // A short batch read all there was: the next read waits for a notification.
+      return waiting ? 'gap' : records.length < this.options.batchSize ? 'idle' : 'busy';
     }
     return waiting ? 'gap' : 'idle';
   }
@@ -125,14 +129,7 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   /** Leadership ends: let the records under way finish, then save how far the group got. */
   private async resign(): Promise<void> {
     await this.lanes?.settled();
-    await this.saveProgress().catch((error: unknown) => this.logger.warn(`offset not saved, will be redelivered: ${describe(error)}`));
-  }
-
-  private async saveProgress(): Promise<void> {
-    const through = this.lanes!.doneThrough;
-    if (through === this.saved) return;
-    await saveOffset(this.pool, this.options.group, through);
-    this.saved = through;
+    await this.progress?.flush().catch((error: unknown) => this.logger.warn(`offset not saved, will be redelivered: ${describe(error)}`));
   }
 
   private async handle(record: LogRecord): Promise<void> {
