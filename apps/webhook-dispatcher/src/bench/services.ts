@@ -24,9 +24,10 @@ export const isBuilt = (app: string): boolean => existsSync(serviceMain(app));
 /** Starts a built service as its own process and waits until its readiness check answers 200. */
 export async function startService(app: string, portVariable: string, env: Record<string, string>): Promise<Service> {
   const port = 40_000 + Math.floor(Math.random() * 20_000);
-  const child: ChildProcess = spawn(process.execPath, [serviceMain(app)], {
-    // BENCH_NODE_OPTIONS profiles the services, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '', [portVariable]: String(port), ...env },
+  // BENCH_NODE_ARGS profiles the services, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, serviceMain(app)], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', [portVariable]: String(port), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.add(child);
