@@ -76,6 +76,7 @@ const changes: Record<string, Change> = {
       groups[pick % groups.length],
       String(pick),
     ]),
+  "a rent changes while a letting holds its group's row": (_groups, pick) => rentChangeDuringLetting(pick, pick % 2 === 0 ? 'commit' : 'rollback'),
   'a balance changes (not counted)': (_groups, pick) =>
     db.query(`UPDATE rental_records SET balance_in_pennies = balance_in_pennies + $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
       pick,
@@ -105,6 +106,34 @@ const changes: Record<string, Change> = {
       String(pick),
     ]),
 };
+
+/**
+ * A rent change of a rental while another transaction has let a unit of the same group and not yet ended (so
+ * it holds the group's occupancy row); the letting then commits or rolls back. The rent change must not wait
+ * for it: lock_timeout fails it if it does.
+ */
+async function rentChangeDuringLetting(pick: number, letting: 'commit' | 'rollback'): Promise<{ rental: string; group: string }> {
+  const [chosen] = await db.query<{ rental: string; unit: string; group: string }[]>(
+    `SELECT r.uuid AS rental, u.uuid AS unit, r.unit_group_uuid AS group
+       FROM rental_records r JOIN units u ON u.unit_group_uuid = r.unit_group_uuid
+      WHERE r.status = 'ACTIVE' ORDER BY md5(r.uuid::text || u.uuid::text || $1) LIMIT 1`,
+    [String(pick)],
+  );
+  if (chosen === undefined) throw new Error('the demo seed has active rentals');
+  const holder = db.createQueryRunner();
+  await holder.startTransaction();
+  try {
+    await holder.query(`UPDATE units SET status = CASE status WHEN 'vacant' THEN 'occupied'::unit_status ELSE 'vacant' END WHERE uuid = $1`, [chosen.unit]);
+    await db.transaction(async (rentChange) => {
+      await rentChange.query(`SET LOCAL lock_timeout = '1s'`);
+      await rentChange.query('UPDATE rental_records SET rent_in_pennies = rent_in_pennies + $2 WHERE uuid = $1', [chosen.rental, (pick % 300) + 1]);
+    });
+  } finally {
+    await (letting === 'commit' ? holder.commitTransaction() : holder.rollbackTransaction());
+    await holder.release();
+  }
+  return { rental: chosen.rental, group: chosen.group };
+}
 
 /** Rows other tables still point at cannot be deleted; that change then changes nothing, which is fine here. */
 function ignoreReferenced(error: unknown): void {
@@ -139,6 +168,15 @@ describe('unit group occupancy', () => {
     await runner.rollbackTransaction();
     await runner.release();
     expect(await kept()).toEqual(before);
+  });
+
+  it("lets a rent change through while a letting holds its group's row, and adds its difference once", async () => {
+    const { rental, group } = await rentChangeDuringLetting(1, 'commit');
+    expect(await kept()).toEqual(await counted());
+    // The group's next rent change that finds its row free adds what was left pending.
+    await db.query('UPDATE rental_records SET rent_in_pennies = rent_in_pennies - 1 WHERE uuid = $1', [rental]);
+    expect(await db.query('SELECT count(*)::int AS pending FROM unit_group_rent_changes WHERE unit_group_uuid = $1', [group])).toEqual([{ pending: 0 }]);
+    expect(await kept()).toEqual(await counted());
   });
 
   it('counts a unit group created after the migration from its first unit', async () => {
