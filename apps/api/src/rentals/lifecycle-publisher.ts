@@ -2,8 +2,33 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope, PublicEventType } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
-import { loadRentalEventContext, rentalEnvelope, type AddedObject, type RentalEventContext } from '@storage/rental-events';
+import {
+  RENTAL_EVENT_CONTEXT_COLUMNS,
+  RENTAL_EVENT_CONTEXT_JOINS,
+  rentalEnvelope,
+  rentalEventContextOf,
+  type AddedObject,
+  type RentalEventContext,
+  type RentalEventContextRow,
+} from '@storage/rental-events';
+import { queryPrepared, type PreparedStatement } from '../common';
 import { nextEventTime } from './event-time';
+
+const CONTEXT: PreparedStatement = {
+  name: 'api-rental-event-context',
+  text: `SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`,
+};
+
+/*
+ * The event time recorded on the rental and its context read, in one round trip. The context is as of the
+ * statement's start, which the stamp does not change: it has the transaction's earlier writes, and
+ * last_event_at is not part of it.
+ */
+const STAMP_AND_CONTEXT: PreparedStatement = {
+  name: 'api-rental-event-stamp-and-context',
+  text: `WITH stamp AS (UPDATE rental_records SET last_event_at = $2 WHERE uuid = $1)
+SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`,
+};
 
 /** Writes a rental's tenant lifecycle events to the outbox, in the transaction that made the change. */
 @Injectable()
@@ -12,9 +37,7 @@ export class LifecyclePublisher {
 
   /** The rental's event context as the transaction sees it now (after its own writes). */
   async context(db: EntityManager, rentalRecordUuid: string): Promise<RentalEventContext> {
-    const context = await loadRentalEventContext(db, rentalRecordUuid);
-    if (context === null) throw new Error(`rental record ${rentalRecordUuid} vanished inside its own transaction`);
-    return context;
+    return contextOf(rentalRecordUuid, await queryPrepared<RentalEventContextRow>(db, CONTEXT, [rentalRecordUuid]));
   }
 
   /**
@@ -30,11 +53,16 @@ export class LifecyclePublisher {
     previousEventAt: Date | null,
   ): Promise<RentalEventContext> {
     const occurredAt = nextEventTime(previousEventAt);
-    const context = await this.context(db, rentalRecordUuid);
+    const context = contextOf(rentalRecordUuid, await queryPrepared<RentalEventContextRow>(db, STAMP_AND_CONTEXT, [rentalRecordUuid, occurredAt]));
     const addedObject = typeof added === 'function' ? added(context) : added;
     // EventEnvelope<T> is one member of the EventEnvelope union; TypeScript cannot see that for a generic T.
     await this.outbox.publish(db, rentalEnvelope(type, context, addedObject, occurredAt) as EventEnvelope);
-    await db.query('UPDATE rental_records SET last_event_at = $2 WHERE uuid = $1', [rentalRecordUuid, occurredAt]);
     return context;
   }
+}
+
+function contextOf(rentalRecordUuid: string, rows: RentalEventContextRow[]): RentalEventContext {
+  const row = rows[0];
+  if (row === undefined) throw new Error(`rental record ${rentalRecordUuid} vanished inside its own transaction`);
+  return rentalEventContextOf(row);
 }

@@ -1,7 +1,7 @@
 import { ConflictException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
-import { notFound } from '../common';
+import { notFound, queryPrepared, type PreparedStatement } from '../common';
 import type { RentalStatus } from '../model/rental-record.entity';
 
 /** Which rental an operator action is about: the path's portfolio, facility and rental record. */
@@ -35,7 +35,9 @@ export interface LockedRental {
  * FOR NO KEY UPDATE, as the delinquency scheduler takes it: every writer of a rental locks its row first,
  * so payments, lifecycle actions and delinquency runs on one rental take turns.
  */
-const LOCK_SQL = `
+const LOCK: PreparedStatement = {
+  name: 'api-lock-rental',
+  text: `
 SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facilityUuid", r.unit_uuid AS "unitUuid",
        r.unit_group_uuid AS "unitGroupUuid", r.person_uuid AS "personUuid", r.lead_uuid AS "leadUuid",
        r.rent_in_pennies AS "rentInPennies", r.balance_in_pennies AS "balanceInPennies",
@@ -43,14 +45,19 @@ SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facility
        r.status, (now() AT TIME ZONE f.time_zone)::date::text AS "facilityToday"
   FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
  WHERE r.uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3
-   FOR NO KEY UPDATE OF r`;
+   FOR NO KEY UPDATE OF r`,
+};
 
 /**
  * Locks the rental for an operator action. 404 when it is not a rental of this facility and portfolio
  * (the same answer either way), 409 when it has moved out.
  */
 export async function lockActiveRental(db: EntityManager, ref: RentalRef): Promise<LockedRental> {
-  const rows: (LockedRental & { status: RentalStatus })[] = await db.query(LOCK_SQL, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]);
+  return activeRental(await queryPrepared<LockedRental & { status: RentalStatus }>(db, LOCK, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]), ref);
+}
+
+/** The rental row of `ref` read by its key, facility and portfolio: 404 when there is none, 409 when it has moved out. */
+export function activeRental<Row extends { status: string }>(rows: Row[], ref: RentalRef): Row {
   const row = rows[0];
   if (row === undefined) throw notFound('Rental record', ref.rentalRecordUuid);
   if (row.status !== 'ACTIVE') throw new ConflictException(`Rental record ${ref.rentalRecordUuid} has moved out.`);
