@@ -1,12 +1,15 @@
-// npm run bench:api — operations 4 and 7 of the api against a bare node:http + pg server running the same
+// npm run bench:api — reads: operations 4 and 7 of the api against a bare node:http + pg server running the same
 // SQL on the same data (the scale seed, 100 facilities). For each operation and server: req/s, p50 and p99 at
 // maximum load (autocannon), then at a steady 500 req/s (paced-load.js, open loop: autocannon's overallRate
 // sends each second's requests in one burst), over BENCH_ROUNDS rounds (default 2) run
-// in ABBA order; the api/bare ratio; the machine's load average at the start and the end; target met or
-// missed. Bounded: the whole run is killed after BENCH_TIMEOUT s.
+// in ABBA order; the api/bare ratio. Writes: rent changes (a transaction with the rental's update and its
+// rent-change event in the outbox) on rentals drawn at random from the whole seed, open loop at each rate of
+// BENCH_WRITE_RATES; achieved writes/s, p50 and p99. The machine's load average at the start and the end; target met
+// or missed. Bounded: the whole run is killed after BENCH_TIMEOUT s.
 // Environment: DATABASE_URL (else the embedded server under DATA_DIR), BENCH_RENTALS (rentals of the seed when
-// it is created, default 1000000), BENCH_DURATION (seconds per measured run, default 10), LOG_LEVEL of the api
-// (default info, as in production: one access log line per request), BENCH_TIMEOUT (default 900 s).
+// it is created, default 1000000), BENCH_DURATION (seconds per measured run, default 10), BENCH_PARTS (reads,writes
+// by default), BENCH_WRITE_RATES (writes/s, default 500,1000), LOG_LEVEL of the api (default info, as in production:
+// one access log line per request), BENCH_TIMEOUT (default 900 s).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const os = require('node:os');
@@ -30,6 +33,11 @@ const CONNECTIONS = 50;
 const FIXED_RATE = 500;
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 25;
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'reads,writes').split(','));
+const WRITE_RATES = (process.env.BENCH_WRITE_RATES ?? '500,1000').split(',').map(Number);
+const TARGET_WRITES = 1000;
+/** Rentals the writes are spread over: a random sample of the whole seed, so of nearly every unit group. */
+const WRITE_SAMPLE = 50_000;
 const API_PORT = 3971;
 const BARE_PORT = 3972;
 
@@ -72,79 +80,72 @@ async function main() {
        WHERE f.portfolio_uuid = $1 GROUP BY f.uuid ORDER BY f.uuid`,
       [portfolio.uuid],
     );
-    const [{ rentals }] = await dataSource.query('SELECT count(*)::int AS rentals FROM rental_records WHERE portfolio_uuid = $1', [portfolio.uuid]);
+    const [{ rentals, unitGroups }] = await dataSource.query(
+      `SELECT (SELECT count(*)::int FROM rental_records WHERE portfolio_uuid = $1) AS rentals,
+              (SELECT count(*)::int FROM unit_groups g JOIN facilities f ON f.uuid = g.facility_uuid WHERE f.portfolio_uuid = $1) AS "unitGroups"`,
+      [portfolio.uuid],
+    );
+    const writeSample = PARTS.has('writes')
+      ? await dataSource.query(
+          `SELECT uuid, facility_uuid AS "facilityUuid", rent_in_pennies AS rent, unit_group_uuid AS "unitGroupUuid" FROM rental_records
+            WHERE portfolio_uuid = $1 AND status = 'ACTIVE' ORDER BY md5(uuid::text || now()::text) LIMIT $2`,
+          [portfolio.uuid, WRITE_SAMPLE],
+        )
+      : [];
     const { key } = await createApiKey(dataSource, { portfolioIds: [PORTFOLIO], scope: 'read', label: 'bench' });
+    const { key: writeKey } = await createApiKey(dataSource, { portfolioIds: [PORTFOLIO], scope: 'write', label: 'bench writes' });
     await dataSource.destroy();
 
     const loadAtStart = loadAverage();
     await start(children, 'api', [path.join(__dirname, '..', 'dist', 'main.js')], { ...env, API_PORT: String(API_PORT), LOG_LEVEL }, `http://127.0.0.1:${API_PORT}/health/live`);
-    await start(children, 'bare', [path.join(__dirname, 'bare-server.js')], { ...env, PORT: String(BARE_PORT), BENCH_PORTFOLIO_UUID: portfolio.uuid }, null);
-
-    let n = 0;
-    const pickFacility = () => facilities[n++ % facilities.length];
-    const operations = [
-      {
-        name: 'op 4 GET coverages',
-        request: () => ({ method: 'GET', path: `/shopping/${PORTFOLIO}/v1/coverages/${pickFacility().uuid}` }),
-      },
-      {
-        name: 'op 7 POST sizeAndType',
-        request: () => {
-          const facility = pickFacility();
-          return {
-            method: 'POST',
-            path: `/api/${PORTFOLIO}/portfolios/v1/facilities/${facility.uuid}/unitGroups/sizeAndType/get_by_uuids`,
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ sizeAndTypeUnitGroupUuids: facility.sizes.slice(0, 3) }),
-          };
-        },
-      },
-    ];
-
-    log(`\nData: ${facilities.length} facilities, ${rentals} rentals. ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds (${WARM_UP} s warm-up), pool ${POOL_SIZE} each.`);
-    log(`api LOG_LEVEL=${LOG_LEVEL}${LOG_LEVEL === 'info' ? ' (an access log line per request, as in production)' : ''}. CPUs: ${os.cpus().length}. Load average (1/5/15 min) at start: ${loadAtStart}.`);
-    const servers = { api: API_PORT, bare: BARE_PORT };
-    const rows = [];
-    for (const operation of operations) {
-      for (const port of Object.values(servers)) await bench(port, key, operation.request, WARM_UP); // JIT, pools, prepared statements
-      const runs = { api: [], bare: [] };
-      // Rounds in ABBA order (api, bare, then bare, api…) so a load that drifts during the run hits both alike.
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const server of round % 2 === 0 ? ['api', 'bare'] : ['bare', 'api']) {
-          const max = summary(await bench(servers[server], key, operation.request));
-          const fixed = await pacedLoad({ port: servers[server], rate: FIXED_RATE, durationS: DURATION, request: operation.request, headers: { 'x-api-key': key }, connections: CONNECTIONS });
-          runs[server].push({ max, fixed });
-          log(`  ${operation.name}, round ${round + 1}, ${server}: ${Math.round(max.rps)} req/s max (p99 ${max.p99} ms); @${FIXED_RATE} req/s p99 ${fixed.p99} ms. Load ${loadAverage()}`);
-        }
-      }
-      rows.push({ operation: operation.name, api: meanOf(runs.api), bare: meanOf(runs.bare) });
+    if (PARTS.has('reads')) {
+      await start(children, 'bare', [path.join(__dirname, 'bare-server.js')], { ...env, PORT: String(BARE_PORT), BENCH_PORTFOLIO_UUID: portfolio.uuid }, null);
     }
+
+    log(`\nData: ${facilities.length} facilities, ${unitGroups} unit groups, ${rentals} rentals. ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds (${WARM_UP} s warm-up), pool ${POOL_SIZE} each.`);
+    log(`api LOG_LEVEL=${LOG_LEVEL}${LOG_LEVEL === 'info' ? ' (an access log line per request, as in production)' : ''}. CPUs: ${os.cpus().length}. Load average (1/5/15 min) at start: ${loadAtStart}.`);
+    const readRows = PARTS.has('reads') ? await benchReads(facilities, key) : [];
+    const writeRows = PARTS.has('writes') ? await benchWrites(writeSample, writeKey) : [];
 
     log(`\nLoad average (1/5/15 min): ${loadAtStart} at start, ${loadAverage()} at end, on ${os.cpus().length} CPUs.\n`);
     log(`Mean of ${ROUNDS} rounds:\n`);
-    log(`| operation | server | load | req/s | p50 ms | p99 ms | non-2xx/errors |`);
-    log('|---|---|---|---:|---:|---:|---:|');
-    for (const row of rows) {
-      for (const server of ['api', 'bare']) {
-        for (const [load, r] of [['max', row[server].max], [`${FIXED_RATE} req/s`, row[server].fixed]]) {
-          log(`| ${row.operation} | ${server} | ${load} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+    let ok = true;
+    if (readRows.length > 0) {
+      log(`| operation | server | load | req/s | p50 ms | p99 ms | non-2xx/errors |`);
+      log('|---|---|---|---:|---:|---:|---:|');
+      for (const row of readRows) {
+        for (const server of ['api', 'bare']) {
+          for (const [load, r] of [['max', row[server].max], [`${FIXED_RATE} req/s`, row[server].fixed]]) {
+            log(`| ${row.operation} | ${server} | ${load} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+          }
         }
       }
+      log('');
+      for (const row of readRows) {
+        const ratio = row.api.max.rps / row.bare.max.rps;
+        const errors = row.api.max.errors + row.api.fixed.errors;
+        const ratioMet = ratio >= TARGET_RATIO;
+        const p99Met = row.api.fixed.p99 < TARGET_P99_MS;
+        const met = ratioMet && p99Met && errors === 0;
+        ok &&= met;
+        log(
+          `${row.operation}: api/bare = ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO.toFixed(2)}: ${ratioMet ? 'met' : 'missed'}), ` +
+            `api p99 @${FIXED_RATE} req/s = ${row.api.fixed.p99} ms (target < ${TARGET_P99_MS}: ${p99Met ? 'met' : 'missed'}), ` +
+            `errors ${errors} → target ${met ? 'MET' : 'MISSED'}`,
+        );
+      }
+      log('');
     }
-    log('');
-    let ok = true;
-    for (const row of rows) {
-      const ratio = row.api.max.rps / row.bare.max.rps;
-      const errors = row.api.max.errors + row.api.fixed.errors;
-      const ratioMet = ratio >= TARGET_RATIO;
-      const p99Met = row.api.fixed.p99 < TARGET_P99_MS;
-      const met = ratioMet && p99Met && errors === 0;
+    if (writeRows.length > 0) {
+      log(`| write | offered writes/s | achieved writes/s | p50 ms | p99 ms | non-2xx/errors |`);
+      log('|---|---:|---:|---:|---:|---:|');
+      for (const row of writeRows) log(`| rent change | ${row.rate} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} |`);
+      log('');
+      const best = Math.max(...writeRows.map((row) => row.rps));
+      const errors = writeRows.reduce((sum, row) => sum + row.errors, 0);
+      const met = best >= TARGET_WRITES * 0.98 && errors === 0;
       ok &&= met;
-      log(
-        `${row.operation}: api/bare = ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO.toFixed(2)}: ${ratioMet ? 'met' : 'missed'}), ` +
-          `api p99 @${FIXED_RATE} req/s = ${row.api.fixed.p99} ms (target < ${TARGET_P99_MS}: ${p99Met ? 'met' : 'missed'}), ` +
-          `errors ${errors} → target ${met ? 'MET' : 'MISSED'}`,
-      );
+      log(`rent change: ${Math.round(best)} writes/s achieved (target ≥ ${TARGET_WRITES}), errors ${errors} → target ${met ? 'MET' : 'MISSED'}`);
     }
     process.exitCode = ok ? 0 : 1;
   } finally {
@@ -152,6 +153,83 @@ async function main() {
     await database.release();
     clearTimeout(watchdog);
   }
+}
+
+/** Operations 4 and 7 on the api and on the bare server: the mean of the rounds at maximum and at a steady load. */
+async function benchReads(facilities, key) {
+  const servers = { api: API_PORT, bare: BARE_PORT };
+  let n = 0;
+  const pickFacility = () => facilities[n++ % facilities.length];
+  const operations = [
+    {
+      name: 'op 4 GET coverages',
+      request: () => ({ method: 'GET', path: `/shopping/${PORTFOLIO}/v1/coverages/${pickFacility().uuid}` }),
+    },
+    {
+      name: 'op 7 POST sizeAndType',
+      request: () => {
+        const facility = pickFacility();
+        return {
+          method: 'POST',
+          path: `/api/${PORTFOLIO}/portfolios/v1/facilities/${facility.uuid}/unitGroups/sizeAndType/get_by_uuids`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ sizeAndTypeUnitGroupUuids: facility.sizes.slice(0, 3) }),
+        };
+      },
+    },
+  ];
+  const rows = [];
+  for (const operation of operations) {
+    for (const port of Object.values(servers)) await bench(port, key, operation.request, WARM_UP); // JIT, pools, prepared statements
+    const runs = { api: [], bare: [] };
+    // Rounds in ABBA order (api, bare, then bare, api…) so a load that drifts during the run hits both alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const server of round % 2 === 0 ? ['api', 'bare'] : ['bare', 'api']) {
+        const max = summary(await bench(servers[server], key, operation.request));
+        const fixed = await pacedLoad({ port: servers[server], rate: FIXED_RATE, durationS: DURATION, request: operation.request, headers: { 'x-api-key': key }, connections: CONNECTIONS });
+        runs[server].push({ max, fixed });
+        log(`  ${operation.name}, round ${round + 1}, ${server}: ${Math.round(max.rps)} req/s max (p99 ${max.p99} ms); @${FIXED_RATE} req/s p99 ${fixed.p99} ms. Load ${loadAverage()}`);
+      }
+    }
+    rows.push({ operation: operation.name, api: meanOf(runs.api), bare: meanOf(runs.bare) });
+  }
+  return rows;
+}
+
+/**
+ * Rent changes, open loop at each of WRITE_RATES: the mean of the rounds per rate. Rentals are taken in turn from
+ * the sample; each turn raises a rental's rent by one penny more than it was at the start, so no change repeats the
+ * current rent (409). The effective date is two days on, today or later in every time zone.
+ */
+async function benchWrites(sample, key) {
+  let n = 0;
+  const effectiveDate = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const request = () => {
+    const rental = sample[n % sample.length];
+    const turn = Math.floor(n++ / sample.length);
+    return {
+      method: 'POST',
+      path: `/api/${PORTFOLIO}/portfolios/v1/facilities/${rental.facilityUuid}/rentalRecords/${rental.uuid}/rentChange`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ newRentInPennies: rental.rent + turn + 1, effectiveDate }),
+    };
+  };
+  const groups = new Set(sample.map((rental) => rental.unitGroupUuid)).size;
+  log(`\nWrites: rent changes over ${sample.length} active rentals of ${groups} unit groups, open loop at ${WRITE_RATES.join(', ')} writes/s.`);
+  const paced = (rate, durationS) => pacedLoad({ port: API_PORT, rate, durationS, request, headers: { 'x-api-key': key }, connections: CONNECTIONS });
+  await paced(Math.min(...WRITE_RATES), WARM_UP);
+  const rows = [];
+  for (const rate of WRITE_RATES) {
+    const runs = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const run = await paced(rate, DURATION);
+      runs.push(run);
+      log(`  rent change @${rate}/s, round ${round + 1}: ${Math.round(run.rps)} writes/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}. Load ${loadAverage()}`);
+    }
+    const mean = (pick) => Math.round((runs.reduce((sum, run) => sum + pick(run), 0) / runs.length) * 10) / 10;
+    rows.push({ rate, rps: mean((run) => run.rps), p50: mean((run) => run.p50), p99: mean((run) => run.p99), errors: runs.reduce((sum, run) => sum + run.errors, 0) });
+  }
+  return rows;
 }
 
 /** Mean of the rounds, per load level; errors are summed. */
