@@ -1,0 +1,113 @@
+import type { EntityManager } from 'typeorm';
+import type { CalendarDate, LedgerLine } from '@storage/domain';
+
+export const LEDGER_ENTRY_KINDS = [
+  'OPENING_BALANCE',
+  'RENT',
+  'MOVE_IN_PRORATION',
+  'SERVICE_FEE',
+  'COVERAGE_PREMIUM',
+  'LATE_FEE',
+  'PROMOTION_CREDIT',
+  'PAYMENT',
+  'TRANSFER_IN',
+  'TRANSFER_OUT',
+  'WRITE_OFF',
+  'AUCTION_PROCEEDS',
+  'REFUND',
+] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+
+/**
+ * An entry to post. Positive amounts add to what is owed and need `dueOn`; credits are negative. `chargeKey`
+ * makes the entry once per rental: posting it again is a no-op.
+ */
+export interface NewLedgerEntry {
+  uuid?: string;
+  kind: LedgerEntryKind;
+  description: string;
+  amountInPennies: number;
+  postedOn: CalendarDate;
+  dueOn: CalendarDate | null;
+  period?: { from: CalendarDate; to: CalendarDate };
+  appliesTo?: string;
+  itemTypeUuid?: string | null;
+  promotionUuid?: string;
+  paymentUuid?: string;
+  chargeKey?: string;
+}
+
+/** An entry as stored, oldest first by `seq`. */
+export interface LedgerEntry {
+  entryUuid: string;
+  seq: string;
+  kind: LedgerEntryKind;
+  description: string;
+  amountInPennies: number;
+  postedOn: CalendarDate;
+  dueOn: CalendarDate | null;
+  periodFrom: CalendarDate | null;
+  periodTo: CalendarDate | null;
+  appliesTo: string | null;
+  itemTypeUuid: string | null;
+  promotionUuid: string | null;
+  paymentUuid: string | null;
+}
+
+export interface PostedEntry {
+  uuid: string;
+  amountInPennies: number;
+  chargeKey: string | null;
+}
+
+/**
+ * Posts entries in the caller's transaction, in one statement; the trigger adds them to the rental's balance.
+ * Returns the entries written: one whose `chargeKey` the rental has already is left out.
+ */
+export async function postEntries(db: EntityManager, rentalRecordUuid: string, entries: readonly NewLedgerEntry[]): Promise<PostedEntry[]> {
+  if (entries.length === 0) return [];
+  const rows = entries.map((entry) => ({
+    uuid: entry.uuid ?? null,
+    kind: entry.kind,
+    description: entry.description,
+    amount_in_pennies: entry.amountInPennies,
+    posted_on: entry.postedOn,
+    due_on: entry.dueOn,
+    period_from: entry.period?.from ?? null,
+    period_to: entry.period?.to ?? null,
+    applies_to: entry.appliesTo ?? null,
+    item_type_uuid: entry.itemTypeUuid ?? null,
+    promotion_uuid: entry.promotionUuid ?? null,
+    payment_uuid: entry.paymentUuid ?? null,
+    charge_key: entry.chargeKey ?? null,
+  }));
+  return db.query(
+    `INSERT INTO rental_ledger_entries (uuid, rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on, period_from, period_to,
+                                        applies_to, item_type_uuid, promotion_uuid, payment_uuid, charge_key)
+     SELECT coalesce(e.uuid, gen_random_uuid()), $1, e.kind, e.description, e.amount_in_pennies, e.posted_on, e.due_on, e.period_from, e.period_to,
+            e.applies_to, e.item_type_uuid, e.promotion_uuid, e.payment_uuid, e.charge_key
+       FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS a(value, n),
+            jsonb_to_record(a.value) AS e(uuid uuid, kind ledger_entry_kind, description text, amount_in_pennies integer, posted_on date,
+            due_on date, period_from date, period_to date, applies_to uuid, item_type_uuid uuid, promotion_uuid uuid, payment_uuid uuid, charge_key text)
+      ORDER BY a.n
+     ON CONFLICT (rental_record_uuid, charge_key) WHERE charge_key IS NOT NULL DO NOTHING
+     RETURNING uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey"`,
+    [rentalRecordUuid, JSON.stringify(rows)],
+  );
+}
+
+/** The rental's entries, oldest first. */
+export async function ledgerEntries(db: EntityManager, rentalRecordUuid: string): Promise<LedgerEntry[]> {
+  return db.query(
+    `SELECT uuid AS "entryUuid", seq::text AS seq, kind, description, amount_in_pennies AS "amountInPennies", posted_on::text AS "postedOn",
+            due_on::text AS "dueOn", period_from::text AS "periodFrom", period_to::text AS "periodTo", applies_to AS "appliesTo",
+            item_type_uuid AS "itemTypeUuid", promotion_uuid AS "promotionUuid", payment_uuid AS "paymentUuid"
+       FROM rental_ledger_entries WHERE rental_record_uuid = $1 ORDER BY seq`,
+    [rentalRecordUuid],
+  );
+}
+
+/** The entries as the domain's money rules read them. */
+export function asLedgerLines(entries: readonly LedgerEntry[]): LedgerLine[] {
+  return entries.map((entry) => ({ entryUuid: entry.entryUuid, amountInPennies: entry.amountInPennies, dueOn: entry.dueOn, appliesTo: entry.appliesTo }));
+}

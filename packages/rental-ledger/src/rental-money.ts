@@ -1,0 +1,141 @@
+import type { EntityManager } from 'typeorm';
+import { openCharges, type CalendarDate, type PeriodCharge } from '@storage/domain';
+import { asLedgerLines, ledgerEntries, postEntries, type NewLedgerEntry } from './ledger-entries';
+
+/**
+ * The rental as its caller locked it (`FOR UPDATE` / `FOR NO KEY UPDATE` on `rental_records`): its uuid and the
+ * balance read under that lock, so the balance after a posting is known without reading it again.
+ */
+export interface LockedBalance {
+  rentalRecordUuid: string;
+  balanceInPennies: number;
+}
+
+async function post(db: EntityManager, rental: LockedBalance, entries: readonly NewLedgerEntry[]): Promise<{ uuids: string[]; balanceAfterInPennies: number }> {
+  const written = await postEntries(db, rental.rentalRecordUuid, entries);
+  return {
+    uuids: written.map((entry) => entry.uuid),
+    balanceAfterInPennies: written.reduce((balance, entry) => balance + entry.amountInPennies, rental.balanceInPennies),
+  };
+}
+
+/** A payment credits the rental; it covers the oldest open charges first (`openCharges`). Returns the balance after. */
+export async function recordPayment(
+  db: EntityManager,
+  rental: LockedBalance,
+  payment: { paymentUuid: string; amountInPennies: number; paidOn: CalendarDate },
+): Promise<number> {
+  const entry: NewLedgerEntry = {
+    kind: 'PAYMENT',
+    description: 'Payment',
+    amountInPennies: -payment.amountInPennies,
+    postedOn: payment.paidOn,
+    dueOn: null,
+    paymentUuid: payment.paymentUuid,
+  };
+  return (await post(db, rental, [entry])).balanceAfterInPennies;
+}
+
+/** A fee charged once per `chargeKey` (one per delinquency episode). Null when it was charged already. */
+export async function postLateFee(
+  db: EntityManager,
+  rental: LockedBalance,
+  fee: { amountInPennies: number; dueOn: CalendarDate; postedOn: CalendarDate; chargeKey: string },
+): Promise<{ chargeUuid: string; balanceAfterInPennies: number } | null> {
+  if (fee.amountInPennies <= 0) return null;
+  const { uuids, balanceAfterInPennies } = await post(db, rental, [
+    { kind: 'LATE_FEE', description: 'Late fee', amountInPennies: fee.amountInPennies, postedOn: fee.postedOn, dueOn: fee.dueOn, chargeKey: fee.chargeKey },
+  ]);
+  return uuids[0] === undefined ? null : { chargeUuid: uuids[0], balanceAfterInPennies };
+}
+
+/** Takes what the tenant owes off the balance; returns the amount written off (0 when nothing is owed). */
+export async function writeOff(db: EntityManager, rental: LockedBalance, on: CalendarDate): Promise<number> {
+  if (rental.balanceInPennies <= 0) return 0;
+  await post(db, rental, [{ kind: 'WRITE_OFF', description: 'Written off', amountInPennies: -rental.balanceInPennies, postedOn: on, dueOn: null }]);
+  return rental.balanceInPennies;
+}
+
+/** The part of an auction's winning bid that pays the debt. Returns the balance after. */
+export async function applyAuctionProceeds(db: EntityManager, rental: LockedBalance, amountInPennies: number, on: CalendarDate): Promise<number> {
+  if (amountInPennies <= 0) return rental.balanceInPennies;
+  const entry: NewLedgerEntry = { kind: 'AUCTION_PROCEEDS', description: 'Auction proceeds', amountInPennies: -amountInPennies, postedOn: on, dueOn: null };
+  return (await post(db, rental, [entry])).balanceAfterInPennies;
+}
+
+/**
+ * A transfer moves the balance to the tenant's new rental: each open charge is carried with its own due date, so
+ * days past due go on counting from it; credit is carried as credit. The old rental is left at zero.
+ */
+export async function transferBalance(db: EntityManager, from: LockedBalance, toRentalRecordUuid: string, on: CalendarDate): Promise<void> {
+  const balance = from.balanceInPennies;
+  if (balance === 0) return;
+  const entries = await ledgerEntries(db, from.rentalRecordUuid);
+  const descriptions = new Map(entries.map((entry) => [entry.entryUuid, entry.description]));
+  const carried: NewLedgerEntry[] =
+    balance > 0
+      ? openCharges(asLedgerLines(entries)).map((charge) => ({
+          kind: 'TRANSFER_IN',
+          description: `Carried from rental ${from.rentalRecordUuid}: ${descriptions.get(charge.entryUuid) ?? 'charge'}`,
+          amountInPennies: charge.openInPennies,
+          postedOn: on,
+          dueOn: charge.dueOn,
+        }))
+      : [{ kind: 'TRANSFER_IN', description: `Credit carried from rental ${from.rentalRecordUuid}`, amountInPennies: balance, postedOn: on, dueOn: null }];
+  await postEntries(db, toRentalRecordUuid, carried);
+  await postEntries(db, from.rentalRecordUuid, [
+    {
+      kind: 'TRANSFER_OUT',
+      description: `Carried to rental ${toRentalRecordUuid}`,
+      amountInPennies: -balance,
+      postedOn: on,
+      dueOn: balance < 0 ? on : null,
+    },
+  ]);
+}
+
+/**
+ * A period's charges with their promotions' credits, once per rental, period, kind and item type: a rerun posts
+ * nothing. Returns the charges posted now and the balance after.
+ */
+export async function postPeriodCharges(
+  db: EntityManager,
+  rental: LockedBalance,
+  charges: readonly PeriodCharge[],
+  postedOn: CalendarDate,
+): Promise<{ posted: PeriodCharge[]; balanceAfterInPennies: number }> {
+  const byKey = new Map(charges.map((charge) => [`${charge.kind}:${charge.itemTypeUuid ?? '-'}:${charge.dueOn}`, charge]));
+  const written = await postEntries(
+    db,
+    rental.rentalRecordUuid,
+    [...byKey].map(([chargeKey, charge]) => ({
+      kind: charge.kind,
+      description: charge.description,
+      amountInPennies: charge.amountInPennies,
+      postedOn,
+      dueOn: charge.dueOn,
+      period: charge.servicePeriod,
+      itemTypeUuid: charge.itemTypeUuid,
+      chargeKey,
+    })),
+  );
+  // Credits follow the charges written now, so a rerun (no charge written) writes none either.
+  const posted = written.map((entry) => ({ entry, charge: byKey.get(entry.chargeKey!)! }));
+  const credits = await postEntries(
+    db,
+    rental.rentalRecordUuid,
+    posted.flatMap(({ entry, charge }) =>
+      charge.discounts.map((discount) => ({
+        kind: 'PROMOTION_CREDIT' as const,
+        description: discount.name,
+        amountInPennies: -discount.amountInPennies,
+        postedOn,
+        dueOn: null,
+        appliesTo: entry.uuid,
+        promotionUuid: discount.promotionUuid,
+      })),
+    ),
+  );
+  const change = [...written, ...credits].reduce((sum, entry) => sum + entry.amountInPennies, 0);
+  return { posted: posted.map(({ charge }) => charge), balanceAfterInPennies: rental.balanceInPennies + change };
+}

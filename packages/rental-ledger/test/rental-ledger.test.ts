@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { DataSource, EntityManager } from 'typeorm';
+import { balanceOf, billingPeriodStarting, chargesForPeriod, openCharges, type CalendarDate } from '@storage/domain';
+import { createDataSource } from '@storage/persistence';
+import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import {
+  applyAuctionProceeds,
+  asLedgerLines,
+  ledgerEntries,
+  postEntries,
+  postLateFee,
+  postPeriodCharges,
+  recordPayment,
+  transferBalance,
+  writeOff,
+  type LockedBalance,
+} from '../src';
+
+let database: TestDatabase;
+let db: DataSource;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await createDataSource({ url: database.url, applicationName: 'rental-ledger-test', poolSize: 12 }).initialize();
+});
+afterAll(async () => {
+  await db?.destroy();
+  await database?.drop();
+});
+
+const TODAY = '2026-03-15';
+
+async function newRental(balanceInPennies = 0): Promise<string> {
+  const [row]: { uuid: string }[] = await db.query(
+    `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, balance_in_pennies,
+                                 billing_day_of_month, next_due_date, start_date)
+     VALUES ($1, $2, $3, $4, $5, 10000, $6, 15, '2026-04-15', $7) RETURNING uuid`,
+    [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), balanceInPennies, TODAY],
+  );
+  return row.uuid;
+}
+
+/** As every writer does: the rental locked, its balance read under the lock. */
+async function locked(manager: EntityManager, rentalRecordUuid: string): Promise<LockedBalance> {
+  const [row]: { balance: number }[] = await manager.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE', [rentalRecordUuid]);
+  return { rentalRecordUuid, balanceInPennies: row.balance };
+}
+
+async function balance(rentalRecordUuid: string): Promise<number> {
+  const [row]: { balance: number }[] = await db.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
+  return row.balance;
+}
+
+async function expectBalanceIsSumOfEntries(rentalRecordUuid: string): Promise<void> {
+  const lines = asLedgerLines(await ledgerEntries(db.manager, rentalRecordUuid));
+  expect(await balance(rentalRecordUuid)).toBe(balanceOf(lines));
+}
+
+describe('the ledger keeps the balance', () => {
+  it('every posting moves the balance by its amount, and the intention methods return the balance after', async () => {
+    const rental = await newRental();
+    const after = await db.transaction(async (manager) => {
+      await postEntries(manager, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 10_000, postedOn: TODAY, dueOn: TODAY }]);
+      return recordPayment(manager, await locked(manager, rental), { paymentUuid: randomUUID(), amountInPennies: 4_000, paidOn: TODAY });
+    });
+    expect(after).toBe(6_000);
+    expect(await balance(rental)).toBe(6_000);
+  });
+
+  it('for any sequence of charges, payments, fees, write-offs, auction proceeds, transfers and rolled-back postings, balance = sum of entries', async () => {
+    const day = fc.integer({ min: 0, max: 90 }).map((n): CalendarDate => new Date(Date.UTC(2026, 2, 15 + n)).toISOString().slice(0, 10));
+    const amount = fc.integer({ min: 1, max: 30_000 });
+    type Step = (manager: EntityManager, rentals: string[]) => Promise<unknown>;
+    const pick = fc.nat({ max: 2 });
+    const operation: fc.Arbitrary<{ name: string; run: Step }> = fc.oneof(
+          fc.tuple(pick, amount, day).map(([r, a, d]) => ({
+            name: `charge ${a}`,
+            run: (m: EntityManager, rs: string[]) => postEntries(m, rs[r], [{ kind: 'RENT', description: 'Rent', amountInPennies: a, postedOn: d, dueOn: d, chargeKey: `RENT:${d}` }]),
+          })),
+          fc.tuple(pick, amount, day).map(([r, a, d]) => ({
+            name: `payment ${a}`,
+            run: async (m: EntityManager, rs: string[]) => recordPayment(m, await locked(m, rs[r]), { paymentUuid: randomUUID(), amountInPennies: a, paidOn: d }),
+          })),
+          fc.tuple(pick, amount, day).map(([r, a, d]) => ({
+            name: `late fee ${a}`,
+            run: async (m: EntityManager, rs: string[]) => postLateFee(m, await locked(m, rs[r]), { amountInPennies: a, dueOn: d, postedOn: d, chargeKey: `LATE:${d}` }),
+          })),
+          fc.tuple(pick, day).map(([r, d]) => ({ name: 'write-off', run: async (m: EntityManager, rs: string[]) => writeOff(m, await locked(m, rs[r]), d) })),
+          fc.tuple(pick, amount, day).map(([r, a, d]) => ({
+            name: `auction ${a}`,
+            run: async (m: EntityManager, rs: string[]) => applyAuctionProceeds(m, await locked(m, rs[r]), a, d),
+          })),
+          fc.tuple(pick, pick, day).map(([from, to, d]) => ({
+            name: 'transfer',
+            run: async (m: EntityManager, rs: string[]) => (from === to ? undefined : transferBalance(m, await locked(m, rs[from]), rs[to], d)),
+          })),
+          fc.tuple(pick, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 100 })).map(([r, months, percent]) => ({
+            name: `period charges month ${months + 1}`,
+            run: async (m: EntityManager, rs: string[]) => {
+              let period = billingPeriodStarting(TODAY, TODAY);
+              for (let i = 0; i < months; i++) period = billingPeriodStarting(TODAY, period.to);
+              const terms = {
+                rentInPennies: 10_000,
+                rentChanges: [],
+                services: [{ description: 'Lock', amount: 1_500, feeType: 'FIXED_AMOUNT' as const, itemTypeUuid: '8b3e4c50-2d6f-4e70-9b82-3c4d5e6f7082' }],
+                coverage: null,
+                promotions: [
+                  { uuid: '00000000-0000-4000-8000-000000000001', name: 'Promo', family: { kind: 'RENT' as const }, discountType: 'PERCENTAGE' as const, percentage: percent, amountInPennies: null, monthStarts: 1, durationInMonths: 2 },
+                ],
+              };
+              return postPeriodCharges(m, await locked(m, rs[r]), chargesForPeriod(terms, period), period.from);
+            },
+          })),
+    );
+    // About one posting in four rolls back after writing.
+    const step = fc.tuple(operation, fc.integer({ min: 0, max: 3 })).map(([op, n]) => ({ ...op, rollback: n === 0 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        const rentals = [await newRental(), await newRental(), await newRental()];
+        for (const { run, rollback } of steps) {
+          await db
+            .transaction(async (manager) => {
+              await run(manager, rentals);
+              if (rollback) throw new Error('rolled back');
+            })
+            .catch((error: Error) => {
+              if (error.message !== 'rolled back') throw error;
+            });
+        }
+        for (const rental of rentals) await expectBalanceIsSumOfEntries(rental);
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('many transactions posting to one rental at once lose no amount', async () => {
+    const rental = await newRental();
+    const amounts = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 1_000 + i : -(500 + i)));
+    await Promise.all(
+      amounts.map((a) =>
+        db.transaction((manager) =>
+          postEntries(manager, rental, [
+            a > 0
+              ? { kind: 'RENT', description: 'Rent', amountInPennies: a, postedOn: TODAY, dueOn: TODAY }
+              : { kind: 'PAYMENT', description: 'Payment', amountInPennies: a, postedOn: TODAY, dueOn: null },
+          ]),
+        ),
+      ),
+    );
+    expect(await balance(rental)).toBe(amounts.reduce((sum, a) => sum + a, 0));
+    await expectBalanceIsSumOfEntries(rental);
+  });
+});
+
+describe('entries', () => {
+  it('are append-only: an update or a delete is refused while the rental exists, and go with their rental', async () => {
+    const rental = await newRental();
+    await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: TODAY, dueOn: TODAY }]));
+    await expect(db.query('UPDATE rental_ledger_entries SET amount_in_pennies = 1 WHERE rental_record_uuid = $1', [rental])).rejects.toThrow('append-only');
+    await expect(db.query('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1', [rental])).rejects.toThrow('append-only');
+    await db.query('DELETE FROM rental_records WHERE uuid = $1', [rental]);
+    expect(await db.query('SELECT 1 FROM rental_ledger_entries WHERE rental_record_uuid = $1', [rental])).toEqual([]);
+  });
+
+  it('refuse a charge without a due date, a credit with one, and a payment that adds to the balance', async () => {
+    const rental = await newRental();
+    const attempt = (entry: Parameters<typeof postEntries>[2][number]): Promise<unknown> => db.transaction((m) => postEntries(m, rental, [entry]));
+    await expect(attempt({ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: TODAY, dueOn: null })).rejects.toThrow('rental_ledger_entries_sign');
+    await expect(attempt({ kind: 'PAYMENT', description: 'Payment', amountInPennies: -100, postedOn: TODAY, dueOn: TODAY })).rejects.toThrow('rental_ledger_entries_sign');
+    await expect(attempt({ kind: 'PAYMENT', description: 'Payment', amountInPennies: 100, postedOn: TODAY, dueOn: TODAY })).rejects.toThrow('rental_ledger_entries_kind_sign');
+    expect(await balance(rental)).toBe(0);
+  });
+
+  it('a charge key posts once: the second late fee of an episode is a no-op', async () => {
+    const rental = await newRental();
+    const fee = { amountInPennies: 2_000, dueOn: '2026-04-21', postedOn: '2026-04-21', chargeKey: 'LATE_FEE:episode-1' };
+    const first = await db.transaction(async (m) => postLateFee(m, await locked(m, rental), fee));
+    const second = await db.transaction(async (m) => postLateFee(m, await locked(m, rental), fee));
+    expect(first).toEqual({ chargeUuid: expect.any(String), balanceAfterInPennies: 2_000 });
+    expect(second).toBeNull();
+    expect(await balance(rental)).toBe(2_000);
+  });
+
+  it('period charges post once with their promotion credits naming the promotion and netting their charge', async () => {
+    const rental = await newRental();
+    const period = billingPeriodStarting(TODAY, TODAY);
+    const halfOff = { uuid: randomUUID(), name: 'Half off the first month', family: { kind: 'RENT' as const }, discountType: 'PERCENTAGE' as const, percentage: 50, amountInPennies: null, monthStarts: 1, durationInMonths: 1 };
+    const charges = chargesForPeriod({ rentInPennies: 10_000, rentChanges: [], services: [], coverage: null, promotions: [halfOff] }, period);
+    const first = await db.transaction(async (m) => postPeriodCharges(m, await locked(m, rental), charges, TODAY));
+    const rerun = await db.transaction(async (m) => postPeriodCharges(m, await locked(m, rental), charges, TODAY));
+    expect(first.balanceAfterInPennies).toBe(5_000);
+    expect(rerun).toEqual({ posted: [], balanceAfterInPennies: 5_000 });
+    const entries = await ledgerEntries(db.manager, rental);
+    expect(entries.map((e) => [e.kind, e.description, e.amountInPennies, e.dueOn, e.periodFrom, e.periodTo])).toEqual([
+      ['RENT', 'Rent 2026-03-15 to 2026-04-14', 10_000, TODAY, TODAY, '2026-04-15'],
+      ['PROMOTION_CREDIT', 'Half off the first month', -5_000, null, null, null],
+    ]);
+    expect(entries[1]).toMatchObject({ appliesTo: entries[0].entryUuid, promotionUuid: halfOff.uuid });
+  });
+
+  it('a transfer carries each open charge with its due date, and leaves the old rental at zero', async () => {
+    const [from, to] = [await newRental(), await newRental()];
+    await db.transaction(async (m) => {
+      await postEntries(m, from, [
+        { kind: 'RENT', description: 'Rent March', amountInPennies: 10_000, postedOn: '2026-03-15', dueOn: '2026-03-15' },
+        { kind: 'RENT', description: 'Rent April', amountInPennies: 10_000, postedOn: '2026-04-15', dueOn: '2026-04-15' },
+      ]);
+      await recordPayment(m, await locked(m, from), { paymentUuid: randomUUID(), amountInPennies: 12_000, paidOn: '2026-04-16' });
+    });
+    await db.transaction(async (m) => transferBalance(m, await locked(m, from), to, '2026-04-20'));
+    expect(await balance(from)).toBe(0);
+    expect(await balance(to)).toBe(8_000);
+    expect(openCharges(asLedgerLines(await ledgerEntries(db.manager, to)))).toEqual([{ entryUuid: expect.any(String), dueOn: '2026-04-15', openInPennies: 8_000 }]);
+    await expectBalanceIsSumOfEntries(from);
+  });
+});
+
+describe('migration of a database that had balances before the ledger', () => {
+  it('gives each rental that owes or holds credit one opening entry, due when it was counted due, and keeps the balance', async () => {
+    const undone: string[] = [];
+    while (!undone.includes('RentalLedger1795330000800')) {
+      const [last]: { name: string }[] = await db.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1');
+      await db.undoLastMigration({ transaction: 'each' });
+      undone.push(last.name);
+    }
+    const [owing, delinquent, inCredit, settled] = [await newRental(7_000), await newRental(9_000), await newRental(-2_500), await newRental(0)];
+    await db.query(
+      `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since) VALUES ($1, $2, $3, 'OVERDUE', '2026-02-15')`,
+      [delinquent, randomUUID(), randomUUID()],
+    );
+    await db.runMigrations({ transaction: 'each' });
+
+    const opening = async (rental: string): Promise<unknown[]> =>
+      (await ledgerEntries(db.manager, rental)).map((e) => [e.kind, e.amountInPennies, e.dueOn]);
+    expect(await opening(owing)).toEqual([['OPENING_BALANCE', 7_000, '2026-04-15']]);
+    expect(await opening(delinquent)).toEqual([['OPENING_BALANCE', 9_000, '2026-02-15']]);
+    expect(await opening(inCredit)).toEqual([['OPENING_BALANCE', -2_500, null]]);
+    expect(await opening(settled)).toEqual([]);
+    expect([await balance(owing), await balance(delinquent), await balance(inCredit), await balance(settled)]).toEqual([7_000, 9_000, -2_500, 0]);
+  });
+});
