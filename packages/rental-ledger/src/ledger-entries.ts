@@ -66,33 +66,33 @@ export interface PostedEntry {
  */
 export async function postEntries(db: EntityManager, rentalRecordUuid: string, entries: readonly NewLedgerEntry[]): Promise<PostedEntry[]> {
   if (entries.length === 0) return [];
-  const rows = entries.map((entry) => ({
-    uuid: entry.uuid ?? null,
-    kind: entry.kind,
-    description: entry.description,
-    amount_in_pennies: entry.amountInPennies,
-    posted_on: entry.postedOn,
-    due_on: entry.dueOn,
-    period_from: entry.period?.from ?? null,
-    period_to: entry.period?.to ?? null,
-    applies_to: entry.appliesTo ?? null,
-    item_type_uuid: entry.itemTypeUuid ?? null,
-    promotion_uuid: entry.promotionUuid ?? null,
-    payment_uuid: entry.paymentUuid ?? null,
-    charge_key: entry.chargeKey ?? null,
-  }));
   return db.query(
-    `INSERT INTO rental_ledger_entries (uuid, rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on, period_from, period_to,
-                                        applies_to, item_type_uuid, promotion_uuid, payment_uuid, charge_key)
-     SELECT coalesce(e.uuid, gen_random_uuid()), $1, e.kind, e.description, e.amount_in_pennies, e.posted_on, e.due_on, e.period_from, e.period_to,
-            e.applies_to, e.item_type_uuid, e.promotion_uuid, e.payment_uuid, e.charge_key
-       FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS a(value, n),
-            jsonb_to_record(a.value) AS e(uuid uuid, kind ledger_entry_kind, description text, amount_in_pennies integer, posted_on date,
-            due_on date, period_from date, period_to date, applies_to uuid, item_type_uuid uuid, promotion_uuid uuid, payment_uuid uuid, charge_key text)
-      ORDER BY a.n
-     ON CONFLICT (rental_record_uuid, charge_key) WHERE charge_key IS NOT NULL DO NOTHING
-     RETURNING uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey"`,
-    [rentalRecordUuid, JSON.stringify(rows)],
+    `SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1, $2::jsonb)`,
+    [rentalRecordUuid, entriesJson(entries)],
+  );
+}
+
+/**
+ * Entries as the argument of the database function `rental_ledger_post(rental uuid, entries jsonb)`, for a
+ * statement that posts them among other writes (the business-day transition). `postEntries` calls the same function.
+ */
+export function entriesJson(entries: readonly NewLedgerEntry[]): string {
+  return JSON.stringify(
+    entries.map((entry) => ({
+      uuid: entry.uuid ?? null,
+      kind: entry.kind,
+      description: entry.description,
+      amount_in_pennies: entry.amountInPennies,
+      posted_on: entry.postedOn,
+      due_on: entry.dueOn,
+      period_from: entry.period?.from ?? null,
+      period_to: entry.period?.to ?? null,
+      applies_to: entry.appliesTo ?? null,
+      item_type_uuid: entry.itemTypeUuid ?? null,
+      promotion_uuid: entry.promotionUuid ?? null,
+      payment_uuid: entry.paymentUuid ?? null,
+      charge_key: entry.chargeKey ?? null,
+    })),
   );
 }
 

@@ -36,17 +36,24 @@ export async function recordPayment(
   return (await post(db, rental, [entry])).balanceAfterInPennies;
 }
 
-/** A fee charged once per `chargeKey` (one per delinquency episode). Null when it was charged already. */
-export async function postLateFee(
-  db: EntityManager,
-  rental: LockedBalance,
-  fee: { amountInPennies: number; dueOn: CalendarDate; postedOn: CalendarDate; chargeKey: string },
-): Promise<{ chargeUuid: string; balanceAfterInPennies: number } | null> {
+/** The late fee of a delinquency episode: charged once per episode, due the day it is charged. */
+export function lateFeeEntry(fee: { chargeUuid: string; amountInPennies: number; day: CalendarDate; delinquencyUuid: string }): NewLedgerEntry {
+  return {
+    uuid: fee.chargeUuid,
+    kind: 'LATE_FEE',
+    description: 'Late fee',
+    amountInPennies: fee.amountInPennies,
+    postedOn: fee.day,
+    dueOn: fee.day,
+    chargeKey: `LATE_FEE:${fee.delinquencyUuid}`,
+  };
+}
+
+/** Posts `lateFeeEntry(fee)`. Returns the balance after; null when the episode's fee was charged already. */
+export async function postLateFee(db: EntityManager, rental: LockedBalance, fee: Parameters<typeof lateFeeEntry>[0]): Promise<number | null> {
   if (fee.amountInPennies <= 0) return null;
-  const { uuids, balanceAfterInPennies } = await post(db, rental, [
-    { kind: 'LATE_FEE', description: 'Late fee', amountInPennies: fee.amountInPennies, postedOn: fee.postedOn, dueOn: fee.dueOn, chargeKey: fee.chargeKey },
-  ]);
-  return uuids[0] === undefined ? null : { chargeUuid: uuids[0], balanceAfterInPennies };
+  const { uuids, balanceAfterInPennies } = await post(db, rental, [lateFeeEntry(fee)]);
+  return uuids.length === 0 ? null : balanceAfterInPennies;
 }
 
 /** Takes what the tenant owes off the balance; returns the amount written off (0 when nothing is owed). */

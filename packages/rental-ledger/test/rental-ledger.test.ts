@@ -84,7 +84,8 @@ describe('the ledger keeps the balance', () => {
           })),
           fc.tuple(pick, amount, day).map(([r, a, d]) => ({
             name: `late fee ${a}`,
-            run: async (m: EntityManager, rs: string[]) => postLateFee(m, await locked(m, rs[r]), { amountInPennies: a, dueOn: d, postedOn: d, chargeKey: `LATE:${d}` }),
+            run: async (m: EntityManager, rs: string[]) =>
+              postLateFee(m, await locked(m, rs[r]), { chargeUuid: randomUUID(), amountInPennies: a, day: d, delinquencyUuid: `00000000-0000-4000-8000-${d.replaceAll('-', '').padStart(12, '0')}` }),
           })),
           fc.tuple(pick, day).map(([r, d]) => ({ name: 'write-off', run: async (m: EntityManager, rs: string[]) => writeOff(m, await locked(m, rs[r]), d) })),
           fc.tuple(pick, amount, day).map(([r, a, d]) => ({
@@ -173,13 +174,13 @@ describe('entries', () => {
   });
 
   it('a charge key posts once: the second late fee of an episode is a no-op', async () => {
+    const fee = { amountInPennies: 2_000, day: '2026-04-21', delinquencyUuid: randomUUID() };
     const rental = await newRental();
-    const fee = { amountInPennies: 2_000, dueOn: '2026-04-21', postedOn: '2026-04-21', chargeKey: 'LATE_FEE:episode-1' };
-    const first = await db.transaction(async (m) => postLateFee(m, await locked(m, rental), fee));
-    const second = await db.transaction(async (m) => postLateFee(m, await locked(m, rental), fee));
-    expect(first).toEqual({ chargeUuid: expect.any(String), balanceAfterInPennies: 2_000 });
+    const first = await db.transaction(async (m) => postLateFee(m, await locked(m, rental), { ...fee, chargeUuid: randomUUID() }));
+    const second = await db.transaction(async (m) => postLateFee(m, await locked(m, rental), { ...fee, chargeUuid: randomUUID() }));
+    expect(first).toBe(2_000);
     expect(second).toBeNull();
-    expect(await balance(rental)).toBe(2_000);
+    expect((await ledgerEntries(db.manager, rental)).map((e) => [e.kind, e.amountInPennies, e.dueOn])).toEqual([['LATE_FEE', 2_000, '2026-04-21']]);
   });
 
   it('period charges post once with their promotion credits naming the promotion and netting their charge', async () => {
