@@ -101,6 +101,20 @@ describe('a handler failing with a transient error (embedded transport)', () => 
     });
     expect((await effects(dataSource, group)).filter((row) => row.event_id === flaky.eventId)).toHaveLength(1);
   });
+
+  it('gives a message waiting for a dependency up when stopped (no wait for the outage), and handles it at the next start', async () => {
+    const waiting = payment(randomUUID(), 4);
+    faults.outageLeft.set(waiting.eventId, Number.MAX_SAFE_INTEGER);
+    await dataSource.transaction((manager) => new OutboxPublisher(SERVICE).publish(manager, waiting));
+    await eventually(() => expect(faults.calls.filter((id) => id === waiting.eventId).length).toBeGreaterThanOrEqual(3));
+    await consumer.close();
+
+    faults.outageLeft.delete(waiting.eventId);
+    consumer = await startConsumer(dataSource, faults, eventTransport({ group, topics: [BILLING], databaseUrl: database.url, retry: RETRY }));
+    await eventually(async () => expect((await effects(dataSource, group)).filter((row) => row.event_id === waiting.eventId)).toHaveLength(1));
+    const [{ dead }] = await dataSource.query<{ dead: number }[]>('SELECT count(*)::int AS dead FROM dead_letters WHERE event_id = $1', [waiting.eventId]);
+    expect(dead).toBe(0);
+  });
 });
 
 describeWithKafka('a handler failing with a transient error (Kafka transport)', (brokers) => {
@@ -147,6 +161,24 @@ describeWithKafka('a handler failing with a transient error (Kafka transport)', 
     });
     expect(faults.calls.filter((id) => id === flaky.eventId)).toHaveLength(OUTAGE_FAILURES + 1);
     expect(await deadLetteredIds()).toEqual([poison.eventId]);
+  }, 60_000);
+
+  it('gives a message waiting for a dependency up when stopped, uncommitted, and handles it at the next start', async () => {
+    const waiting = payment(randomUUID(), 4);
+    faults.outageLeft.set(waiting.eventId, Number.MAX_SAFE_INTEGER);
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, messages: [{ key: waiting.payload.rentalRecordUuid, value: JSON.stringify(waiting) }] });
+    await producer.disconnect();
+    await eventually(() => expect(faults.calls.filter((id) => id === waiting.eventId).length).toBeGreaterThanOrEqual(3), { timeoutMs: 30_000 });
+    await consumer.close();
+
+    faults.outageLeft.delete(waiting.eventId);
+    consumer = await startConsumer(dataSource, faults, eventTransport({ group, topics: [topic], kafkaBrokers: brokers, databaseUrl: database.url, retry: RETRY }));
+    await eventually(async () => expect((await effects(dataSource, group)).filter((row) => row.event_id === waiting.eventId)).toHaveLength(1), {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
   }, 60_000);
 
   /** Event ids on the topic's dead-letter topic. */

@@ -23,7 +23,7 @@ export interface DeliveryTarget {
 }
 
 /** Thrown when the consumer stops while a message waits out an outage: it was not handled, nor dead-lettered. */
-export class DeliveryAbandoned extends Error {}
+class DeliveryAbandoned extends Error {}
 
 /**
  * Hands one raw message to the `@EventPattern` handlers of its type: an invalid envelope is dead at once.
