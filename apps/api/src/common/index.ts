@@ -6,3 +6,4 @@ export { requireFacility, type FacilityRow } from './facility-lookup';
 export { IsEmailAddress, IsPhone, PHONE_PATTERN_DESCRIPTION } from './contact';
 export { updateReturning } from './update-returning';
 export { queryPrepared, type PreparedStatement } from './prepared-query';
+export { Batcher, type BatcherOptions } from './batcher';
