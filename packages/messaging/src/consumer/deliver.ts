@@ -22,7 +22,7 @@ export interface DeliveryTarget {
   keepAlive?: () => Promise<void>;
 }
 
-/** Thrown when the consumer stops while a message waits out an outage: it was not handled, nor dead-lettered. */
+/** Thrown when the consumer stops while a message waits to be tried again: it was neither handled nor dead-lettered. */
 class DeliveryAbandoned extends Error {}
 
 /**
@@ -30,7 +30,7 @@ class DeliveryAbandoned extends Error {}
  * A handler failing with a transient error (database or broker away, see `isTransient`) is retried with
  * backoff for as long as the outage lasts, never dead-lettered; any other failure is retried with backoff
  * and dead after the policy's last attempt. Never throws for a handler's error; throws DeliveryAbandoned when
- * the consumer stops during an outage, and what `keepAlive` throws.
+ * the consumer stops during a pause between tries, and what `keepAlive` throws.
  */
 export async function deliver(target: DeliveryTarget, raw: unknown, contextFor: (attempt: number) => EventContext): Promise<Delivery> {
   let envelope;
