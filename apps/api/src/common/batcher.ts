@@ -49,7 +49,7 @@ export class Batcher<Item, Result> {
     const keys = new Set<string>();
     const batch: Pending<Item, Result>[] = [];
     for (let index = 0; index < this.queue.length && batch.length < this.options.maxSize; ) {
-      const pending = this.queue[index] as Pending<Item, Result>;
+      const pending = this.queue[index];
       const key = this.options.key(pending.item);
       if (keys.has(key)) {
         index++;
@@ -65,7 +65,7 @@ export class Batcher<Item, Result> {
   private async settle(batch: Pending<Item, Result>[]): Promise<void> {
     try {
       const results = await this.execute(batch.map((pending) => pending.item));
-      batch.forEach((pending, index) => pending.resolve(results[index] as Result));
+      batch.forEach((pending, index) => pending.resolve(results[index]));
     } catch (error) {
       if (batch.length === 1) batch[0]?.reject(error);
       else await Promise.all(batch.map((pending) => this.settle([pending])));
