@@ -170,7 +170,8 @@ async function main(): Promise<void> {
   if (!warm.complete) throw new Error('the warm-up events were not all delivered');
 
   progress(`idle: ${IDLE_SECONDS} s with nothing to do`);
-  await sleep(3_000);
+  // JIT and garbage collection after the warm-up settle first.
+  await sleep(15_000);
   const idleBefore = cpu(services);
   await sleep(IDLE_SECONDS * 1000);
   const idleAfter = cpu(services);

@@ -17,6 +17,9 @@ export interface DeliveryEngineOptions {
   pollMs: number;
 }
 
+/** How long finished attempts wait to be recorded together. */
+const RECORD_WAIT_MS = 20;
+
 export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineOptions = { concurrency: 256, leaseMs: 60_000, pollMs: 30_000 };
 
 /**
@@ -136,10 +139,15 @@ export class DeliveryEngine {
     this.dueTimer = { at, timer };
   }
 
-  /** Group commit: one transaction records whatever finished while the previous one ran. */
+  /**
+   * Group commit: one statement records whatever finished while the previous one ran, or in the short wait
+   * before the first one (a quiet stream would otherwise write once per delivery). The receiver has its
+   * message already; a crash before recording resends it under the same hook-id.
+   */
   private flush(): void {
     if (this.flushing) return;
     this.flushing = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, RECORD_WAIT_MS));
       while (this.results.length > 0) {
         const batch = this.results;
         this.results = [];
