@@ -8,7 +8,7 @@
 // or missed. Bounded: the whole run is killed after BENCH_TIMEOUT s.
 // Environment: DATABASE_URL (else the embedded server under DATA_DIR), BENCH_RENTALS (rentals of the seed when
 // it is created, default 1000000), BENCH_DURATION (seconds per measured run, default 10), BENCH_PARTS (reads,writes
-// by default), BENCH_WRITE_RATES (writes/s, default 500,1000), LOG_LEVEL of the api (default info, as in production:
+// by default), BENCH_WRITE_RATES (writes/s, default 500,1000,1500), LOG_LEVEL of the api (default info, as in production:
 // one access log line per request), BENCH_TIMEOUT (default 900 s).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
@@ -34,7 +34,7 @@ const FIXED_RATE = 500;
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 25;
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'reads,writes').split(','));
-const WRITE_RATES = (process.env.BENCH_WRITE_RATES ?? '500,1000').split(',').map(Number);
+const WRITE_RATES = (process.env.BENCH_WRITE_RATES ?? '500,1000,1500').split(',').map(Number);
 const TARGET_WRITES = 1000;
 /** Rentals the writes are spread over: a random sample of the whole seed, so of nearly every unit group. */
 const WRITE_SAMPLE = 50_000;
