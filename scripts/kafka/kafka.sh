@@ -56,6 +56,9 @@ transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 # Consumers in tests should not wait 3 s for a rebalance.
 group.initial.rebalance.delay.ms=0
+# Kafka's default, stated because consumers rely on it: their 6 s session (kafka-transport.ts) is this minimum,
+# so a consumer killed without leaving its group gives its partitions up within seconds.
+group.min.session.timeout.ms=6000
 num.partitions=3
 log.dirs=$DATA
 PROPS
