@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryEngine } from '../src/delivery/delivery-engine';
+import type { DeliveryEngine, Reservation } from '../src/delivery/delivery-engine';
+import type { ClaimedMessage } from '../src/delivery/message-store';
 import { fanOut } from '../src/fan-out/fan-out';
 import { FanOutBatcher } from '../src/fan-out/fan-out-batcher';
 import { fanOutManyOnce } from '../src/fan-out/fan-out-many';
@@ -9,6 +10,25 @@ import { createHarness, type Harness } from './support/harness';
 import { makeCertificate, type TestCertificate } from './support/receiver';
 
 const GROUP = 'webhook-dispatcher';
+const NO_CLAIM = { count: 0, leaseUntil: new Date(0) };
+
+/** The engine as the batcher sees it: room to claim for, what it was handed, and its wakes. */
+function fakeEngine(room: number) {
+  const seen = { wakes: 0, handed: [] as ClaimedMessage[], outstanding: 0 };
+  const engine = {
+    wake: () => (seen.wakes += 1),
+    reserve: (limit: number): Reservation => {
+      const count = Math.min(room, limit);
+      seen.outstanding += count;
+      return { count, leaseUntil: new Date(Date.now() + 60_000) };
+    },
+    deliverReserved: (reservation: Reservation, messages: ClaimedMessage[]) => {
+      seen.outstanding -= reservation.count;
+      seen.handed.push(...messages);
+    },
+  };
+  return { engine: engine as unknown as DeliveryEngine, seen };
+}
 
 describe('fan-out of many events in one statement', () => {
   let certificate: TestCertificate;
@@ -43,7 +63,7 @@ describe('fan-out of many events in one statement', () => {
       sampleEvent('transfer', { portfolio: 'nobody' }),
     ];
 
-    const created = await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now());
+    const { created } = await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now(), NO_CLAIM);
     expect(created).toEqual([4, 2, 1, 0]);
     const batched = await messages();
 
@@ -54,19 +74,16 @@ describe('fan-out of many events in one statement', () => {
 
     // Delivered again (a crash before the offset was saved): nothing new, every event known as applied.
     await h.dataSource.query('DELETE FROM webhook_messages');
-    expect(await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now())).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect(await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now(), NO_CLAIM)).toEqual({
+      created: [undefined, undefined, undefined, undefined],
+      claimed: [],
+    });
     expect(await messages()).toEqual([]);
   });
 
   it('batches events handed over together, wakes the engine once per statement, and fails only a bad event', async () => {
     await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/all' });
-    let wakes = 0;
-    const engine = { wake: () => (wakes += 1) } as unknown as DeliveryEngine;
+    const { engine, seen } = fakeEngine(0);
     const batcher = new FanOutBatcher(h.dataSource, engine, h.clock);
     const events = Array.from({ length: 20 }, () => sampleEvent('moved-in'));
     const bad = { ...sampleEvent('moved-in'), filters: { facilityUuid: 'not-a-uuid', unitType: null, amenityUuids: [] } };
@@ -77,8 +94,28 @@ describe('fan-out of many events in one statement', () => {
     expect(results[20]).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/uuid/) }) });
     expect((await messages()).map((m) => m.event_id).sort()).toEqual(events.map((e) => e.eventId).sort());
     // The first event goes alone, the others that arrived meanwhile in one statement (then each alone, as one is bad).
-    expect(wakes).toBe(2);
+    expect(seen.wakes).toBe(2);
+    expect(seen.outstanding).toBe(0);
     const marks = await h.dataSource.query<{ event_id: string }[]>('SELECT event_id FROM processed_events WHERE consumer_group = $1', [GROUP]);
     expect(marks.map((m) => m.event_id).sort()).toEqual(events.map((e) => e.eventId).sort());
+  });
+
+  it("creates messages claimed for the engine as far as it has room, hands them over signed-ready, and wakes it for the rest", async () => {
+    const { id: endpointId } = await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/all' });
+    const { engine, seen } = fakeEngine(1);
+    const batcher = new FanOutBatcher(h.dataSource, engine, h.clock);
+    const events = Array.from({ length: 3 }, () => sampleEvent('moved-in'));
+
+    await Promise.all(events.map((event) => batcher.fanOutOnce(GROUP, event.eventId, event)));
+
+    // The first event alone (its message claimed), then two together (one claimed, one due now for the pump).
+    expect(seen.handed).toHaveLength(2);
+    expect(seen.wakes).toBe(1);
+    expect(seen.handed.every((m) => m.endpointId === endpointId && m.url === 'https://127.0.0.1/all' && m.attempts === 0 && m.storedSecret.length > 0)).toBe(true);
+    expect(seen.outstanding).toBe(0);
+    const rows = await h.dataSource.query<{ id: string; due_now: boolean }[]>('SELECT id, next_attempt_at <= $1 AS due_now FROM webhook_messages', [h.clock.now()]);
+    expect(rows).toHaveLength(3);
+    // Claimed messages are leased (not due), so neither this replica's pump nor another takes them meanwhile.
+    expect(rows.filter((r) => !r.due_now).map((r) => r.id).sort()).toEqual(seen.handed.map((m) => m.id).sort());
   });
 });

@@ -170,13 +170,14 @@ async function main(): Promise<void> {
   if (!warm.complete) throw new Error('the warm-up events were not all delivered');
 
   progress(`idle: ${IDLE_SECONDS} s with nothing to do`);
-  // JIT and garbage collection after the warm-up settle first.
-  await sleep(15_000);
+  // V8 keeps compiling and shrinking the heap (memory reducer GCs) for about half a minute after activity stops.
+  await sleep(30_000);
   const idleBefore = cpu(services);
   await sleep(IDLE_SECONDS * 1000);
   const idleAfter = cpu(services);
   const perMinute = (seconds: number) => ((seconds * 60) / IDLE_SECONDS).toFixed(3);
   row(`idle CPU s per minute: ${services.map((s) => s.name).join(' + ')}`, perMinute(idleAfter.services - idleBefore.services), '< 0.1');
+  progress(`  of which ${services.map((s, i) => `${s.name} ${perMinute(idleAfter.each[i] - idleBefore.each[i])}`).join(', ')}`);
   row('idle CPU s per minute: PostgreSQL (all its processes)', perMinute(idleAfter.postgres - idleBefore.postgres));
 
   const at100 = await paced(producer, 'embedded 100/s', 'p100', 100, SECONDS * 2, services);

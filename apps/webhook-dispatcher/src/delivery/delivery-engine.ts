@@ -17,6 +17,11 @@ export interface DeliveryEngineOptions {
   pollMs: number;
 }
 
+export interface Reservation {
+  count: number;
+  leaseUntil: Date;
+}
+
 /** How long finished attempts wait to be recorded together. */
 const RECORD_WAIT_MS = 20;
 
@@ -63,6 +68,22 @@ export class DeliveryEngine {
   start(): void {
     this.running = true;
     this.poll();
+  }
+
+  /**
+   * Room for messages a caller claims for this engine as it creates them (fan-out), saving the claim's round
+   * trip: up to `limit` attempts held until `deliverReserved`, and the lease to create them under.
+   */
+  reserve(limit: number): Reservation {
+    const count = this.running ? Math.max(0, Math.min(limit, this.options.concurrency - this.inFlight)) : 0;
+    this.inFlight += count;
+    return { count, leaseUntil: new Date(this.clock.now().getTime() + this.options.leaseMs) };
+  }
+
+  /** Sends the messages claimed under a reservation and gives back the room they did not use. */
+  deliverReserved(reservation: Reservation, messages: readonly ClaimedMessage[]): void {
+    this.inFlight -= reservation.count;
+    for (const message of messages) this.launch(message);
   }
 
   /** New messages are waiting (fan-out, resend): look now rather than at the next poll. */

@@ -2,11 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
+import type { ClaimedMessage } from '../delivery/message-store';
 import { fanOutOnce, type FanOutEvent } from './fan-out';
 import { fanOutManyOnce, type MarkedEvent } from './fan-out-many';
 
 /** Events per statement; more wait for the next one. */
 const MAX_BATCH = 500;
+/** Messages a statement may create claimed for this replica's engine (within the engine's free room). */
+const MAX_CLAIMED = 1_000;
 
 interface Waiting extends MarkedEvent {
   resolve: (created: number | undefined) => void;
@@ -15,8 +18,9 @@ interface Waiting extends MarkedEvent {
 
 /**
  * Group commit of fan-outs: one statement at a time, each taking every event handed over while the previous
- * one ran (the consumer hands over events of different rentals at once), and one wake of the delivery engine
- * per statement. An event alone goes at once, so a quiet stream waits for nothing.
+ * one ran (the consumer hands over events of different rentals at once). The messages are created claimed for
+ * this replica's engine as far as it has room, and handed to it directly; the engine is woken (once per
+ * statement) only for those beyond its room. An event alone goes at once, so a quiet stream waits for nothing.
  */
 @Injectable()
 export class FanOutBatcher {
@@ -45,9 +49,11 @@ export class FanOutBatcher {
 
   private async run(batch: Waiting[]): Promise<void> {
     const now = this.clock.now();
+    const reservation = this.engine.reserve(MAX_CLAIMED);
     let results: (number | undefined | null)[];
+    let claimed: ClaimedMessage[] = [];
     try {
-      results = await fanOutManyOnce(this.dataSource, batch, now);
+      ({ created: results, claimed } = await fanOutManyOnce(this.dataSource, batch, now, reservation));
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
       // One bad event must not fail the others (they would be retried and dead-lettered with it): each alone.
@@ -59,8 +65,11 @@ export class FanOutBatcher {
           }),
         ),
       );
+    } finally {
+      this.engine.deliverReserved(reservation, claimed);
     }
-    if (results.some((created) => created !== undefined && created !== null && created > 0)) this.engine.wake();
+    const unclaimed = results.reduce<number>((sum, count) => sum + (count ?? 0), 0) - claimed.length;
+    if (unclaimed > 0) this.engine.wake();
     batch.forEach((waiting, i) => {
       const created = results[i];
       if (created !== null) waiting.resolve(created);

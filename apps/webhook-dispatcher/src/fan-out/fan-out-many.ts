@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { ClaimedMessage } from '../delivery/message-store';
 import { deliveryBody, type FanOutEvent } from './fan-out';
 
 /** One event of a batch: the consumer group and key its processed-event mark is written under. */
@@ -8,12 +9,39 @@ export interface MarkedEvent {
   event: FanOutEvent;
 }
 
+/** Up to `count` of the new messages are created claimed, leased until `leaseUntil`, for the caller to send. */
+export interface ClaimOnCreate {
+  count: number;
+  leaseUntil: Date;
+}
+
+export interface FanOutResult {
+  /** Per event, in order: the messages created, or undefined when it had been applied before. */
+  created: (number | undefined)[];
+  claimed: ClaimedMessage[];
+}
+
+interface Row {
+  applied: boolean;
+  created: number;
+  claimed: {
+    id: string;
+    endpoint_id: string;
+    body: string;
+    url: string;
+    secret: string;
+    previous_secret: string | null;
+    previous_secret_expires_at: string | null;
+  }[];
+}
+
 /**
  * `fanOutOnce` for many events in one statement (atomic, one round trip): each event's processed-event mark
  * (the row `markProcessedSql` writes) and its messages to the matching endpoints, created only when the mark
- * is new. Returns per event, in order, the messages created, or undefined when it had been applied before.
+ * is new. Messages created claimed are due at their lease's end, so no other worker takes them meanwhile and a
+ * crashed sender's come back, as after `MessageStore.claimDue`; the others are due now.
  */
-export async function fanOutManyOnce(db: Pick<EntityManager, 'query'>, events: readonly MarkedEvent[], now: Date): Promise<(number | undefined)[]> {
+export async function fanOutManyOnce(db: Pick<EntityManager, 'query'>, events: readonly MarkedEvent[], now: Date, claim: ClaimOnCreate): Promise<FanOutResult> {
   const input = events.map(({ group, key, event }, n) => ({
     n,
     grp: group,
@@ -26,7 +54,7 @@ export async function fanOutManyOnce(db: Pick<EntityManager, 'query'>, events: r
     unit_type: event.filters.unitType,
     amenities: event.filters.amenityUuids,
   }));
-  const rows: { applied: boolean; created: number }[] = await db.query(
+  const rows: Row[] = await db.query(
     `WITH i AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS i(n int, grp text, key text, portfolio text, event_id text, type text, body text, facility uuid, unit_type uuid, amenities uuid[])),
@@ -35,19 +63,39 @@ export async function fanOutManyOnce(db: Pick<EntityManager, 'query'>, events: r
        ON CONFLICT DO NOTHING RETURNING consumer_group, event_id),
      created AS (
        INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
-       SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, i.event_id, i.type, i.body, 'pending', 0, $2, $2
-       FROM i
-       JOIN mark ON mark.consumer_group = i.grp AND mark.event_id = i.key
-       JOIN webhook_endpoints e ON e.portfolio = i.portfolio AND e.disabled_at IS NULL AND i.type = ANY(e.event_types)
-         AND (cardinality(e.facility_uuids) = 0 OR i.facility = ANY(e.facility_uuids))
-         AND (cardinality(e.unit_types) = 0 OR i.unit_type = ANY(e.unit_types))
-         AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)
+       SELECT id, endpoint_id, portfolio, event_id, type, body, 'pending', 0, CASE WHEN row_number() OVER () <= $4 THEN $3::timestamptz ELSE $2::timestamptz END, $2
+       FROM (
+         SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body
+         FROM i
+         JOIN mark ON mark.consumer_group = i.grp AND mark.event_id = i.key
+         JOIN webhook_endpoints e ON e.portfolio = i.portfolio AND e.disabled_at IS NULL AND i.type = ANY(e.event_types)
+           AND (cardinality(e.facility_uuids) = 0 OR i.facility = ANY(e.facility_uuids))
+           AND (cardinality(e.unit_types) = 0 OR i.unit_type = ANY(e.unit_types))
+           AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)) m
        ON CONFLICT (endpoint_id, event_id) DO NOTHING
-       RETURNING event_id)
+       RETURNING id, endpoint_id, event_id, body, next_attempt_at)
      SELECT EXISTS (SELECT 1 FROM mark WHERE mark.consumer_group = i.grp AND mark.event_id = i.key) AS applied,
-            (SELECT count(*)::int FROM created c WHERE c.event_id = i.event_id) AS created
+            (SELECT count(*)::int FROM created c WHERE c.event_id = i.event_id) AS created,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'endpoint_id', c.endpoint_id, 'body', c.body, 'url', e.url, 'secret', e.secret,
+                      'previous_secret', e.previous_secret, 'previous_secret_expires_at', e.previous_secret_expires_at)), '[]')
+               FROM created c JOIN webhook_endpoints e ON e.id = c.endpoint_id
+              WHERE c.event_id = i.event_id AND c.next_attempt_at = $3) AS claimed
      FROM i ORDER BY i.n`,
-    [JSON.stringify(input), now],
+    [JSON.stringify(input), now, claim.leaseUntil, claim.count],
   );
-  return rows.map((row) => (row.applied ? row.created : undefined));
+  return {
+    created: rows.map((row) => (row.applied ? row.created : undefined)),
+    claimed: rows.flatMap((row) =>
+      row.claimed.map((m) => ({
+        id: m.id,
+        endpointId: m.endpoint_id,
+        body: m.body,
+        attempts: 0,
+        url: m.url,
+        storedSecret: m.secret,
+        storedPreviousSecret: m.previous_secret,
+        previousSecretExpiresAt: m.previous_secret_expires_at === null ? null : new Date(m.previous_secret_expires_at),
+      })),
+    ),
+  };
 }
