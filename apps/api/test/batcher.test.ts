@@ -40,6 +40,15 @@ describe('Batcher', () => {
     expect(batches).toEqual([['x'], ['y'], ['y:2'], ['y:3']]);
   });
 
+  it('runs batches side by side, but never two items of one key at once', async () => {
+    const { batcher, batches, releaseAll } = controlled(2);
+    const results = ['y', 'y:2', 'z'].map((item) => batcher.run(item));
+    expect(batches).toEqual([['y'], ['z']]);
+    await releaseAll();
+    await Promise.all(results);
+    expect(batches).toEqual([['y'], ['z'], ['y:2']]);
+  });
+
   it('fails only the failing item of a batch that fails', async () => {
     const { batcher, releaseAll } = controlled(1);
     const first = batcher.run('a');

@@ -2,7 +2,7 @@ export interface BatcherOptions<Item> {
   /** Batches running at once; calls made meanwhile wait and go together in the next. */
   concurrency: number;
   maxSize: number;
-  /** Items of one key never share a batch (a later one waits for the next). */
+  /** Items of one key never run at once (a later one waits until the earlier one's batch is over). */
   key: (item: Item) => string;
 }
 
@@ -15,11 +15,13 @@ interface Pending<Item, Result> {
 /**
  * Runs concurrent calls together: `run` queues an item, and while `concurrency` batches are running, what
  * queues goes in the next batch as one `execute` call (one round trip for many requests). An idle batcher runs a
- * call at once, so batching adds no wait at low load and grows batches as load does. When a batch of several
+ * call at once, so batching adds no wait at low load and grows batches as load does. Two items of one key are
+ * never in flight together, so batches running side by side never share one. When a batch of several
  * fails, each of its items is run alone, so one failing item fails only its own call.
  */
 export class Batcher<Item, Result> {
   private readonly queue: Pending<Item, Result>[] = [];
+  private readonly inFlight = new Set<string>();
   private running = 0;
 
   constructor(
@@ -35,31 +37,34 @@ export class Batcher<Item, Result> {
   }
 
   private drain(): void {
-    while (this.running < this.options.concurrency && this.queue.length > 0) {
-      const batch = this.takeBatch();
+    while (this.running < this.options.concurrency) {
+      const { batch, keys } = this.takeBatch();
+      if (batch.length === 0) return;
       this.running++;
       void this.settle(batch).finally(() => {
+        for (const key of keys) this.inFlight.delete(key);
         this.running--;
         this.drain();
       });
     }
   }
 
-  private takeBatch(): Pending<Item, Result>[] {
-    const keys = new Set<string>();
+  private takeBatch(): { batch: Pending<Item, Result>[]; keys: string[] } {
+    const keys: string[] = [];
     const batch: Pending<Item, Result>[] = [];
     for (let index = 0; index < this.queue.length && batch.length < this.options.maxSize; ) {
       const pending = this.queue[index];
       const key = this.options.key(pending.item);
-      if (keys.has(key)) {
+      if (this.inFlight.has(key)) {
         index++;
         continue;
       }
-      keys.add(key);
+      this.inFlight.add(key);
+      keys.push(key);
       batch.push(pending);
       this.queue.splice(index, 1);
     }
-    return batch;
+    return { batch, keys };
   }
 
   private async settle(batch: Pending<Item, Result>[]): Promise<void> {

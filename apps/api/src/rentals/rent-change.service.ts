@@ -19,7 +19,9 @@ import { rentalView, type RentalView } from './rentals.dto';
  * change is read and decided again, as under the lock the other writers take.
  *
  * Concurrent rent changes share those round trips: reads go together in one statement, and so do writes
- * (one transaction and one commit for all of them, each applied or not on its own version).
+ * (one transaction and one commit for all of them, each applied or not on its own version). A write batch
+ * waits only for rental rows: the occupancy trigger fires at the end of the statement, once every row is
+ * updated, and takes no row it would wait for, so a batch and a letting cannot wait for each other.
  */
 const READ: PreparedStatement = {
   name: 'api-rent-change-read',
@@ -107,7 +109,8 @@ export class RentChangeService {
         const changed = new Set(applied.map((row) => row.uuid));
         return writes.map((write) => changed.has(write.rentalRecordUuid));
       },
-      // One write of a rental per batch: a second would match the row the first changes.
+      // One write of a rental in flight at a time: in one batch a second would match the row the first changes, in
+      // two batches they would wait for each other.
       { concurrency: BATCHES_IN_FLIGHT, maxSize: MAX_BATCH, key: (write) => write.rentalRecordUuid },
     );
   }
