@@ -135,28 +135,42 @@ async function main(): Promise<void> {
     postgres: postgresCpuSeconds(pgPid),
   });
 
+  /** CPU seconds so far of the backends serving the bench's producers, by pid (they live as long as the pool keeps them). */
+  const producerBackends = async (): Promise<Map<number, number>> => {
+    const rows = await db.query<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'bench-producer'`);
+    return new Map(rows.map(({ pid }) => [pid, processCpuSeconds(pid)]));
+  };
+
   /** Events at `rate`/s for `seconds`, open loop; returns the phase and the CPU it cost. */
   const paced = async (producer: Producer, name: string, portfolio: string, rate: number, seconds: number, services: Service[]) => {
     phase = new Phase(name);
     const before = cpu(services);
+    const producersBefore = await producerBackends();
     const count = rate * seconds;
     progress(`${name}: ${count} events at ${rate}/s`);
     await producer.paced(portfolio, rate, count);
     const complete = await phase.arrived(count, 60_000);
     await sleep(300); // the last attempts are recorded just after they arrive
     const after = cpu(services);
+    const producersAfter = await producerBackends();
+    const producers = [...producersAfter].reduce((sum, [pid, seconds]) => sum + seconds - (producersBefore.get(pid) ?? 0), 0);
     const each = services.map((s, i) => `${s.name} ${(after.each[i] - before.each[i]).toFixed(2)} s`).join(', ');
-    return { phase, complete, count, each, cpu: { services: after.services - before.services, postgres: after.postgres - before.postgres } };
+    return { phase, complete, count, each, cpu: { services: after.services - before.services, postgres: after.postgres - before.postgres, producers } };
   };
 
-  const throughput = async (producer: Producer, name: string, portfolio: string, events: number, perEvent: number, target: string) => {
+  const throughput = async (producer: Producer, name: string, portfolio: string, events: number, perEvent: number, target: string, services: Service[]) => {
     phase = new Phase(name);
     progress(`${name}: ${events} events committed by ${PRODUCERS} producers, ${events * perEvent} deliveries`);
+    const [before, benchBefore] = [cpu(services), process.cpuUsage()];
     const begin = performance.now();
     await producer.burst(portfolio, events, PRODUCERS);
     const produced = events / ((performance.now() - begin) / 1000);
     const complete = await phase.arrived(events * perEvent, 180_000);
     const rate = phase.latencies.length / ((phase.lastArrival - begin) / 1000);
+    const [after, bench] = [cpu(services), process.cpuUsage(benchBefore)];
+    const each = services.map((s, i) => `${s.name} ${(after.each[i] - before.each[i]).toFixed(1)} s`).join(', ');
+    const wall = ((performance.now() - begin) / 1000).toFixed(1);
+    progress(`  CPU over ${wall} s: bench (producers, receiver) ${((bench.user + bench.system) / 1e6).toFixed(1)} s, ${each}, PostgreSQL ${(after.postgres - before.postgres).toFixed(1)} s`);
     row(`deliveries/s, ${perEvent} endpoint(s) (${events * perEvent} deliveries${complete ? '' : ', INCOMPLETE'}; producers committed ${Math.round(produced)} events/s)`, Math.round(rate).toLocaleString('en'), target);
   };
 
@@ -169,22 +183,12 @@ async function main(): Promise<void> {
   const warm = await paced(producer, 'warm-up', 'warm', 100, 3, services);
   if (!warm.complete) throw new Error('the warm-up events were not all delivered');
 
-  progress(`idle: ${IDLE_SECONDS} s with nothing to do`);
-  // V8 keeps compiling and shrinking the heap (memory reducer GCs) for about half a minute after activity stops.
-  await sleep(30_000);
-  const idleBefore = cpu(services);
-  await sleep(IDLE_SECONDS * 1000);
-  const idleAfter = cpu(services);
-  const perMinute = (seconds: number) => ((seconds * 60) / IDLE_SECONDS).toFixed(3);
-  row(`idle CPU s per minute: ${services.map((s) => s.name).join(' + ')}`, perMinute(idleAfter.services - idleBefore.services), '< 0.1');
-  progress(`  of which ${services.map((s, i) => `${s.name} ${perMinute(idleAfter.each[i] - idleBefore.each[i])}`).join(', ')}`);
-  row('idle CPU s per minute: PostgreSQL (all its processes)', perMinute(idleAfter.postgres - idleBefore.postgres));
-
   const at100 = await paced(producer, 'embedded 100/s', 'p100', 100, SECONDS * 2, services);
   row(`commit -> delivery p50 / p99, embedded, 100 events/s (${at100.phase.latencies.length} of ${at100.count})`, at100.phase.summary(), 'p99 < 25 ms');
   const per10k = (seconds: number) => ((seconds * 10_000) / at100.phase.latencies.length).toFixed(1);
   row('CPU s per 10k deliveries at 100 events/s: services + PostgreSQL', `${per10k(at100.cpu.services + at100.cpu.postgres)} (${per10k(at100.cpu.services)} + ${per10k(at100.cpu.postgres)})`, '<= 20');
   progress(`  CPU of the services in that run: ${at100.each}`);
+  row('  of which PostgreSQL serving the producers (their BEGIN, INSERT and NOTIFY, COMMIT)', per10k(at100.cpu.producers));
   const [stages] = await db.query<[{ consume50: number; consume99: number; deliver50: number; deliver99: number }]>(
     `WITH t AS (
        SELECT extract(epoch FROM m.created_at) * 1000 - split_part(m.event_id, '-', 6)::bigint AS consume,
@@ -199,8 +203,19 @@ async function main(): Promise<void> {
   const at500 = await paced(producer, 'embedded 500/s', 'p500', 500, SECONDS, services);
   row(`commit -> delivery p50 / p99, embedded, 500 events/s (${at500.phase.latencies.length} of ${at500.count})`, at500.phase.summary(), 'p99 < 100 ms');
 
-  await throughput(producer, '1 endpoint', 't1', THROUGHPUT_EVENTS, 1, '>= 1,200');
-  await throughput(producer, '10 endpoints', 't10', Math.round(THROUGHPUT_EVENTS / 5), 10, '>= 3,000');
+  progress(`idle: ${IDLE_SECONDS} s with nothing to do`);
+  // V8 keeps compiling and shrinking the heap (memory reducer GCs) for about half a minute after activity stops.
+  await sleep(30_000);
+  const idleBefore = cpu(services);
+  await sleep(IDLE_SECONDS * 1000);
+  const idleAfter = cpu(services);
+  const perMinute = (seconds: number) => ((seconds * 60) / IDLE_SECONDS).toFixed(3);
+  row(`idle CPU s per minute: ${services.map((s) => s.name).join(' + ')}`, perMinute(idleAfter.services - idleBefore.services), '< 0.1');
+  progress(`  of which ${services.map((s, i) => `${s.name} ${perMinute(idleAfter.each[i] - idleBefore.each[i])}`).join(', ')}`);
+  row('idle CPU s per minute: PostgreSQL (all its processes)', perMinute(idleAfter.postgres - idleBefore.postgres));
+
+  await throughput(producer, '1 endpoint', 't1', THROUGHPUT_EVENTS, 1, '>= 1,200', services);
+  await throughput(producer, '10 endpoints', 't10', Math.round(THROUGHPUT_EVENTS / 5), 10, '>= 3,000', services);
   for (const service of services) await service.stop();
 
   // Kafka: the outbox relayed to the broker, a dispatcher with a consumer group of its own reading the topic.
