@@ -1,38 +1,96 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { createEnvelope } from '@storage/domain';
-import { OutboxPublisher } from '@storage/messaging';
-import { queryPrepared, type PreparedStatement } from '../common';
-import { lockActiveRental, type RentalRef } from './rental-lock';
+import { createEnvelope, topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain';
+import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import type { PreparedStatement } from '../common';
+import { SERVICE_NAME } from '../service-info';
+import type { RentalRef } from './rental-lock';
 import type { PaymentRecorded } from './rentals.dto';
+import { VersionedWrites, type VersionedRow } from './versioned-writes';
 
-/** The payment's row and the balance it leaves, in one round trip. */
-const RECORD: PreparedStatement = {
-  name: 'api-record-payment',
-  text: `WITH payment AS (
-  INSERT INTO payments (rental_record_uuid, amount_in_pennies, paid_on) VALUES ($1, $2, $3) RETURNING uuid
-)
-UPDATE rental_records SET balance_in_pennies = balance_in_pennies - $2, updated_at = now() WHERE uuid = $1
-RETURNING (SELECT uuid FROM payment) AS "paymentUuid", balance_in_pennies AS "balanceAfterInPennies"`,
+const READ: PreparedStatement = {
+  name: 'api-payment-read',
+  text: `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
+CROSS JOIN LATERAL (
+  SELECT r.status, r.xmin::text AS version, r.balance_in_pennies AS "balanceInPennies", (now() AT TIME ZONE f.time_zone)::date::text AS "facilityToday"
+    FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
+   WHERE r.uuid = k.uuid AND r.facility_uuid = k.facility_uuid AND r.portfolio_uuid = k.portfolio_uuid) x`,
 };
 
-/** Payments against a rental's balance; each emits the billing fact the delinquency scheduler resolves from. */
+/** The payments of the rentals still at their version read, their balances and events; notified at commit. */
+const WRITE: PreparedStatement = {
+  name: 'api-payment-write',
+  text: `WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[])
+    WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ord)
+), changed AS (
+  UPDATE rental_records r SET balance_in_pennies = r.balance_in_pennies - i.amount, updated_at = now()
+    FROM input i WHERE r.uuid = i.uuid AND r.uuid = ANY($1::uuid[]) AND r.xmin = i.version::xid RETURNING r.uuid
+), payment AS (
+  INSERT INTO payments (uuid, rental_record_uuid, amount_in_pennies, paid_on)
+  SELECT i.payment_uuid, i.uuid, i.amount, i.paid_on FROM input i JOIN changed c ON c.uuid = i.uuid
+), entry AS (
+  ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$11')}
+  RETURNING id
+)
+SELECT c.uuid::text AS uuid FROM changed c, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
+};
+
+interface RentalRow extends VersionedRow {
+  balanceInPennies: number;
+  facilityToday: CalendarDate;
+}
+
+interface PaymentWrite {
+  rentalRecordUuid: string;
+  recorded: PaymentRecorded;
+  version: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * Payments against a rental's balance; each emits the billing fact the delinquency scheduler resolves from. Two
+ * round trips shared by concurrent payments (`VersionedWrites`): the balance after is the one read less the
+ * payment, exact since the write applies only to the rental as read.
+ */
 @Injectable()
 export class PaymentsService {
-  constructor(
-    @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(OutboxPublisher) private readonly outbox: OutboxPublisher,
-  ) {}
+  private readonly rentals: VersionedWrites<RentalRow, PaymentWrite>;
 
-  async record(ref: RentalRef, amountInPennies: number): Promise<PaymentRecorded> {
-    return this.dataSource.transaction(async (db) => {
-      const rental = await lockActiveRental(db, ref);
-      const paidOn = rental.facilityToday;
-      const [recorded] = await queryPrepared<{ paymentUuid: string; balanceAfterInPennies: number }>(db, RECORD, [rental.uuid, amountInPennies, paidOn]);
-      const { paymentUuid, balanceAfterInPennies } = recorded;
-      const payload = { rentalRecordUuid: rental.uuid, paymentUuid, amountInPennies, balanceAfterInPennies, paidOn };
-      await this.outbox.publish(db, createEnvelope({ type: 'payment-recorded', payload, occurredAt: new Date(), portfolio: ref.portfolioId }));
-      return { paymentUuid, rentalRecordUuid: rental.uuid, amountInPennies, balanceInPennies: balanceAfterInPennies, paidOn };
+  constructor(@Inject(DataSource) dataSource: DataSource) {
+    this.rentals = new VersionedWrites(dataSource, {
+      read: READ,
+      write: WRITE,
+      writeParameters: (writes) => [
+        writes.map((write) => write.rentalRecordUuid),
+        writes.map((write) => write.recorded.paymentUuid),
+        writes.map((write) => write.recorded.amountInPennies),
+        writes.map((write) => write.recorded.paidOn),
+        writes.map((write) => write.version),
+        writes.map((write) => topicFor(write.envelope.type)),
+        writes.map((write) => write.envelope.key),
+        writes.map((write) => write.envelope.type),
+        writes.map((write) => write.envelope.eventId),
+        writes.map((write) => JSON.stringify(write.envelope)),
+        SERVICE_NAME, // the producing service, as MessagingModule is given it
+      ],
+    });
+  }
+
+  record(ref: RentalRef, amountInPennies: number): Promise<PaymentRecorded> {
+    return this.rentals.apply(ref, (rental) => {
+      const recorded: PaymentRecorded = {
+        paymentUuid: randomUUID(),
+        rentalRecordUuid: ref.rentalRecordUuid,
+        amountInPennies,
+        balanceInPennies: rental.balanceInPennies - amountInPennies,
+        paidOn: rental.facilityToday,
+      };
+      const { paymentUuid, rentalRecordUuid, balanceInPennies: balanceAfterInPennies, paidOn } = recorded;
+      const payload = { rentalRecordUuid, paymentUuid, amountInPennies, balanceAfterInPennies, paidOn };
+      const envelope = createEnvelope({ type: 'payment-recorded', payload, occurredAt: new Date(), portfolio: ref.portfolioId });
+      return { write: { rentalRecordUuid: ref.rentalRecordUuid, recorded, version: rental.version, envelope }, result: recorded };
     });
   }
 }

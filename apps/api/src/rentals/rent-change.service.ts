@@ -4,25 +4,14 @@ import { topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
 import { InvalidRequestException } from '@storage/platform';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEnvelope, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
-import { Batcher, queryPrepared, type PreparedStatement } from '../common';
+import type { PreparedStatement } from '../common';
 import { SERVICE_NAME } from '../service-info';
 import { nextEventTime } from './event-time';
-import { activeRental, type RentalRef } from './rental-lock';
+import type { RentalRef } from './rental-lock';
 import { rentalView, type RentalView } from './rentals.dto';
+import { VersionedWrites, type VersionedRow } from './versioned-writes';
 
-/*
- * Rent changes are the hot write of the api, so each is two round trips instead of a transaction of seven:
- * one read of the rental and its event context, then one statement (its own transaction) that changes the
- * rent and writes the event to the outbox, only if the rental row is still the version read (xmin). Every
- * writer of a rental (lifecycle actions, payments, the delinquency run's late fees) updates its row, so an
- * unchanged version means the context read is still the rental's; otherwise nothing is written and the
- * change is read and decided again, as under the lock the other writers take.
- *
- * Concurrent rent changes share those round trips: reads go together in one statement, and so do writes
- * (one transaction and one commit for all of them, each applied or not on its own version). A write batch
- * waits only for rental rows: the occupancy trigger fires at the end of the statement, once every row is
- * updated, and takes no row it would wait for, so a batch and a letting cannot wait for each other.
- */
+/** The rentals with their event context (the joins include `facilities f`). */
 const READ: PreparedStatement = {
   name: 'api-rent-change-read',
   text: `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
@@ -49,16 +38,7 @@ const WRITE: PreparedStatement = {
 SELECT c.uuid::text AS uuid FROM changed c, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
 };
 
-/** Rereads after this many concurrent changes of one rental; more means something is wrong. */
-const MAX_ATTEMPTS = 10;
-/** Batches of reads, and of writes, in flight at once (each holds a pooled connection for a round trip). */
-const BATCHES_IN_FLIGHT = 2;
-const MAX_BATCH = 200;
-
-interface RentalRow extends RentalEventContextRow {
-  ord: number;
-  status: string;
-  version: string;
+interface RentalRow extends VersionedRow, RentalEventContextRow {
   lastEventAt: Date | null;
   facilityToday: CalendarDate;
 }
@@ -73,52 +53,34 @@ interface RentWrite {
 
 /**
  * Rent change: the rental's rent becomes the new amount now (it is the billing template the next bill
- * uses); the event carries when it was decided and the day it applies from.
+ * uses); the event carries when it was decided and the day it applies from. The api's hot write: two round
+ * trips shared by concurrent rent changes (`VersionedWrites`).
  */
 @Injectable()
 export class RentChangeService {
-  private readonly reads: Batcher<RentalRef, RentalRow | undefined>;
-  private readonly writes: Batcher<RentWrite, boolean>;
+  private readonly rentals: VersionedWrites<RentalRow, RentWrite>;
 
   constructor(@Inject(DataSource) dataSource: DataSource) {
-    this.reads = new Batcher(
-      async (refs) => {
-        const rows = await queryPrepared<RentalRow>(dataSource, READ, [
-          refs.map((ref) => ref.rentalRecordUuid),
-          refs.map((ref) => ref.facilityUuid),
-          refs.map((ref) => ref.portfolioUuid),
-        ]);
-        return refs.map((_, index) => rows.find((row) => row.ord === index + 1));
-      },
-      { concurrency: BATCHES_IN_FLIGHT, maxSize: MAX_BATCH, key: (ref) => `${ref.rentalRecordUuid}/${ref.facilityUuid}/${ref.portfolioUuid}` },
-    );
-    this.writes = new Batcher(
-      async (writes) => {
-        const applied = await queryPrepared<{ uuid: string }>(dataSource, WRITE, [
-          writes.map((write) => write.rentalRecordUuid),
-          writes.map((write) => write.rentInPennies),
-          writes.map((write) => write.occurredAt),
-          writes.map((write) => write.version),
-          writes.map((write) => topicFor(write.envelope.type)),
-          writes.map((write) => write.envelope.key),
-          writes.map((write) => write.envelope.type),
-          writes.map((write) => write.envelope.eventId),
-          writes.map((write) => JSON.stringify(write.envelope)),
-          SERVICE_NAME, // the producing service, as MessagingModule is given it
-        ]);
-        const changed = new Set(applied.map((row) => row.uuid));
-        return writes.map((write) => changed.has(write.rentalRecordUuid));
-      },
-      // One write of a rental in flight at a time: in one batch a second would match the row the first changes, in
-      // two batches they would wait for each other.
-      { concurrency: BATCHES_IN_FLIGHT, maxSize: MAX_BATCH, key: (write) => write.rentalRecordUuid },
-    );
+    this.rentals = new VersionedWrites(dataSource, {
+      read: READ,
+      write: WRITE,
+      writeParameters: (writes) => [
+        writes.map((write) => write.rentalRecordUuid),
+        writes.map((write) => write.rentInPennies),
+        writes.map((write) => write.occurredAt),
+        writes.map((write) => write.version),
+        writes.map((write) => topicFor(write.envelope.type)),
+        writes.map((write) => write.envelope.key),
+        writes.map((write) => write.envelope.type),
+        writes.map((write) => write.envelope.eventId),
+        writes.map((write) => JSON.stringify(write.envelope)),
+        SERVICE_NAME, // the producing service, as MessagingModule is given it
+      ],
+    });
   }
 
-  async change(ref: RentalRef, newRentInPennies: number, effectiveDate: CalendarDate): Promise<RentalView> {
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const read = await this.reads.run(ref);
-      const rental = activeRental(read === undefined ? [] : [read], ref);
+  change(ref: RentalRef, newRentInPennies: number, effectiveDate: CalendarDate): Promise<RentalView> {
+    return this.rentals.apply(ref, (rental) => {
       if (effectiveDate < rental.facilityToday) {
         throw new InvalidRequestException([{ field: 'effectiveDate', message: `effectiveDate must be today (${rental.facilityToday}) or later` }]);
       }
@@ -133,10 +95,10 @@ export class RentChangeService {
       };
       const occurredAt = nextEventTime(rental.lastEventAt);
       const envelope: EventEnvelope = rentalEnvelope('rent-change', context, { rentChange }, occurredAt);
-      if (await this.writes.run({ rentalRecordUuid: ref.rentalRecordUuid, rentInPennies: newRentInPennies, occurredAt, version: rental.version, envelope })) {
-        return rentalView(context, 'ACTIVE');
-      }
-    }
-    throw new ConflictException(`Rental record ${ref.rentalRecordUuid} kept changing; try again.`);
+      return {
+        write: { rentalRecordUuid: rental.rental_record_uuid, rentInPennies: newRentInPennies, occurredAt, version: rental.version, envelope },
+        result: rentalView(context, 'ACTIVE'),
+      };
+    });
   }
 }
