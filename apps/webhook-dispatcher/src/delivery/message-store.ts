@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { queryPrepared } from '../prepared-query';
 import type { DeliveryResponse } from './delivery-client';
 import type { MessageStatus } from './webhook-message.entity';
 
@@ -38,7 +39,9 @@ export class MessageStore {
    * whose worker dies mid-delivery comes back (same id, so the same hook-id) once the lease runs out.
    */
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
+    const rows = await queryPrepared<Record<string, unknown>>(
+      this.dataSource,
+      'webhook-claim-due',
       `WITH due AS (
          SELECT m.id FROM webhook_messages m
          JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.disabled_at IS NULL
@@ -136,8 +139,10 @@ const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[
  * The usual batch, every attempt a success, in one statement (atomic on its own, one round trip): the attempts,
  * their messages succeeded, their endpoints' failure runs ended. No endpoint can be disabled by a success.
  */
-async function recordSucceeded(db: Pick<DataSource, 'query'>, batch: readonly AttemptRecord[]): Promise<void> {
-  await db.query(
+async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<void> {
+  await queryPrepared(
+    dataSource,
+    'webhook-record-succeeded',
     `WITH a AS (SELECT * FROM ${ATTEMPTS}),
      attempts AS (
        INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)

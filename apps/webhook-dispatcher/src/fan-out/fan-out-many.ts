@@ -1,5 +1,6 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { ClaimedMessage } from '../delivery/message-store';
+import { queryPrepared } from '../prepared-query';
 import { deliveryBody, type FanOutEvent } from './fan-out';
 
 /** One event of a batch: the consumer group and key its processed-event mark is written under. */
@@ -35,13 +36,40 @@ interface Row {
   }[];
 }
 
+const FAN_OUT_MANY = `WITH i AS (
+   SELECT * FROM jsonb_to_recordset($1::jsonb)
+     AS i(n int, grp text, key text, portfolio text, event_id text, type text, body text, facility uuid, unit_type uuid, amenities uuid[])),
+ mark AS (
+   INSERT INTO processed_events (consumer_group, event_id) SELECT grp, key FROM i
+   ON CONFLICT DO NOTHING RETURNING consumer_group, event_id),
+ created AS (
+   INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
+   SELECT id, endpoint_id, portfolio, event_id, type, body, 'pending', 0, CASE WHEN row_number() OVER () <= $4 THEN $3::timestamptz ELSE $2::timestamptz END, $2
+   FROM (
+     SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body
+     FROM i
+     JOIN mark ON mark.consumer_group = i.grp AND mark.event_id = i.key
+     JOIN webhook_endpoints e ON e.portfolio = i.portfolio AND e.disabled_at IS NULL AND i.type = ANY(e.event_types)
+       AND (cardinality(e.facility_uuids) = 0 OR i.facility = ANY(e.facility_uuids))
+       AND (cardinality(e.unit_types) = 0 OR i.unit_type = ANY(e.unit_types))
+       AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)) m
+   ON CONFLICT (endpoint_id, event_id) DO NOTHING
+   RETURNING id, endpoint_id, event_id, body, next_attempt_at)
+ SELECT EXISTS (SELECT 1 FROM mark WHERE mark.consumer_group = i.grp AND mark.event_id = i.key) AS applied,
+        (SELECT count(*)::int FROM created c WHERE c.event_id = i.event_id) AS created,
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'endpoint_id', c.endpoint_id, 'body', c.body, 'url', e.url, 'secret', e.secret,
+                  'previous_secret', e.previous_secret, 'previous_secret_expires_at', e.previous_secret_expires_at)), '[]')
+           FROM created c JOIN webhook_endpoints e ON e.id = c.endpoint_id
+          WHERE c.event_id = i.event_id AND c.next_attempt_at = $3) AS claimed
+ FROM i ORDER BY i.n`;
+
 /**
  * `fanOutOnce` for many events in one statement (atomic, one round trip): each event's processed-event mark
  * (the row `markProcessedSql` writes) and its messages to the matching endpoints, created only when the mark
  * is new. Messages created claimed are due at their lease's end, so no other worker takes them meanwhile and a
  * crashed sender's come back, as after `MessageStore.claimDue`; the others are due now.
  */
-export async function fanOutManyOnce(db: Pick<EntityManager, 'query'>, events: readonly MarkedEvent[], now: Date, claim: ClaimOnCreate): Promise<FanOutResult> {
+export async function fanOutManyOnce(dataSource: DataSource, events: readonly MarkedEvent[], now: Date, claim: ClaimOnCreate): Promise<FanOutResult> {
   const input = events.map(({ group, key, event }, n) => ({
     n,
     grp: group,
@@ -54,35 +82,7 @@ export async function fanOutManyOnce(db: Pick<EntityManager, 'query'>, events: r
     unit_type: event.filters.unitType,
     amenities: event.filters.amenityUuids,
   }));
-  const rows: Row[] = await db.query(
-    `WITH i AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb)
-         AS i(n int, grp text, key text, portfolio text, event_id text, type text, body text, facility uuid, unit_type uuid, amenities uuid[])),
-     mark AS (
-       INSERT INTO processed_events (consumer_group, event_id) SELECT grp, key FROM i
-       ON CONFLICT DO NOTHING RETURNING consumer_group, event_id),
-     created AS (
-       INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
-       SELECT id, endpoint_id, portfolio, event_id, type, body, 'pending', 0, CASE WHEN row_number() OVER () <= $4 THEN $3::timestamptz ELSE $2::timestamptz END, $2
-       FROM (
-         SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body
-         FROM i
-         JOIN mark ON mark.consumer_group = i.grp AND mark.event_id = i.key
-         JOIN webhook_endpoints e ON e.portfolio = i.portfolio AND e.disabled_at IS NULL AND i.type = ANY(e.event_types)
-           AND (cardinality(e.facility_uuids) = 0 OR i.facility = ANY(e.facility_uuids))
-           AND (cardinality(e.unit_types) = 0 OR i.unit_type = ANY(e.unit_types))
-           AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)) m
-       ON CONFLICT (endpoint_id, event_id) DO NOTHING
-       RETURNING id, endpoint_id, event_id, body, next_attempt_at)
-     SELECT EXISTS (SELECT 1 FROM mark WHERE mark.consumer_group = i.grp AND mark.event_id = i.key) AS applied,
-            (SELECT count(*)::int FROM created c WHERE c.event_id = i.event_id) AS created,
-            (SELECT coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'endpoint_id', c.endpoint_id, 'body', c.body, 'url', e.url, 'secret', e.secret,
-                      'previous_secret', e.previous_secret, 'previous_secret_expires_at', e.previous_secret_expires_at)), '[]')
-               FROM created c JOIN webhook_endpoints e ON e.id = c.endpoint_id
-              WHERE c.event_id = i.event_id AND c.next_attempt_at = $3) AS claimed
-     FROM i ORDER BY i.n`,
-    [JSON.stringify(input), now, claim.leaseUntil, claim.count],
-  );
+  const rows = await queryPrepared<Row>(dataSource, 'webhook-fan-out-many', FAN_OUT_MANY, [JSON.stringify(input), now, claim.leaseUntil, claim.count]);
   return {
     created: rows.map((row) => (row.applied ? row.created : undefined)),
     claimed: rows.flatMap((row) =>
