@@ -32,8 +32,9 @@ export interface LockedRental {
 }
 
 /*
- * FOR NO KEY UPDATE, as the delinquency scheduler takes it: every writer of a rental locks its row first,
- * so payments, lifecycle actions and delinquency runs on one rental take turns.
+ * FOR NO KEY UPDATE, as the delinquency scheduler takes it: lifecycle actions and delinquency runs lock the
+ * rental's row first, and rent changes and payments write it only if unchanged since they read it
+ * (VersionedWrites), so the writers of one rental take turns.
  */
 const LOCK: PreparedStatement = {
   name: 'api-lock-rental',
