@@ -14,10 +14,10 @@ beforeAll(async () => {
 afterAll(async () => api.close());
 
 /*
- * Rent changes write without holding the rental's lock across round trips (read, then a write applied only if
- * the rental is unchanged); payments and the other actions lock it. Fired all at once on one rental, every
- * rent change must still report the rent it replaced and the balance the payments before it left, as if they
- * had run one after the other, and its event must come after the rental's previous one.
+ * Rent changes and payments write without holding the rental's lock (read, then a write applied only if the
+ * rental is unchanged, batched with other requests). Fired all at once on one rental, every rent change must
+ * still report the rent it replaced and the balance the payments before it left, every payment the balance it
+ * leaves, as if they had run one after the other, and each rent change's event must come after the previous one.
  */
 describe('rent changes and payments racing on one rental', () => {
   it('each answers once, and the events chain as a serial history would', async () => {
@@ -39,6 +39,7 @@ describe('rent changes and payments racing on one rental', () => {
     let lastEventAt = 0;
     for (const event of events) {
       if (event.type === 'payment-recorded') {
+        expect(event.payload.balanceAfterInPennies).toBe(balance - event.payload.amountInPennies);
         balance = event.payload.balanceAfterInPennies;
         continue;
       }
