@@ -320,6 +320,22 @@ describe('delivery engine', () => {
     }
   }, 20_000);
 
+  it('delivers a due message that found no room once a fan-out gives back the room it reserved', async () => {
+    await seedEndpoint(h.dataSource, { url: receiver.url() });
+    const engine = h.engine({ pollMs: 60_000, concurrency: 1 });
+    engine.start();
+    try {
+      const reservation = engine.reserve(5);
+      expect(reservation.count).toBe(1);
+      await h.publish(sampleEvent('moved-in'));
+      engine.wake(); // no room: the fan-out holds it
+      engine.deliverReserved(reservation, []);
+      await eventually(() => expect(receiver.requests).toHaveLength(1));
+    } finally {
+      await engine.stop();
+    }
+  });
+
   it('delivers in the background when woken, without waiting for the poll', async () => {
     await seedEndpoint(h.dataSource, { url: receiver.url() });
     const engine = h.engine({ pollMs: 60_000 });

@@ -25,7 +25,8 @@ import { isBuilt, startService, type Service } from './services';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
-const PRODUCERS = 8;
+// Enough transactions in flight that the producers outpace the dispatcher (each commits in three round trips).
+const PRODUCERS = 32;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
   const url = postgres.url();
   await migrate(url);
   const pgPid = postmasterPid(path.join(dataDir, 'postgres'));
-  const db = await createDataSource({ url, applicationName: 'bench-producer', poolSize: PRODUCERS * 2 }).initialize();
+  const db = await createDataSource({ url, applicationName: 'bench-producer', poolSize: PRODUCERS + 4 }).initialize();
 
   const commits = new Map<string, number>();
   let phase = new Phase('none');

@@ -84,6 +84,8 @@ export class DeliveryEngine {
   deliverReserved(reservation: Reservation, messages: readonly ClaimedMessage[]): void {
     this.inFlight -= reservation.count;
     for (const message of messages) this.launch(message);
+    // Room given back that a wake found taken: look for due messages now.
+    if (this.saturated && messages.length < reservation.count) this.wake();
   }
 
   /** New messages are waiting (fan-out, resend): look now rather than at the next poll. */
@@ -111,6 +113,8 @@ export class DeliveryEngine {
     try {
       do {
         this.pumpAgain = false;
+        // No room now (attempts and fan-out reservations): the next attempt to finish wakes the pump again.
+        if (this.inFlight >= this.options.concurrency) this.saturated = true;
         while (this.running && this.inFlight < this.options.concurrency) {
           const room = this.options.concurrency - this.inFlight;
           const claimed = await this.claim(room);
