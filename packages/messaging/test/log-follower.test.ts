@@ -1,0 +1,51 @@
+import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
+import { Pool } from 'pg';
+import { LogFollower, OUTBOX_CHANNEL, type StepResult } from '../src/embedded/log-follower';
+
+describe('LogFollower', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = new Pool({ connectionString: database.url, max: 3 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  it('backs its safety poll off while the log is idle, and a notification still wakes it at once', async () => {
+    const steps: number[] = [];
+    const onError = jest.fn();
+    const follower = new LogFollower({
+      pool,
+      lockName: 'follower-test',
+      pollIntervalMs: 20,
+      lead: async () => undefined,
+      step: async (): Promise<StepResult> => {
+        steps.push(Date.now());
+        return 'idle';
+      },
+      onError,
+    });
+    follower.start();
+    try {
+      await eventually(() => expect(steps.length).toBeGreaterThan(0));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Polled every 20 ms that would be about 75 steps; backing off (20, 40, 80 … 600 ms) it is about 8.
+      expect(steps.length).toBeLessThan(20);
+      const gaps = steps.slice(1).map((at, i) => at - steps[i]);
+      expect(Math.max(...gaps)).toBeGreaterThanOrEqual(300);
+
+      const before = steps.length;
+      const notifiedAt = Date.now();
+      await pool.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+      await eventually(() => expect(steps.length).toBeGreaterThan(before), { timeoutMs: 2_000, intervalMs: 5 });
+      expect(steps[before] - notifiedAt).toBeLessThan(300);
+      expect(onError).not.toHaveBeenCalled();
+    } finally {
+      await follower.stop();
+    }
+  });
+});
