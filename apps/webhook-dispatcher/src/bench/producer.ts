@@ -3,13 +3,14 @@ import type { DataSource } from 'typeorm';
 import { createEnvelope, lifecycleEventId, parseEventPayload } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
 import { testEvent } from '../fan-out/test-event';
+import { wallClock } from './wall-clock';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Commits moved-in events as a producing service does: each in a transaction of its own, written by
- * OutboxPublisher (the row and its NOTIFY). `committing(eventId, at)` is called as the transaction's last
- * statement returns, just before COMMIT, so a latency measured from it includes the commit.
+ * OutboxPublisher (the row and its NOTIFY). `committing(eventId, at)` (at by `wallClock`) is called as the
+ * transaction's last statement returns, just before COMMIT, so a latency measured from it includes the commit.
  */
 export class Producer {
   private readonly outbox: OutboxPublisher;
@@ -31,7 +32,7 @@ export class Producer {
     const payload = parseEventPayload('moved-in', { ...this.template, eventId, unitRental: { ...this.template.unitRental, rentalRecordUuid } });
     await this.db.transaction(async (manager) => {
       await this.outbox.publish(manager, createEnvelope({ type: 'moved-in', payload, occurredAt, portfolio }));
-      this.committing(eventId, performance.now());
+      this.committing(eventId, wallClock());
     });
   }
 

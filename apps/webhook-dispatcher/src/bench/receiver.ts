@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 /** A self-signed certificate for 127.0.0.1; the dispatcher trusts it through NODE_EXTRA_CA_CERTS. */
 export function certificate(dir: string): { key: string; cert: string; certFile: string } {
@@ -13,41 +12,42 @@ export function certificate(dir: string): { key: string; cert: string; certFile:
 }
 
 /**
- * The HTTPS receiver: answers 204 and reports every delivery's event id, endpoint (the URL path) and arrival
- * time (performance.now(), the clock the producer stamps commits with).
+ * The HTTPS receiver (a worker thread, `receiver-worker.ts`): reports every delivery's event id and arrival time
+ * (`wallClock`, the clock the producer stamps commits with) once per endpoint, and counts the ones received again.
  */
 export class Receiver {
-  private readonly server: Server;
-  private seen = new Set<string>();
+  private readonly worker: Worker;
+  private readonly seen = new Set<string>();
   duplicates = 0;
 
   constructor(tls: { key: string; cert: string }, onDelivery: (eventId: string, at: number) => void) {
-    this.server = createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 60_000 }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const at = performance.now();
-        const eventId = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { eventId: string }[] }).data[0].eventId;
-        const delivery = `${req.url} ${eventId}`;
-        // A retried or redelivered message arrives again; at-least-once allows it, the table counts it.
-        if (this.seen.has(delivery)) this.duplicates += 1;
-        else {
-          this.seen.add(delivery);
-          onDelivery(eventId, at);
-        }
-        res.statusCode = 204;
-        res.end();
-      });
+    this.worker = new Worker(path.join(__dirname, 'receiver-worker.js'), { workerData: { key: tls.key, cert: tls.cert } });
+    this.worker.on('message', (message: { path?: string; eventId?: string; at?: number }) => {
+      if (message.eventId === undefined) return;
+      const delivery = `${message.path} ${message.eventId}`;
+      // A retried or redelivered message arrives again; at-least-once allows it, the table counts it.
+      if (this.seen.has(delivery)) this.duplicates += 1;
+      else {
+        this.seen.add(delivery);
+        onDelivery(message.eventId, message.at!);
+      }
     });
   }
 
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  /** The receiver's origin, once it listens. */
+  listen(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.worker.once('error', reject);
+      const onMessage = (message: { port?: number }) => {
+        if (message.port === undefined) return;
+        this.worker.off('message', onMessage);
+        resolve(`https://127.0.0.1:${message.port}`);
+      };
+      this.worker.on('message', onMessage);
+    });
   }
 
-  close(): void {
-    this.server.closeAllConnections();
-    this.server.close();
+  async close(): Promise<void> {
+    await this.worker.terminate();
   }
 }

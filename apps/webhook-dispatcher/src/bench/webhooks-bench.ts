@@ -21,6 +21,7 @@ import { postgresCpuSeconds, postmasterPid, processCpuSeconds } from './cpu';
 import { Producer } from './producer';
 import { certificate, Receiver } from './receiver';
 import { isBuilt, startService, type Service } from './services';
+import { wallClock } from './wall-clock';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_MESSAGES ?? 10_000);
@@ -163,14 +164,14 @@ async function main(): Promise<void> {
     phase = new Phase(name);
     progress(`${name}: ${events} events committed by ${PRODUCERS} producers, ${events * perEvent} deliveries`);
     const [before, benchBefore] = [cpu(services), process.cpuUsage()];
-    const begin = performance.now();
+    const begin = wallClock();
     await producer.burst(portfolio, events, PRODUCERS);
-    const produced = events / ((performance.now() - begin) / 1000);
+    const produced = events / ((wallClock() - begin) / 1000);
     const complete = await phase.arrived(events * perEvent, 180_000);
     const rate = phase.latencies.length / ((phase.lastArrival - begin) / 1000);
     const [after, bench] = [cpu(services), process.cpuUsage(benchBefore)];
     const each = services.map((s, i) => `${s.name} ${(after.each[i] - before.each[i]).toFixed(1)} s`).join(', ');
-    const wall = ((performance.now() - begin) / 1000).toFixed(1);
+    const wall = ((wallClock() - begin) / 1000).toFixed(1);
     progress(`  CPU over ${wall} s: bench (producers, receiver) ${((bench.user + bench.system) / 1e6).toFixed(1)} s, ${each}, PostgreSQL ${(after.postgres - before.postgres).toFixed(1)} s`);
     row(`deliveries/s, ${perEvent} endpoint(s) (${events * perEvent} deliveries${complete ? '' : ', INCOMPLETE'}; producers committed ${Math.round(produced)} events/s)`, Math.round(rate).toLocaleString('en'), target);
   };
@@ -244,7 +245,7 @@ async function main(): Promise<void> {
   row('deliveries received twice (at least once allows it)', String(receiver.duplicates));
   console.table(rows);
 
-  receiver.close();
+  await receiver.close();
   await db.destroy();
   await postgres.stop();
   rmSync(work, { recursive: true, force: true });
