@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { addDays, type Auction, type CalendarDate } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
+import { applyAuctionProceeds } from '@storage/rental-ledger';
 import { endRental } from '@storage/unit-occupancy';
 import { AUCTION_BIDDING_DAYS, auctionEventObject, newAuction, pendingAuction, saveAuction, type AuctionRow } from './auctions';
 import { operatorTransition } from './delinquency.service';
@@ -71,9 +72,9 @@ export class AuctionService {
       const completed: AuctionRow = { ...current, stage: 'COMPLETED', completedOn: rental.facilityToday, winningBidInPennies };
       await saveAuction(manager, completed);
       const proceeds = Math.min(winningBidInPennies, Math.max(rental.balanceInPennies, 0));
-      await applyProceeds(manager, rental, proceeds);
+      const balanceInPennies = await applyAuctionProceeds(manager, rental, proceeds, rental.facilityToday);
       await endRental(manager, { rentalRecordUuid: rental.rentalRecordUuid, unitUuid: rental.unitUuid, endDate: rental.facilityToday });
-      await writeTransition(manager, this.publisher, { ...rental, balanceInPennies: rental.balanceInPennies - proceeds }, writeOff, {
+      await writeTransition(manager, this.publisher, { ...rental, balanceInPennies }, writeOff, {
         leadingEvents: [{ type: 'auction', added: { auction: auctionEventObject(completed) } }],
         trailingEvents: [{ type: 'moved-out', added: {} }],
       });
@@ -119,10 +120,3 @@ function withDates(rental: LockedRental, auction: AuctionRow, change: AuctionCha
   return { ...auction, scheduledOn, startDate: scheduledOn, endDate };
 }
 
-/** The winning bid's share that pays the balance comes off it; the write-off then clears the rest. */
-async function applyProceeds(manager: EntityManager, rental: LockedRental, proceedsInPennies: number): Promise<void> {
-  await manager.query('UPDATE rental_records SET balance_in_pennies = balance_in_pennies - $2 WHERE uuid = $1', [
-    rental.rentalRecordUuid,
-    proceedsInPennies,
-  ]);
-}

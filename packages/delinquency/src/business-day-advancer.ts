@@ -10,6 +10,7 @@ import {
   type DelinquencyTransition,
 } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { entriesJson, lateFeeEntry } from '@storage/rental-ledger';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { AUCTION_COLUMNS, auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { eventTimes } from './event-times';
@@ -79,7 +80,11 @@ interface StateRow extends RentalEventContextRow, LockedRentalRow {
   state_version: string;
 }
 
-/** Writes nothing unless the rental is still at version $19; says whether it wrote. */
+/**
+ * Writes nothing unless the rental is still at version $19; says whether it wrote. The late fee ($2, ledger
+ * entries) is posted by the ledger's own function (`@storage/rental-ledger`), referenced by the final SELECT
+ * because a CTE that only reads is run only when used.
+ */
 const WRITE_SQL = `
 WITH unchanged AS (
   SELECT FROM rental_records r
@@ -87,8 +92,7 @@ WITH unchanged AS (
     LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
    WHERE r.uuid = $1 AND ${STATE_VERSION} = $19
 ), late_fee AS (
-  UPDATE rental_records SET balance_in_pennies = balance_in_pennies + $2, updated_at = now()
-   WHERE uuid = $1 AND $2::int > 0 AND EXISTS (SELECT FROM unchanged)
+  SELECT FROM rental_ledger_post($2) WHERE jsonb_array_length($2) > 0 AND EXISTS (SELECT FROM unchanged)
 ), delinquency AS (
   INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since,
                              status_changed_on, last_business_date, written_off_in_pennies, last_event_at)
@@ -122,14 +126,14 @@ WITH unchanged AS (
     '$13',
   )}
 )
-SELECT EXISTS (SELECT FROM unchanged) AS applied`;
+SELECT EXISTS (SELECT FROM unchanged) AS applied, (SELECT count(*) FROM late_fee) AS late_fees`;
 
 /** Prepared once per connection (session); the `_vN` to be bumped when a text changes shape. */
 const PREPARE_SQL = `
 SET standard_conforming_strings = on;
 PREPARE delinquency_run_lock_v2(uuid) AS ${LOCK_SQL};
 PREPARE delinquency_run_states_v3(uuid[]) AS ${STATES_SQL};
-PREPARE delinquency_run_write_v2(uuid, int, uuid, uuid, rental_delinquency_status, rental_delinquency_status, date, date, date,
+PREPARE delinquency_run_write_v3(uuid, jsonb, uuid, uuid, rental_delinquency_status, rental_delinquency_status, date, date, date,
                                  timestamptz, text, text, text, text[], text[], text[], text[], text[], text) AS ${WRITE_SQL}`;
 
 /**
@@ -301,7 +305,7 @@ export class BusinessDayWorker {
     const transactions = writes.map(({ parameters }) => {
       const [uuid] = parameters;
       const values = parameters.map((value) => literal(value)).join(', ');
-      return `BEGIN; EXECUTE delinquency_run_lock_v2(${literal(uuid)}); EXECUTE delinquency_run_write_v2(${values}); COMMIT`;
+      return `BEGIN; EXECUTE delinquency_run_lock_v2(${literal(uuid)}); EXECUTE delinquency_run_write_v3(${values}); COMMIT`;
     });
     try {
       const results = (await this.client.query(transactions.join('; '))) as unknown as QueryResult<{ applied: boolean }>[];
@@ -344,12 +348,13 @@ export class BusinessDayWorker {
       events.push({ type: 'auction', added: { auction: auctionEventObject(canceled) } });
     }
     const lateFee = startsEpisode ? Math.max(schedule.lateFeeInPennies, 0) : 0;
-    if (lateFee > 0) {
+    const lateFeeEntries = lateFee > 0 ? [lateFeeEntry({ chargeUuid: randomUUID(), amountInPennies: lateFee, day, delinquencyUuid })] : [];
+    for (const entry of lateFeeEntries) {
       events.push({
         type: 'charge-posted',
         payload: {
           rentalRecordUuid: rental.rentalRecordUuid,
-          chargeUuid: randomUUID(),
+          chargeUuid: entry.uuid!,
           amountInPennies: lateFee,
           description: 'Late fee',
           balanceAfterInPennies: rental.balanceInPennies + lateFee,
@@ -391,7 +396,7 @@ export class BusinessDayWorker {
     if (lastEventAt === undefined) throw new Error('A transition emits at least its status change');
     const parameters = [
       rental.rentalRecordUuid,
-      lateFee,
+      entriesJson(rental.rentalRecordUuid, lateFeeEntries),
       rental.facilityUuid,
       delinquencyUuid,
       next.status,

@@ -12,6 +12,7 @@ import {
   type RentalDelinquencyStatus,
 } from '@storage/domain';
 import type { OutboxPublisher } from '@storage/messaging';
+import { postLateFee, writeOff } from '@storage/rental-ledger';
 import { auctionEventObject, newAuction, pendingAuction, saveAuction } from './auctions';
 import { DelinquencyConflict } from './errors';
 import { eventTimes } from './event-times';
@@ -69,9 +70,9 @@ export async function writeTransition(
     }
   }
   if (startsEpisode && (options.lateFeeInPennies ?? 0) > 0) {
-    events.push(await chargeLateFee(manager, rental, options.lateFeeInPennies ?? 0, day));
+    events.push(...(await chargeLateFee(manager, rental, options.lateFeeInPennies ?? 0, day, delinquencyUuid)));
   }
-  const writtenOff = transition.trigger === 'WRITE_OFF' ? await writeOffBalance(manager, rental) : 0;
+  const writtenOff = transition.trigger === 'WRITE_OFF' ? await writeOff(manager, rental, day) : 0;
   events.push(statusChangeEvent(delinquencyUuid, state.status, newStatus, day, options.paymentDate ?? null));
   // Only reaching the auction day calls for an auction; resuming into AUCTION keeps the one there was.
   if (next.status === 'AUCTION' && transition.trigger === 'STAGE_ADVANCE') {
@@ -139,29 +140,16 @@ export function pastDueSinceAfter(rental: LockedRental, transition: DelinquencyT
   return current;
 }
 
-async function chargeLateFee(manager: EntityManager, rental: LockedRental, fee: number, dueDate: CalendarDate): Promise<PendingEvent> {
-  const rows: { balance_in_pennies: number }[] = await manager.query(
-    'UPDATE rental_records SET balance_in_pennies = balance_in_pennies + $2, updated_at = now() WHERE uuid = $1 RETURNING balance_in_pennies',
-    [rental.rentalRecordUuid, fee],
-  );
-  return {
-    type: 'charge-posted',
-    payload: {
-      rentalRecordUuid: rental.rentalRecordUuid,
-      chargeUuid: randomUUID(),
-      amountInPennies: fee,
-      description: 'Late fee',
-      balanceAfterInPennies: rows[0]?.balance_in_pennies ?? rental.balanceInPennies + fee,
-      dueDate,
+async function chargeLateFee(manager: EntityManager, rental: LockedRental, fee: number, day: CalendarDate, delinquencyUuid: string): Promise<PendingEvent[]> {
+  const chargeUuid = randomUUID();
+  const balanceAfterInPennies = await postLateFee(manager, rental, { chargeUuid, amountInPennies: fee, day, delinquencyUuid });
+  if (balanceAfterInPennies === null) return [];
+  return [
+    {
+      type: 'charge-posted',
+      payload: { rentalRecordUuid: rental.rentalRecordUuid, chargeUuid, amountInPennies: fee, description: 'Late fee', balanceAfterInPennies, dueDate: day },
     },
-  };
-}
-
-/** Takes what the tenant owes off the balance; returns the amount written off. */
-async function writeOffBalance(manager: EntityManager, rental: LockedRental): Promise<number> {
-  if (rental.balanceInPennies <= 0) return 0;
-  await manager.query('UPDATE rental_records SET balance_in_pennies = 0, updated_at = now() WHERE uuid = $1', [rental.rentalRecordUuid]);
-  return rental.balanceInPennies;
+  ];
 }
 
 /** Overlock suspends the gate code until the debt is gone (paid or written off). */

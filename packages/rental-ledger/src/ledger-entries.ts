@@ -67,19 +67,21 @@ export interface PostedEntry {
 export async function postEntries(db: EntityManager, rentalRecordUuid: string, entries: readonly NewLedgerEntry[]): Promise<PostedEntry[]> {
   if (entries.length === 0) return [];
   return db.query(
-    `SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1, $2::jsonb)`,
-    [rentalRecordUuid, entriesJson(entries)],
+    `SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1::jsonb)`,
+    [entriesJson(rentalRecordUuid, entries)],
   );
 }
 
 /**
- * Entries as the argument of the database function `rental_ledger_post(rental uuid, entries jsonb)`, for a
- * statement that posts them among other writes (the business-day transition). `postEntries` calls the same function.
+ * A rental's entries as the argument of the database function `rental_ledger_post(entries jsonb)`, for a
+ * statement that posts them among other writes (a batch of payments, the business-day transition); arrays of
+ * several rentals concatenate. `postEntries` calls the same function.
  */
-export function entriesJson(entries: readonly NewLedgerEntry[]): string {
+export function entriesJson(rentalRecordUuid: string, entries: readonly NewLedgerEntry[]): string {
   return JSON.stringify(
     entries.map((entry) => ({
       uuid: entry.uuid ?? null,
+      rental_record_uuid: rentalRecordUuid,
       kind: entry.kind,
       description: entry.description,
       amount_in_pennies: entry.amountInPennies,

@@ -19,21 +19,14 @@ async function post(db: EntityManager, rental: LockedBalance, entries: readonly 
   };
 }
 
-/** A payment credits the rental; it covers the oldest open charges first (`openCharges`). Returns the balance after. */
-export async function recordPayment(
-  db: EntityManager,
-  rental: LockedBalance,
-  payment: { paymentUuid: string; amountInPennies: number; paidOn: CalendarDate },
-): Promise<number> {
-  const entry: NewLedgerEntry = {
-    kind: 'PAYMENT',
-    description: 'Payment',
-    amountInPennies: -payment.amountInPennies,
-    postedOn: payment.paidOn,
-    dueOn: null,
-    paymentUuid: payment.paymentUuid,
-  };
-  return (await post(db, rental, [entry])).balanceAfterInPennies;
+/** A payment's entry: a credit that covers the oldest open charges first (`openCharges`). */
+export function paymentEntry(payment: { paymentUuid: string; amountInPennies: number; paidOn: CalendarDate }): NewLedgerEntry {
+  return { kind: 'PAYMENT', description: 'Payment', amountInPennies: -payment.amountInPennies, postedOn: payment.paidOn, dueOn: null, paymentUuid: payment.paymentUuid };
+}
+
+/** Posts `paymentEntry(payment)`. Returns the balance after. */
+export async function recordPayment(db: EntityManager, rental: LockedBalance, payment: Parameters<typeof paymentEntry>[0]): Promise<number> {
+  return (await post(db, rental, [paymentEntry(payment)])).balanceAfterInPennies;
 }
 
 /** The late fee of a delinquency episode: charged once per episode, due the day it is charged. */

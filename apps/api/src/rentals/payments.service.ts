@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createEnvelope, topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { entriesJson, paymentEntry } from '@storage/rental-ledger';
 import type { PreparedStatement } from '../common';
 import { SERVICE_NAME } from '../service-info';
 import type { RentalRef } from './rental-lock';
@@ -18,23 +19,31 @@ CROSS JOIN LATERAL (
    WHERE r.uuid = k.uuid AND r.facility_uuid = k.facility_uuid AND r.portfolio_uuid = k.portfolio_uuid) x`,
 };
 
-/** The payments of the rentals still at their version read, their balances and events; notified at commit. */
+/**
+ * The payments of the rentals still at their version read, their ledger entries and events; notified at commit.
+ * `changed` claims each rental (row lock, version rechecked after a wait); the ledger's function posts the
+ * payments, and its trigger moves the balances, at the end of the statement.
+ */
 const WRITE: PreparedStatement = {
-  name: 'api-payment-write',
+  name: 'api-payment-write-v2',
   text: `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[])
-    WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ord)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[], $12::jsonb[])
+    WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ledger_entries, ord)
 ), changed AS (
-  UPDATE rental_records r SET balance_in_pennies = r.balance_in_pennies - i.amount, updated_at = now()
+  UPDATE rental_records r SET updated_at = now()
     FROM input i WHERE r.uuid = i.uuid AND r.uuid = ANY($1::uuid[]) AND r.xmin = i.version::xid RETURNING r.uuid
 ), payment AS (
   INSERT INTO payments (uuid, rental_record_uuid, amount_in_pennies, paid_on)
   SELECT i.payment_uuid, i.uuid, i.amount, i.paid_on FROM input i JOIN changed c ON c.uuid = i.uuid
+), ledger AS (
+  SELECT count(*) AS posted FROM rental_ledger_post(
+    (SELECT jsonb_agg(e.entry ORDER BY i.ord, e.n) FROM input i JOIN changed c ON c.uuid = i.uuid,
+            jsonb_array_elements(i.ledger_entries) WITH ORDINALITY AS e(entry, n)))
 ), entry AS (
   ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$11')}
   RETURNING id
 )
-SELECT c.uuid::text AS uuid FROM changed c, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
+SELECT c.uuid::text AS uuid FROM changed c, ledger, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
 };
 
 interface RentalRow extends VersionedRow {
@@ -74,6 +83,7 @@ export class PaymentsService {
         writes.map((write) => write.envelope.eventId),
         writes.map((write) => JSON.stringify(write.envelope)),
         SERVICE_NAME, // the producing service, as MessagingModule is given it
+        writes.map((write) => entriesJson(write.rentalRecordUuid, [paymentEntry(write.recorded)])),
       ],
     });
   }

@@ -1,6 +1,7 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { InvalidRequestException } from '@storage/platform';
+import { transferBalance } from '@storage/rental-ledger';
 import { setUnitStatus } from '@storage/unit-occupancy';
 import { carryAppliedPromotions } from '../lease-signing/applied-promotions';
 import { moveGateCode } from './gate-codes';
@@ -17,8 +18,8 @@ interface TargetUnit {
 
 /**
  * Transfer: a new rental on a vacant unit of the same facility at its group's current web rate, the old
- * rental closed. The tenant keeps billing cycle, balance, services, coverage, promotions, vehicles and gate
- * code.
+ * rental closed. The tenant keeps billing cycle, balance (the ledger carries each open charge with its due
+ * date), services, coverage, promotions, vehicles and gate code.
  */
 @Injectable()
 export class TransferService {
@@ -34,7 +35,8 @@ export class TransferService {
       const today = old.facilityToday;
       const newRentalUuid = await openRental(db, old, target);
       await carryOver(db, old.uuid, newRentalUuid, today);
-      await db.query(`UPDATE rental_records SET status = 'MOVED_OUT', end_date = $2, balance_in_pennies = 0, updated_at = now() WHERE uuid = $1`, [old.uuid, today]);
+      await transferBalance(db, { rentalRecordUuid: old.uuid, balanceInPennies: old.balanceInPennies }, newRentalUuid, today);
+      await db.query(`UPDATE rental_records SET status = 'MOVED_OUT', end_date = $2, updated_at = now() WHERE uuid = $1`, [old.uuid, today]);
       await setUnitStatus(db, old.unitUuid, 'vacant');
       await setUnitStatus(db, target.uuid, 'occupied');
       // The balance moved with the tenant; the part of it that is credit is what the transfer credits.
@@ -72,8 +74,8 @@ async function lockTargetUnit(db: EntityManager, facilityUuid: string, unitUuid:
 async function openRental(db: EntityManager, old: LockedRental, target: TargetUnit): Promise<string> {
   const rows: { uuid: string }[] = await db.query(
     `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies,
-                                 balance_in_pennies, billing_day_of_month, next_due_date, start_date, is_autopay_enabled)
-     SELECT portfolio_uuid, facility_uuid, $2, $3, person_uuid, lead_uuid, $4, balance_in_pennies, billing_day_of_month, next_due_date,
+                                 billing_day_of_month, next_due_date, start_date, is_autopay_enabled)
+     SELECT portfolio_uuid, facility_uuid, $2, $3, person_uuid, lead_uuid, $4, billing_day_of_month, next_due_date,
             $5, is_autopay_enabled
        FROM rental_records WHERE uuid = $1
      RETURNING uuid`,

@@ -81,7 +81,7 @@ export function demoTables(today: string): DemoTables {
     lead_sources: ['Website', 'Walk-in', 'Phone call', 'Referral', 'Google Ads'].map((description) => ({ uuid: seedUuid(`lead-source:${description}`), portfolioUuid: DEMO_PORTFOLIO_UUID, description })),
     lead_marketing_sources: ['Google', 'Facebook', 'Billboard', 'Yelp'].map((description) => ({ uuid: seedUuid(`lead-marketing-source:${description}`), portfolioUuid: DEMO_PORTFOLIO_UUID, description })),
     facilities: [], size_and_type_groups: [], unit_groups: [], unit_group_amenities: [], units: [], coverages: [], promotions: [],
-    persons: [], rental_records: [], rental_services: [], gate_codes: [], vehicles: [], coverage_enrollments: [], leads: [], leases: [], notes: [],
+    persons: [], rental_records: [], rental_ledger_entries: [], rental_services: [], gate_codes: [], vehicles: [], coverage_enrollments: [], leads: [], leases: [], notes: [],
   };
   const monthStart = `${today.slice(0, 7)}-01`;
   let tenant = 0;
@@ -163,11 +163,18 @@ function addTenant(t: DemoTables, spec: TenantSpec): void {
   const dueThisMonth = `${spec.monthStart.slice(0, 8)}${String(billingDay).padStart(2, '0')}`;
   // Every seventh tenant is behind by a month: the delinquency scheduler has work in the demo.
   const isBehind = i % 7 === 3;
+  const nextDueDate = isBehind ? addDays(dueThisMonth, -30) : addDays(dueThisMonth, 30);
   t.rental_records.push({
     uuid: rentalUuid, portfolioUuid: DEMO_PORTFOLIO_UUID, facilityUuid: spec.facilityUuid, unitUuid: spec.unitUuid, unitGroupUuid: spec.groupUuid, personUuid,
-    leadUuid: null, rentInPennies: spec.rent, balanceInPennies: isBehind ? spec.rent : 0, billingDayOfMonth: billingDay,
-    nextDueDate: isBehind ? addDays(dueThisMonth, -30) : addDays(dueThisMonth, 30), startDate, endDate: null, status: 'ACTIVE', isAutopayEnabled: i % 3 === 1,
+    leadUuid: null, rentInPennies: spec.rent, billingDayOfMonth: billingDay,
+    nextDueDate, startDate, endDate: null, status: 'ACTIVE', isAutopayEnabled: i % 3 === 1,
   });
+  // The ledger's trigger makes the balance: the last month's rent, paid, or (behind) unpaid since its due date.
+  const rentDue = isBehind ? nextDueDate : dueThisMonth;
+  t.rental_ledger_entries.push({ uuid: seedUuid(`rent:${i}`), rentalRecordUuid: rentalUuid, kind: 'RENT', description: 'Rent', amountInPennies: spec.rent, postedOn: rentDue, dueOn: rentDue });
+  if (!isBehind) {
+    t.rental_ledger_entries.push({ uuid: seedUuid(`payment:${i}`), rentalRecordUuid: rentalUuid, kind: 'PAYMENT', description: 'Payment', amountInPennies: -spec.rent, postedOn: rentDue, dueOn: null });
+  }
   t.gate_codes.push({ uuid: seedUuid(`gate:${i}`), facilityUuid: spec.facilityUuid, rentalRecordUuid: rentalUuid, code: String(100_000 + ((i * 7_919) % 900_000)) });
   if (i % 4 === 1) {
     t.rental_services.push({ uuid: seedUuid(`rental-service:${i}`), rentalRecordUuid: rentalUuid, itemTypeUuid: seedUuid('item-type:lock'), description: 'Disc lock rental', amountInPennies: 500, feeType: 'FIXED_AMOUNT', startDate, endDate: null });

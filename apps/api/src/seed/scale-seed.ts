@@ -160,15 +160,19 @@ function batchStatements(b: Batch): string[] {
     `INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone)
      SELECT ${id('person', 'n')}, '${b.portfolioUuid}', 'Tenant', n || '-' || f.seq, 'tenant.' || f.seq || '.' || n || '@example.com', '555' || lpad((n % 10000000)::text, 7, '0')
      FROM ${tenants}`,
-    // Every tenth tenant owes a month, so the delinquency scheduler has work at scale too.
-    `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, balance_in_pennies,
+    // Every tenth tenant owes a month, so the delinquency scheduler has work at scale too: its rent is an unpaid
+    // ledger charge due on its next due date, which the ledger's trigger adds to its balance.
+    `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                  billing_day_of_month, next_due_date, start_date)
      SELECT ${id('rental', 'n')}, '${b.portfolioUuid}', f.uuid, ${id('unit', 'n')}, ${groupOfUnit}, ${id('person', 'n')}, z.rate + (${tierOfUnit} - 1) * 1000,
-            CASE WHEN n % 10 = 0 THEN z.rate + (${tierOfUnit} - 1) * 1000 ELSE 0 END,
             1 + n % 28,
             (date_trunc('month', current_date) + ((n % 28) || ' days')::interval + CASE WHEN n % 10 = 0 THEN interval '0 days' ELSE interval '1 month' END)::date,
             current_date - (n % 700)
      FROM ${unitsOfBatch(rentalsOf)}`,
+    `INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on)
+     SELECT r.uuid, 'RENT', 'Rent', r.rent_in_pennies, r.next_due_date, r.next_due_date
+       FROM ${tenants} JOIN rental_records r ON r.uuid = ${id('rental', 'n')}
+      WHERE n % 10 = 0`,
     `INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code)
      SELECT f.uuid, ${id('rental', 'n')}, lpad(n::text, 6, '0') FROM ${tenants}`,
     // Every tenant of a parking space has a vehicle on file, and every tenth other tenant too.

@@ -42,14 +42,21 @@ export async function createScaleDataset(db: DataSource, options: { facilities: 
   // Every tenth rental is delinquent; its quarter (i / 10 % 4) says which stage today brings.
   await db.query(
     `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
-                                 balance_in_pennies, billing_day_of_month, next_due_date, start_date)
+                                 billing_day_of_month, next_due_date, start_date)
      SELECT bench_uuid('r', i), '00000000-0000-4000-8000-000000000001', bench_uuid('f', 1 + i % $2), bench_uuid('u', i), bench_uuid('g', 1 + i % $2),
-            bench_uuid('t', i), 10000, CASE WHEN i % 10 = 0 THEN 10000 ELSE 0 END, 1,
+            bench_uuid('t', i), 10000, 1,
             CASE WHEN i % 10 <> 0 THEN $3::date + 1 + i % 27
                  ELSE $3::date - (ARRAY[6, 10, 30, 60])[1 + (i / 10) % 4] END,
             '2024-01-01'
        FROM generate_series(1, $1) i`,
     [rentals, facilities, businessDate],
+  );
+  // What a delinquent rental owes: its unpaid rent, due on its next due date (the ledger's trigger sets the balance).
+  await db.query(
+    `INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on)
+     SELECT uuid, 'RENT', 'Rent', rent_in_pennies, next_due_date, next_due_date FROM rental_records
+      WHERE uuid IN (SELECT bench_uuid('r', i) FROM generate_series(10, $1, 10) i)`,
+    [rentals],
   );
   await db.query(
     `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since, status_changed_on)

@@ -63,22 +63,23 @@ export class RentalLedger1795330000800 implements MigrationInterface {
        WHERE r.balance_in_pennies <> 0
        ORDER BY r.uuid`);
 
-    // The one insert of entries, for the package's functions and for statements that post inside a larger one
-    // (the business-day write): entries in the order given, a charge key already present skipped.
+    // The one insert of entries, for the package's functions and for statements that post among other writes
+    // (a batch of payments, the business-day transition): each entry names its rental; entries are written in the
+    // order given, and one whose charge key its rental has already is skipped.
     await queryRunner.query(`
-      CREATE FUNCTION "rental_ledger_post"(rental uuid, entries jsonb)
-      RETURNS TABLE (entry_uuid uuid, amount_in_pennies integer, charge_key text) LANGUAGE sql AS $$
+      CREATE FUNCTION "rental_ledger_post"(entries jsonb)
+      RETURNS TABLE (entry_uuid uuid, rental_record_uuid uuid, amount_in_pennies integer, charge_key text) LANGUAGE sql AS $$
         INSERT INTO rental_ledger_entries AS l (uuid, rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on, period_from,
                                                 period_to, applies_to, item_type_uuid, promotion_uuid, payment_uuid, charge_key)
-        SELECT coalesce(e.uuid, gen_random_uuid()), rental, e.kind, e.description, e.amount_in_pennies, e.posted_on, e.due_on, e.period_from,
-               e.period_to, e.applies_to, e.item_type_uuid, e.promotion_uuid, e.payment_uuid, e.charge_key
-          FROM jsonb_array_elements(entries) WITH ORDINALITY AS a(value, n),
-               jsonb_to_record(a.value) AS e(uuid uuid, kind ledger_entry_kind, description text, amount_in_pennies integer, posted_on date,
-               due_on date, period_from date, period_to date, applies_to uuid, item_type_uuid uuid, promotion_uuid uuid, payment_uuid uuid,
-               charge_key text)
+        SELECT coalesce(e.uuid, gen_random_uuid()), e.rental_record_uuid, e.kind, e.description, e.amount_in_pennies, e.posted_on, e.due_on,
+               e.period_from, e.period_to, e.applies_to, e.item_type_uuid, e.promotion_uuid, e.payment_uuid, e.charge_key
+          FROM jsonb_array_elements(coalesce(entries, '[]')) WITH ORDINALITY AS a(value, n),
+               jsonb_to_record(a.value) AS e(uuid uuid, rental_record_uuid uuid, kind ledger_entry_kind, description text, amount_in_pennies integer,
+               posted_on date, due_on date, period_from date, period_to date, applies_to uuid, item_type_uuid uuid, promotion_uuid uuid,
+               payment_uuid uuid, charge_key text)
          ORDER BY a.n
         ON CONFLICT (rental_record_uuid, charge_key) WHERE charge_key IS NOT NULL DO NOTHING
-        RETURNING l.uuid, l.amount_in_pennies, l.charge_key
+        RETURNING l.uuid, l.rental_record_uuid, l.amount_in_pennies, l.charge_key
       $$`);
 
     // Summed per rental and applied in rental order, so two statements posting to the same rentals lock them alike.
@@ -107,7 +108,7 @@ export class RentalLedger1795330000800 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP FUNCTION "rental_ledger_post"(uuid, jsonb)`);
+    await queryRunner.query(`DROP FUNCTION "rental_ledger_post"(jsonb)`);
     await queryRunner.query(`DROP TABLE "rental_ledger_entries"`);
     await queryRunner.query(`DROP FUNCTION "rental_ledger_append_only"()`);
     await queryRunner.query(`DROP FUNCTION "rental_ledger_balance"()`);
