@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { createDataSource } from '@storage/persistence';
+import { postEntries } from '@storage/rental-ledger';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import type { DataSource } from 'typeorm';
 import { seedDemo } from '../src/seed/demo-seed';
@@ -77,11 +78,10 @@ const changes: Record<string, Change> = {
       String(pick),
     ]),
   "a rent changes while a letting holds its group's row": (_groups, pick) => rentChangeDuringLetting(pick, pick % 2 === 0 ? 'commit' : 'rollback'),
-  'a balance changes (not counted)': (_groups, pick) =>
-    db.query(`UPDATE rental_records SET balance_in_pennies = balance_in_pennies + $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
-      pick,
-      String(pick),
-    ]),
+  'a balance changes (not counted)': async (_groups, pick) => {
+    const [rental]: { uuid: string }[] = await db.query('SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $1) LIMIT 1', [String(pick)]);
+    if (rental) await db.transaction((manager) => postEntries(manager, rental.uuid, [{ kind: 'LATE_FEE', description: 'Late fee', amountInPennies: pick + 1, postedOn: '2025-01-01', dueOn: '2025-01-01' }]));
+  },
   'units are added in one statement': (groups, pick) =>
     db.query(
       `INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
+import { postEntries } from '@storage/rental-ledger';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { loadRentalEventContext, rentalEnvelope } from '../src';
 
@@ -43,11 +44,15 @@ beforeAll(async () => {
     ids.portfolio,
   ]);
   const rental = `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
-                                              balance_in_pennies, billing_day_of_month, next_due_date, start_date, end_date, status)
-                  VALUES ($1, $2, $3, $4, $5, $6, 9900, $7, 15, '2025-07-15', '2025-01-02', $8, $9)`;
-  await db.query(rental, [ids.rental, ids.portfolio, ids.facility, ids.unit, ids.group, ids.person, 2500, null, 'ACTIVE']);
-  await db.query(rental, [ids.otherRental, ids.portfolio, ids.facility, randomUUID(), ids.group, ids.person, 1000, null, 'ACTIVE']);
-  await db.query(rental, [ids.movedOutRental, ids.portfolio, ids.facility, randomUUID(), ids.group, ids.person, 700, '2025-03-01', 'MOVED_OUT']);
+                                              billing_day_of_month, next_due_date, start_date, end_date, status)
+                  VALUES ($1, $2, $3, $4, $5, $6, 9900, 15, '2025-07-15', '2025-01-02', $7, $8)`;
+  await db.query(rental, [ids.rental, ids.portfolio, ids.facility, ids.unit, ids.group, ids.person, null, 'ACTIVE']);
+  await db.query(rental, [ids.otherRental, ids.portfolio, ids.facility, randomUUID(), ids.group, ids.person, null, 'ACTIVE']);
+  await db.query(rental, [ids.movedOutRental, ids.portfolio, ids.facility, randomUUID(), ids.group, ids.person, '2025-03-01', 'MOVED_OUT']);
+  // The balances, posted as the ledger keeps them.
+  for (const [uuid, owed] of [[ids.rental, 2500], [ids.otherRental, 1000], [ids.movedOutRental, 700]] as const) {
+    await db.transaction((m) => postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: owed, postedOn: '2025-01-15', dueOn: '2025-01-15' }]));
+  }
   const service = `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date, end_date)
                    VALUES ($1, $2, $3, $4, $5, '2025-01-02', $6)`;
   await db.query(service, [ids.rental, ids.item, 'Insurance', 10, 'PERCENTAGE', null]);

@@ -154,6 +154,17 @@ describe('the ledger keeps the balance', () => {
   });
 });
 
+describe('the balance', () => {
+  it('cannot be written but by the ledger: a rental starts at zero and a direct update is refused', async () => {
+    await expect(newRental(100)).rejects.toThrow('sum of the rental\'s ledger entries');
+    const rental = await newRental();
+    await expect(db.query('UPDATE rental_records SET balance_in_pennies = 100 WHERE uuid = $1', [rental])).rejects.toThrow('sum of the rental\'s ledger entries');
+    // Other columns stay writable, and so does a write that leaves the balance as it is.
+    await db.query('UPDATE rental_records SET rent_in_pennies = 12000, balance_in_pennies = balance_in_pennies WHERE uuid = $1', [rental]);
+    expect(await balance(rental)).toBe(0);
+  });
+});
+
 describe('entries', () => {
   it('are append-only: an update or a delete is refused while the rental exists, and go with their rental', async () => {
     const rental = await newRental();

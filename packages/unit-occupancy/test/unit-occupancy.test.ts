@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
+import { postEntries } from '@storage/rental-ledger';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { endRental, repriceUnitGroup, setUnitStatus } from '../src';
 
@@ -95,11 +96,12 @@ describe('endRental', () => {
   /** A rental on `unitUuid` with a running service, one ending after END_DATE, one ended before, current and ended coverage, and a gate code. */
   async function rentalOn(unitUuid: string, gateCode: string): Promise<string> {
     const [{ uuid }]: { uuid: string }[] = await db.query(
-      `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, balance_in_pennies,
+      `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                    billing_day_of_month, next_due_date, start_date)
-       VALUES ($1, $2, $3, $4, $5, 10000, 2500, 1, '2025-07-01', '2025-01-01') RETURNING uuid`,
+       VALUES ($1, $2, $3, $4, $5, 10000, 1, '2025-07-01', '2025-01-01') RETURNING uuid`,
       [ids.portfolio, ids.facility, unitUuid, ids.group, randomUUID()],
     );
+    await db.transaction((m) => postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: 2500, postedOn: '2025-06-01', dueOn: '2025-06-01' }]));
     for (const endDate of [null, '2025-09-30', '2025-03-31']) {
       await db.query(
         `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, start_date, end_date)

@@ -1,6 +1,7 @@
 import { addDays, BILLING_TOPIC, DEFAULT_DELINQUENCY_SCHEDULE, parseEnvelope, type EventEnvelope } from '@storage/domain';
 import { DelinquencyService } from '@storage/delinquency';
 import { OutboxPublisher } from '@storage/messaging';
+import { owe } from '../support/ledger';
 import { expectProblem, id, startTestApi, type TestApi } from '../support/test-api';
 
 let api: TestApi;
@@ -39,7 +40,7 @@ async function owingRental(choice: RentalChoice = {}): Promise<Rental> {
     [choice.uuid ?? null, choice.withServicesAndCoverage ?? false],
   );
   if (row === undefined) throw new Error(`no active, not yet delinquent demo rental matches ${JSON.stringify(choice)}`);
-  await api.db.query('UPDATE rental_records SET balance_in_pennies = 9000, next_due_date = $2 WHERE uuid = $1', [row.uuid, row.today]);
+  await owe(api.db, row.uuid, 9000, row.today);
   return row as Rental;
 }
 

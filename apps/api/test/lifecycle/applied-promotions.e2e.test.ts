@@ -1,6 +1,7 @@
 import { addDays, DEFAULT_DELINQUENCY_SCHEDULE, type BillingPromotion, type EventEnvelope } from '@storage/domain';
 import { BusinessDayAdvancer } from '@storage/delinquency';
 import { id } from '../support/test-api';
+import { owe } from '../support/ledger';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import {
   DOWNTOWN,
@@ -81,7 +82,7 @@ describe('promotions applied at signing', () => {
 
     // A rent change (the api) and a delinquency status change (the scheduler's business-day run) list them too.
     expect((await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: 9999, effectiveDate: today })).status).toBe(200);
-    await api.db.query('UPDATE rental_records SET balance_in_pennies = 9999, next_due_date = $2 WHERE uuid = $1', [rental, addDays(today, -6)]);
+    await owe(api.db, rental, 9999, addDays(today, -6));
     const worker = await new BusinessDayAdvancer(api.db, 'test').worker();
     try {
       expect(await worker.advance([rental], today, DEFAULT_DELINQUENCY_SCHEDULE)).toEqual({ transitions: 1, failures: [] });

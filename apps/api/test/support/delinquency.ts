@@ -2,6 +2,7 @@ import { addDays, DEFAULT_DELINQUENCY_SCHEDULE } from '@storage/domain';
 import { DelinquencyService } from '@storage/delinquency';
 import { OutboxPublisher } from '@storage/messaging';
 import type { DataSource } from 'typeorm';
+import { owe } from './ledger';
 
 export interface RentalInAuction {
   uuid: string;
@@ -17,7 +18,7 @@ export async function bringToAuction(db: DataSource, rentalUuid: string): Promis
        FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid WHERE r.uuid = $1`,
     [rentalUuid],
   );
-  await db.query('UPDATE rental_records SET balance_in_pennies = 9000, next_due_date = $2 WHERE uuid = $1', [row.uuid, addDays(row.today, -61)]);
+  await owe(db, row.uuid, 9000, addDays(row.today, -61));
   const service = new DelinquencyService(db, new OutboxPublisher('test'));
   while ((await service.advance(row.uuid, row.today, DEFAULT_DELINQUENCY_SCHEDULE)) !== null);
   return row;

@@ -1,4 +1,5 @@
-import { addDays, daysBetween } from '@storage/domain';
+import { addDays, balanceOf, daysBetween } from '@storage/domain';
+import { asLedgerLines, ledgerEntries } from '@storage/rental-ledger';
 import { BusinessDayRunner } from '../../src/run/business-day-runner';
 import { DailyTimer } from '../../src/run/daily-timer';
 import { seedFacility, seedRental } from '../support/fixtures';
@@ -147,6 +148,10 @@ describe('two scheduler instances over the same rentals', () => {
       expect(more).toHaveLength(0);
       const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
       expect(fee?.payload.balanceAfterInPennies).toBe(balance);
+      // The fee is the ledger's entry the event names, once, and the balance is the sum of the entries.
+      const entries = await ledgerEntries(first.dataSource.manager, rentalRecordUuid);
+      expect(entries.filter((entry) => entry.kind === 'LATE_FEE').map((entry) => entry.entryUuid)).toEqual([fee?.payload.chargeUuid]);
+      expect(balanceOf(asLedgerLines(entries))).toBe(balance);
     }
   });
 

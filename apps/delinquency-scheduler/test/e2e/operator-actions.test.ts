@@ -1,8 +1,9 @@
-import { addDays, IllegalDelinquencyTransition, type DelinquencyStatus, type EventEnvelope } from '@storage/domain';
+import { addDays, balanceOf, IllegalDelinquencyTransition, type DelinquencyStatus, type EventEnvelope } from '@storage/domain';
 import { DelinquencyConflict, InvalidDelinquencyInput } from '@storage/delinquency';
+import { asLedgerLines, ledgerEntries } from '@storage/rental-ledger';
 import { describeWithKafka } from '@storage/testing';
 import { expectBasePayload, type RentalShown } from '../support/base-payload';
-import { seedFacility, seedRental, type FacilityFixture, type RentalFixture } from '../support/fixtures';
+import { changeBalance, seedFacility, seedRental, type FacilityFixture, type RentalFixture } from '../support/fixtures';
 import { ofType, statusTrail } from '../support/outbox';
 import { receiveEvents, type ReceivedEvents } from '../support/received-events';
 import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
@@ -95,10 +96,11 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     added = await newEvents(rentalRecordUuid, seen);
     expectStatusChange(added, rental, { ...owing, balance: 0 }, { delinquencyUuid, from: 'OVERDUE', to: 'WRITTEN_OFF' });
     seen += added.length;
+    expect((await ledgerEntries(scheduler.dataSource.manager, rentalRecordUuid)).at(-1)).toMatchObject({ kind: 'WRITE_OFF', amountInPennies: -owing.balance });
 
     await expect(scheduler.delinquency.pause(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
     await expect(scheduler.delinquency.writeOff(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
-    await scheduler.dataSource.query('UPDATE rental_records SET balance_in_pennies = 5000 WHERE uuid = $1', [rentalRecordUuid]);
+    await changeBalance(scheduler.dataSource, rentalRecordUuid, 5000, '2025-04-01');
     for (const date of ['2025-05-01', '2025-06-01', '2025-07-01']) await scheduler.run(date);
     expect(await newEvents(rentalRecordUuid, seen)).toEqual([]);
   });
@@ -170,6 +172,10 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     expectStatusChange(all.slice(5, 6), rental, ended, { delinquencyUuid, from: 'AUCTION', to: 'WRITTEN_OFF' });
     const [movedOut] = ofType(all, 'moved-out');
     expectBasePayload(movedOut, facility, rental, ended);
+    // In the ledger: the bid's share pays the debt (all of it here, so nothing is written off).
+    const entries = await ledgerEntries(scheduler.dataSource.manager, rentalRecordUuid);
+    expect(entries.map((entry) => [entry.kind, entry.amountInPennies])).toEqual([['RENT', 10000], ['LATE_FEE', 2000], ['AUCTION_PROCEEDS', -12000]]);
+    expect(balanceOf(asLedgerLines(entries))).toBe(0);
 
     const [state] = await scheduler.dataSource.query(
       `SELECT r.status, r.balance_in_pennies, u.status AS unit_status, d.written_off_in_pennies,

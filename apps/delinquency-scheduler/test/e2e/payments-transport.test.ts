@@ -4,7 +4,7 @@ import { BILLING_TOPIC, createEnvelope } from '@storage/domain';
 import { eventTransport, OutboxPublisher } from '@storage/messaging';
 import { describeWithKafka, eventually } from '@storage/testing';
 import { PAYMENTS_GROUP } from '../../src/payments/payments.controller';
-import { seedFacility, seedRental } from '../support/fixtures';
+import { clearBalance, seedFacility, seedRental } from '../support/fixtures';
 import { outboxEvents, statusTrail } from '../support/outbox';
 import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
 import { createSchedulerApp, freshKafkaGroup } from '../support/scheduler-app';
@@ -41,7 +41,7 @@ function paymentsSuite(kafkaBrokers: string | undefined): void {
     const partial = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
     const cleared = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
     await scheduler.run('2025-03-11');
-    await scheduler.dataSource.query('UPDATE rental_records SET balance_in_pennies = 0 WHERE uuid = $1', [cleared.rentalRecordUuid]);
+    await clearBalance(scheduler.dataSource, cleared.rentalRecordUuid, '2025-03-11');
 
     // Written as the api would (through the outbox); the scheduler's own relay carries it to Kafka in that mode.
     const publisher = new OutboxPublisher('delinquency-scheduler');

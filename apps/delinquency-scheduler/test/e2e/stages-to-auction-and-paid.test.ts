@@ -4,7 +4,7 @@ import { runOnce } from '@storage/messaging';
 import { describeWithKafka } from '@storage/testing';
 import { PAYMENTS_GROUP } from '../../src/payments/payments.controller';
 import { expectBasePayload } from '../support/base-payload';
-import { seedFacility, seedRental, type FacilityFixture, type RentalFixture } from '../support/fixtures';
+import { clearBalance, seedFacility, seedRental, type FacilityFixture, type RentalFixture } from '../support/fixtures';
 import { ofType, outboxEvents, statusTrail } from '../support/outbox';
 import { receiveEvents, type ReceivedEvents } from '../support/received-events';
 import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
@@ -137,7 +137,7 @@ function journey(kafkaBrokers: string | undefined): void {
 
   it('cancels the pending auction and moves to PAID when a payment clears the balance, once', async () => {
     const before = (await events()).length;
-    await scheduler.dataSource.query('UPDATE rental_records SET balance_in_pennies = 0 WHERE uuid = $1', [rental.rentalRecordUuid]);
+    await clearBalance(scheduler.dataSource, rental.rentalRecordUuid, '2025-05-02');
     const cleared = payment(0, '2025-05-02');
     expect(await consume(cleared)).toBe(true);
     expect(await consume(cleared)).toBe(false);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { OccupancyBand } from '@storage/domain';
+import { postEntries, type NewLedgerEntry } from '@storage/rental-ledger';
 
 export interface FacilityFixture {
   portfolioUuid: string;
@@ -78,8 +79,8 @@ export async function seedRental(
   );
   await db.query(
     `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
-                                 balance_in_pennies, billing_day_of_month, next_due_date, start_date)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, '2024-01-01')`,
+                                 billing_day_of_month, next_due_date, start_date)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, '2024-01-01')`,
     [
       r.rentalRecordUuid,
       facility.portfolioUuid,
@@ -88,10 +89,10 @@ export async function seedRental(
       facility.unitGroupUuid,
       r.personUuid,
       options.rentInPennies ?? 10000,
-      options.balanceInPennies,
       options.nextDueDate,
     ],
   );
+  if (options.balanceInPennies !== 0) await changeBalance(db, r.rentalRecordUuid, options.balanceInPennies, options.nextDueDate);
   await db.query(`INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code) VALUES ($1, $2, $3)`, [
     facility.facilityUuid,
     r.rentalRecordUuid,
@@ -103,4 +104,22 @@ export async function seedRental(
     [r.rentalRecordUuid, r.serviceItemTypeUuid],
   );
   return r;
+}
+
+/**
+ * Moves the rental's balance by `amountInPennies` through its ledger, the only writer of a balance: owed rent due
+ * on `dueOn` when positive, a payment when negative.
+ */
+export async function changeBalance(db: DataSource, rentalRecordUuid: string, amountInPennies: number, dueOn: string): Promise<void> {
+  const entry: NewLedgerEntry =
+    amountInPennies > 0
+      ? { kind: 'RENT', description: 'Rent', amountInPennies, postedOn: dueOn, dueOn }
+      : { kind: 'PAYMENT', description: 'Payment', amountInPennies, postedOn: dueOn, dueOn: null, paymentUuid: randomUUID() };
+  await db.transaction((manager) => postEntries(manager, rentalRecordUuid, [entry]));
+}
+
+/** A payment of everything the rental owes. */
+export async function clearBalance(db: DataSource, rentalRecordUuid: string, paidOn: string): Promise<void> {
+  const [{ balance }]: { balance: number }[] = await db.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
+  if (balance > 0) await changeBalance(db, rentalRecordUuid, -balance, paidOn);
 }

@@ -14,6 +14,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Rentals that exist already get one OPENING_BALANCE entry for a balance that is not zero, due when the old
  * model counted it due (the delinquency's past-due date, else the next due date), so the invariant holds from the
  * first day. The entries are written before the trigger exists, so the balance is not counted twice.
+ *
+ * Then only the ledger moves a balance: a rental is inserted at zero, and any other write of the column is refused.
  */
 export class RentalLedger1795330000800 implements MigrationInterface {
   name = 'RentalLedger1795330000800';
@@ -105,9 +107,27 @@ export class RentalLedger1795330000800 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TRIGGER "rental_ledger_append_only" BEFORE UPDATE OR DELETE ON "rental_ledger_entries"
         FOR EACH ROW EXECUTE FUNCTION rental_ledger_append_only()`);
+    // Only the ledger moves a balance: a rental starts at zero, and a write of the column that does not come from
+    // the ledger's trigger (trigger depth 0) is refused, so no writer can change a balance and skip the ledger.
+    await queryRunner.query(`
+      CREATE FUNCTION "rental_balance_kept_by_ledger"() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'rental_records.balance_in_pennies is the sum of the rental''s ledger entries: post an entry (@storage/rental-ledger)'
+          USING ERRCODE = 'restrict_violation';
+      END $$`);
+    await queryRunner.query(`
+      CREATE TRIGGER "rental_balance_starts_at_zero" BEFORE INSERT ON "rental_records"
+        FOR EACH ROW WHEN (NEW.balance_in_pennies <> 0) EXECUTE FUNCTION rental_balance_kept_by_ledger()`);
+    await queryRunner.query(`
+      CREATE TRIGGER "rental_balance_kept_by_ledger" BEFORE UPDATE OF "balance_in_pennies" ON "rental_records"
+        FOR EACH ROW WHEN (OLD.balance_in_pennies IS DISTINCT FROM NEW.balance_in_pennies AND pg_trigger_depth() = 0)
+        EXECUTE FUNCTION rental_balance_kept_by_ledger()`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TRIGGER "rental_balance_kept_by_ledger" ON "rental_records"`);
+    await queryRunner.query(`DROP TRIGGER "rental_balance_starts_at_zero" ON "rental_records"`);
+    await queryRunner.query(`DROP FUNCTION "rental_balance_kept_by_ledger"()`);
     await queryRunner.query(`DROP FUNCTION "rental_ledger_post"(jsonb)`);
     await queryRunner.query(`DROP TABLE "rental_ledger_entries"`);
     await queryRunner.query(`DROP FUNCTION "rental_ledger_append_only"()`);
