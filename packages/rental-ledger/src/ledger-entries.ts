@@ -113,3 +113,31 @@ export async function ledgerEntries(db: EntityManager, rentalRecordUuid: string)
 export function asLedgerLines(entries: readonly LedgerEntry[]): LedgerLine[] {
   return entries.map((entry) => ({ entryUuid: entry.entryUuid, amountInPennies: entry.amountInPennies, dueOn: entry.dueOn, appliesTo: entry.appliesTo }));
 }
+
+/** An entry with its position in the ledger and the balance it left. */
+export interface LedgerStatementEntry extends LedgerEntry {
+  position: string;
+  balanceAfterInPennies: number;
+}
+
+/**
+ * A page of the rental's ledger, oldest first: up to `limit` entries after position `after` (0 for the first
+ * page), each with the balance it left. `more` says whether entries follow the page.
+ */
+export async function ledgerPage(
+  db: EntityManager,
+  rentalRecordUuid: string,
+  page: { after: string; limit: number },
+): Promise<{ entries: LedgerStatementEntry[]; more: boolean }> {
+  const rows: (LedgerStatementEntry & { seq: string })[] = await db.query(
+    `SELECT * FROM (
+       SELECT uuid AS "entryUuid", seq::text AS seq, seq::text AS position, kind, description, amount_in_pennies AS "amountInPennies",
+              posted_on::text AS "postedOn", due_on::text AS "dueOn", period_from::text AS "periodFrom", period_to::text AS "periodTo",
+              applies_to AS "appliesTo", item_type_uuid AS "itemTypeUuid", promotion_uuid AS "promotionUuid", payment_uuid AS "paymentUuid",
+              (sum(amount_in_pennies) OVER (ORDER BY seq))::int AS "balanceAfterInPennies"
+         FROM rental_ledger_entries WHERE rental_record_uuid = $1) e
+      WHERE e.seq::bigint > $2::bigint ORDER BY e.seq::bigint LIMIT $3`,
+    [rentalRecordUuid, page.after, page.limit + 1],
+  );
+  return { entries: rows.slice(0, page.limit), more: rows.length > page.limit };
+}

@@ -3,13 +3,14 @@ import { LifecyclePublisher } from './lifecycle-publisher';
 import { MoveOutService } from './move-out.service';
 import { PaymentsService } from './payments.service';
 import { RentChangeService } from './rent-change.service';
+import { RentalLedgerController } from './rental-ledger.controller';
 import { RentalServicesService } from './rental-services.service';
 import { RentalsController } from './rentals.controller';
 import { TransferService } from './transfer.service';
 
-/** The rental lifecycle's operator extensions. Needs MessagingModule (global) for the outbox. */
+/** The rental lifecycle's operator extensions and the rental's ledger. Needs MessagingModule (global) for the outbox. */
 @Module({
-  controllers: [RentalsController],
+  controllers: [RentalsController, RentalLedgerController],
   providers: [LifecyclePublisher, PaymentsService, MoveOutService, RentChangeService, RentalServicesService, TransferService],
   exports: [LifecyclePublisher],
 })

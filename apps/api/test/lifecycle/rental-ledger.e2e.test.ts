@@ -1,6 +1,6 @@
 import { balanceOf, openCharges } from '@storage/domain';
 import { asLedgerLines, ledgerEntries } from '@storage/rental-ledger';
-import { id } from '../support/test-api';
+import { expectProblem, id } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { facilityToday, leadWithLease, rentalOf, rentalPath, signingPath, vacantUnit } from '../support/lifecycle-flow';
 import { owe } from '../support/ledger';
@@ -47,5 +47,37 @@ describe("a rental's money goes through its ledger", () => {
     expect(openCharges(asLedgerLines(carried))).toEqual([{ entryUuid: expect.any(String), dueOn: today, openInPennies: 9_000 }]);
     expect(carried.map((entry) => entry.kind)).toEqual(['TRANSFER_IN']);
     expect((await ledgerEntries(api.db.manager, rental)).at(-1)).toMatchObject({ kind: 'TRANSFER_OUT', amountInPennies: -9_000 });
+  });
+});
+
+describe('the ledger route', () => {
+  it("answers the rental's entries oldest first, each with the balance it left, paged", async () => {
+    const rental = await newTenant('Reader');
+    const today = await facilityToday(api.db);
+    await owe(api.db, rental, 10_000, today);
+    for (const amountInPennies of [1_000, 2_000, 3_000]) expect((await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies })).status).toBe(200);
+
+    const first = await api.call('GET', `${rentalPath(rental)}/ledger?limit=3`);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ rentalRecordUuid: rental, balanceInPennies: 4_000, nextDueDate: today });
+    expect(first.body.entries.map((e: { kind: string; amountInPennies: number; balanceAfterInPennies: number }) => [e.kind, e.amountInPennies, e.balanceAfterInPennies])).toEqual([
+      ['RENT', 10_000, 10_000],
+      ['PAYMENT', -1_000, 9_000],
+      ['PAYMENT', -2_000, 7_000],
+    ]);
+    expect(first.body.entries[0]).toMatchObject({ description: 'Rent', postedOn: today, dueOn: today, servicePeriod: null, appliesToEntryUuid: null });
+    expect(first.body.nextPageAfter).toBe(first.body.entries[2].position);
+
+    const rest = await api.call('GET', `${rentalPath(rental)}/ledger?limit=3&after=${first.body.nextPageAfter}`);
+    expect(rest.body.entries.map((e: { amountInPennies: number; balanceAfterInPennies: number }) => [e.amountInPennies, e.balanceAfterInPennies])).toEqual([[-3_000, 4_000]]);
+    expect(rest.body.nextPageAfter).toBeNull();
+  });
+
+  it('refuses a bad page with problem+json, and another facility\'s path with 404', async () => {
+    const rental = await newTenant('Pager');
+    for (const query of ['limit=0', 'limit=501', 'limit=ten', 'after=-1', 'after=1.5']) {
+      expectProblem(await api.call('GET', `${rentalPath(rental)}/ledger?${query}`), 400, [query.split('=')[0]]);
+    }
+    expectProblem(await api.call('GET', `${rentalPath(rental, id('facility:lakeside'))}/ledger`), 404);
   });
 });
