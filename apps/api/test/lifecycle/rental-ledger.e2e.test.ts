@@ -5,6 +5,11 @@ import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { facilityToday, leadWithLease, rentalOf, rentalPath, signingPath, vacantUnit } from '../support/lifecycle-flow';
 import { owe } from '../support/ledger';
 
+interface LedgerPage {
+  entries: { kind: string; position: string; amountInPennies: number; balanceAfterInPennies: number }[];
+  nextPageAfter: string | null;
+}
+
 let api: LifecycleApi;
 beforeAll(async () => {
   api = await startLifecycleApi();
@@ -59,18 +64,19 @@ describe('the ledger route', () => {
 
     const first = await api.call('GET', `${rentalPath(rental)}/ledger?limit=3`);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ rentalRecordUuid: rental, balanceInPennies: 4_000, nextDueDate: today });
-    expect(first.body.entries.map((e: { kind: string; amountInPennies: number; balanceAfterInPennies: number }) => [e.kind, e.amountInPennies, e.balanceAfterInPennies])).toEqual([
+    const page = first.body as LedgerPage;
+    expect(page).toMatchObject({ rentalRecordUuid: rental, balanceInPennies: 4_000, nextDueDate: today });
+    expect(page.entries.map((e) => [e.kind, e.amountInPennies, e.balanceAfterInPennies])).toEqual([
       ['RENT', 10_000, 10_000],
       ['PAYMENT', -1_000, 9_000],
       ['PAYMENT', -2_000, 7_000],
     ]);
-    expect(first.body.entries[0]).toMatchObject({ description: 'Rent', postedOn: today, dueOn: today, servicePeriod: null, appliesToEntryUuid: null });
-    expect(first.body.nextPageAfter).toBe(first.body.entries[2].position);
+    expect(page.entries[0]).toMatchObject({ description: 'Rent', postedOn: today, dueOn: today, servicePeriod: null, appliesToEntryUuid: null });
+    expect(page.nextPageAfter).toBe(page.entries[2].position);
 
-    const rest = await api.call('GET', `${rentalPath(rental)}/ledger?limit=3&after=${first.body.nextPageAfter}`);
-    expect(rest.body.entries.map((e: { amountInPennies: number; balanceAfterInPennies: number }) => [e.amountInPennies, e.balanceAfterInPennies])).toEqual([[-3_000, 4_000]]);
-    expect(rest.body.nextPageAfter).toBeNull();
+    const rest = (await api.call('GET', `${rentalPath(rental)}/ledger?limit=3&after=${page.nextPageAfter}`)).body as LedgerPage;
+    expect(rest.entries.map((e) => [e.amountInPennies, e.balanceAfterInPennies])).toEqual([[-3_000, 4_000]]);
+    expect(rest.nextPageAfter).toBeNull();
   });
 
   it('refuses a bad page with problem+json, and another facility\'s path with 404', async () => {
