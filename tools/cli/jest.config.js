@@ -1,1 +1,2 @@
-module.exports = require('../../jest.preset');
+const { jestDatabaseSetup } = require('@storage/testing');
+module.exports = { ...require('../../jest.preset'), ...jestDatabaseSetup };

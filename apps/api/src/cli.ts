@@ -1,6 +1,6 @@
 /**
  * The api's commands, reached through the root CLI (`npm run cli -- <command>`):
- *   seed demo [--if-empty]
+ *   seed demo [--if-empty | --yes]
  *   seed scale --facilities N --rentals M [--portfolio <id>]
  *   api-keys create --portfolio <id> [--portfolio <id>…] | --all-portfolios  [--scope read|write] [--label <text>]
  */
@@ -10,11 +10,11 @@ import type { DataSource } from 'typeorm';
 import { createApiKey } from './auth/create-api-key';
 import { parseArgs, positiveInt, type ParsedArgs } from './cli-args';
 import { API_KEY_SCOPES, type ApiKeyScope } from './model/api-key.entity';
-import { seedDemo } from './seed/demo-seed';
+import { DemoExists, seedDemo } from './seed/demo-seed';
 import { seedScale } from './seed/scale-seed';
 
 const USAGE = `Usage:
-  seed demo [--if-empty]
+  seed demo [--if-empty | --yes]      an existing demo is kept with --if-empty, replaced with --yes, else refused
   seed scale --facilities N --rentals M [--portfolio <id>]
   api-keys create (--portfolio <id>… | --all-portfolios) [--scope read|write] [--label <text>]`;
 
@@ -25,7 +25,7 @@ async function run(args: ParsedArgs, dataSource: DataSource): Promise<void> {
   switch (command) {
     case 'seed demo':
       await seedDemo(dataSource, {
-        ifEmpty: args.flags.has('if-empty'),
+        whenExists: args.flags.has('if-empty') ? 'keep' : args.flags.has('yes') ? 'replace' : 'refuse',
         apiKey: process.env.DEMO_API_KEY || undefined,
         dataDir: process.env.DATA_DIR ?? '.data',
         log,
@@ -74,5 +74,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
+  // Refusing to replace the demo unasked is a usage error, as the router's are.
+  process.exitCode = error instanceof DemoExists ? 2 : 1;
 });

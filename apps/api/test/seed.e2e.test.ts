@@ -41,7 +41,7 @@ describe('seed demo', () => {
   it('seeds once with --if-empty, uses DEMO_API_KEY and writes it to <dataDir>/demo-api-key (mode 600)', async () => {
     const key = 'sk_demo_key_for_tests_0123456789';
     const lines: string[] = [];
-    const first = await seedDemo(db, { ifEmpty: true, apiKey: key, dataDir, log: (line) => lines.push(line) });
+    const first = await seedDemo(db, { whenExists: 'keep', apiKey: key, dataDir, log: (line) => lines.push(line) });
     expect(first).toEqual({ seeded: true, apiKey: key });
     expect(lines.join('\n')).toContain(key);
     const file = path.join(dataDir, 'demo-api-key');
@@ -50,7 +50,7 @@ describe('seed demo', () => {
     const [stored] = await db.query('SELECT scope FROM api_keys WHERE key_hash = $1', [hashApiKey(key)]);
     expect(stored.scope).toBe('write');
 
-    const second = await seedDemo(db, { ifEmpty: true, apiKey: key, dataDir, log: () => undefined });
+    const second = await seedDemo(db, { whenExists: 'keep', apiKey: key, dataDir, log: () => undefined });
     expect(second.seeded).toBe(false);
     const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM facilities f JOIN portfolios p ON p.uuid = f.portfolio_uuid WHERE p.portfolio_id = 'demo'`);
     expect(count).toBe(3);

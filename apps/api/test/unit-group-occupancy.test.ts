@@ -20,7 +20,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'occupancy-test' }).initialize();
   dataDir = await mkdtemp(path.join(tmpdir(), 'occupancy-test-'));
-  await seedDemo(db, { ifEmpty: false, dataDir, log: () => undefined });
+  await seedDemo(db, { whenExists: 'refuse', dataDir, log: () => undefined });
 });
 afterAll(async () => {
   await db.destroy();

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { locateDatabase, migrate } from '@storage/persistence';
-import { repoRoot, ROUTED_COMMANDS, USAGE } from './commands';
+import { repoRoot, ROUTED_COMMANDS, USAGE, usageOf } from './commands';
 import { start } from './start';
 
 const dataDir = () => path.resolve(repoRoot, process.env.DATA_DIR ?? '.data');
@@ -28,13 +28,15 @@ function route(command: string, args: string[]): Promise<number> {
 
 class UsageError extends Error {}
 
+/** `--help` or `-h` anywhere asks for the usage: it is printed and nothing runs, whatever the command. */
+const HELP_FLAGS = new Set(['--help', '-h']);
+
 async function main([command, ...args]: string[]): Promise<number> {
+  if (command === undefined || command === 'help' || HELP_FLAGS.has(command) || args.some((arg) => HELP_FLAGS.has(arg))) {
+    process.stdout.write(usageOf(command));
+    return 0;
+  }
   switch (command) {
-    case undefined:
-    case 'help':
-    case '--help':
-      process.stdout.write(USAGE);
-      return 0;
     case 'start':
       return start({ dataDir: dataDir() });
     case 'db':

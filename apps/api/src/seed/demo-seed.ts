@@ -9,8 +9,11 @@ import { insertRows } from './insert-rows';
 export const DEMO_API_KEY_FILE = 'demo-api-key';
 
 export interface DemoSeedOptions {
-  /** Seed only when the demo portfolio does not exist yet (what `npm start` does on every boot). */
-  ifEmpty: boolean;
+  /**
+   * What to do when the demo portfolio exists: keep it and seed nothing (what `npm start` does on every boot),
+   * replace it (everything created in it since is lost), or refuse with `DemoExists`.
+   */
+  whenExists: 'keep' | 'replace' | 'refuse';
   /** The demo key to use (DEMO_API_KEY); a random one otherwise. */
   apiKey?: string | undefined;
   /** Where `demo-api-key` is written, so the launcher can show the key on later boots. */
@@ -18,10 +21,18 @@ export interface DemoSeedOptions {
   log: (line: string) => void;
 }
 
-/** Seeds the demo portfolio in one transaction; an existing one is replaced unless `ifEmpty`. */
+/** Replacing the demo would lose what was created in it: the caller must say so. */
+export class DemoExists extends Error {
+  constructor() {
+    super(`The demo portfolio "${DEMO_PORTFOLIO_ID}" exists. \`seed demo --yes\` replaces it (the leads, rentals and lease links created in it since are lost); \`seed demo --if-empty\` keeps it.`);
+  }
+}
+
+/** Seeds the demo portfolio in one transaction; an existing one is kept, replaced or refused (`whenExists`). */
 export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions): Promise<{ seeded: boolean; apiKey: string | null }> {
   const exists = (await dataSource.query<unknown[]>('SELECT 1 FROM portfolios WHERE portfolio_id = $1', [DEMO_PORTFOLIO_ID])).length > 0;
-  if (exists && options.ifEmpty) {
+  if (exists && options.whenExists === 'refuse') throw new DemoExists();
+  if (exists && options.whenExists === 'keep') {
     // A key given by the environment still has to work against an existing demo.
     if (options.apiKey !== undefined) await createApiKey(dataSource, { portfolioIds: [DEMO_PORTFOLIO_ID], scope: 'write', label: 'demo', key: options.apiKey });
     options.log('The demo portfolio exists; nothing seeded.');

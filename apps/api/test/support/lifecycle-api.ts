@@ -44,7 +44,7 @@ export async function startLifecycleApi(options: { kafkaBrokers?: string } = {})
   configureHttp(app);
   await app.listen(port, '127.0.0.1');
   const db = app.get(DataSource);
-  const { apiKey } = await seedDemo(db, { ifEmpty: false, dataDir, log: () => undefined });
+  const { apiKey } = await seedDemo(db, { whenExists: 'refuse', dataDir, log: () => undefined });
 
   const inject = async (method: string, url: string, headers: Record<string, string>, payload?: string): Promise<Reply> => {
     const response = await app.inject({ method: method as 'GET', url, headers, ...(payload === undefined ? {} : { payload }) });

@@ -58,7 +58,7 @@ export async function startTestApi(): Promise<TestApi> {
   await app.getHttpAdapter().getInstance().ready();
   const db = app.get(DataSource);
 
-  const { apiKey } = await seedDemo(db, { ifEmpty: false, dataDir, log: () => undefined });
+  const { apiKey } = await seedDemo(db, { whenExists: 'refuse', dataDir, log: () => undefined });
   const read = await createApiKey(db, { portfolioIds: ['demo'], scope: 'read' });
   await db.query(`INSERT INTO portfolios (portfolio_id, name) VALUES ('other', 'Other Co.')`);
   const other = await createApiKey(db, { portfolioIds: ['other'], scope: 'write' });
