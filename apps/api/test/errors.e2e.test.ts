@@ -36,6 +36,15 @@ describe('every failure is problem+json', () => {
     expectProblem(await api.call('POST', NOTE, { key: api.keys.write }), 400, ['noteText']);
   });
 
+  it('400 naming the field for a NUL character anywhere a string reaches the database, never 500', async () => {
+    expectProblem(await api.call('GET', '/shopping/demo%00/v1/lead-sources'), 400, ['portfolio']);
+    expectProblem(await api.call('GET', `/api/demo/portfolios/v1/notifications?leadUuid=${id('lead:1')}%00`), 400, ['leadUuid']);
+    expectProblem(await api.call('POST', NOTE, { body: { noteText: 'before\u0000after' } }), 400, ['noteText']);
+    const lead = { facilityUuid: id('facility:downtown'), firstName: 'Nul', lastName: 'Byte', email: 'nul@example.com' };
+    expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...lead, firstName: 'N\u0000l' } }), 400, ['firstName']);
+    expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...lead, extra: [{ deep: 'x\u0000' }] } }), 400, ['extra[0].deep']);
+  });
+
   it('ignores unknown fields (tolerant reader) but validates known ones', async () => {
     const reply = await api.call('POST', NOTE, { body: { noteText: 'ok', extra: { deep: true } } });
     expect(reply.status).toBe(200);
