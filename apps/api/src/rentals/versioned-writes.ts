@@ -46,6 +46,8 @@ const MAX_BATCH = 200;
 export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite> {
   private readonly reads: Batcher<RentalRef, Row | undefined>;
   private readonly writes: Batcher<Write, boolean>;
+  /** The last change of each rental under way in this process, which the next one waits for. */
+  private readonly turns = new Map<string, Promise<unknown>>();
 
   constructor(dataSource: DataSource, statements: VersionedStatements<Write>) {
     this.reads = new Batcher(
@@ -76,6 +78,19 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
    * (throwing its refusal) and build the write, and writes it if the rental is still as read; else again.
    */
   async apply<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }): Promise<Result> {
+    // This process's changes of one rental take turns: read together, they would all but one fail their version
+    // and retry, the last of N after N attempts. Only writers elsewhere (other replicas, other kinds) race it.
+    const key = ref.rentalRecordUuid;
+    const mine = (this.turns.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.attempt(ref, decide));
+    this.turns.set(key, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.turns.get(key) === mine) this.turns.delete(key);
+    }
+  }
+
+  private async attempt<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }): Promise<Result> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const read = await this.reads.run(ref);
       const { write, result } = decide(activeRental(read === undefined ? [] : [read], ref));
