@@ -45,6 +45,11 @@ describe('every failure is problem+json', () => {
     expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...lead, extra: [{ deep: 'x\u0000' }] } }), 400, ['extra[0].deep']);
   });
 
+  it('400 for a date PostgreSQL cannot hold (year 0000), never 500', async () => {
+    const lead = { facilityUuid: id('facility:downtown'), firstName: 'Year', lastName: 'Zero', email: 'zero@example.com' };
+    expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...lead, desiredMoveInDate: '0000-01-01' } }), 400, ['desiredMoveInDate']);
+  });
+
   it('ignores unknown fields (tolerant reader) but validates known ones', async () => {
     const reply = await api.call('POST', NOTE, { body: { noteText: 'ok', extra: { deep: true } } });
     expect(reply.status).toBe(200);

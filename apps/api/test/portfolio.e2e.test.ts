@@ -158,6 +158,8 @@ describe('operation 10: patch unit group base rates', () => {
     expectProblem(await api.call('PATCH', url, { body: { baseWebRateInPennies: -1, baseStreetRateInPennies: 12.5 } }), 400, ['baseWebRateInPennies', 'baseStreetRateInPennies']);
     expectProblem(await api.call('PATCH', url, { body: { baseWebRateInPennies: '100' } }), 400, ['baseWebRateInPennies']);
     expectProblem(await api.call('PATCH', url, { body: {} }), 400);
+    // null is a value, not an absence: refused, never taken for "keep the current rate".
+    expectProblem(await api.call('PATCH', url, { body: { baseWebRateInPennies: null, baseStreetRateInPennies: 100 } }), 400, ['baseWebRateInPennies']);
     expectProblem(await api.call('PATCH', `${base}/facilities/${id('facility:lakeside')}/unitGroups/${group}/rate`, { body: { baseWebRateInPennies: 1 } }), 404);
     expectProblem(await api.call('PATCH', `${base}/facilities/${downtown}/unitGroups/not-a-uuid/rate`, { body: { baseWebRateInPennies: 1 } }), 400, ['unitGroupUuid']);
   });
@@ -189,6 +191,7 @@ describe('operation 11: update person', () => {
   it('refuses a bad email, an empty body and unknown persons', async () => {
     expectProblem(await api.call('PATCH', url, { body: { email: 'nope' } }), 400, ['email']);
     expectProblem(await api.call('PATCH', url, { body: { email: 5 } }), 400, ['email']);
+    expectProblem(await api.call('PATCH', url, { body: { email: null, phone: '(555) 555-0123' } }), 400, ['email']);
     expectProblem(await api.call('PATCH', url, { body: {} }), 400);
     expectProblem(await api.call('PATCH', `${base}/tenants/person/${id('person:none')}`, { body: { email: 'a@b.co' } }), 404);
   });

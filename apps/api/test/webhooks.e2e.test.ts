@@ -184,6 +184,8 @@ describe('operation 17: update subscription', () => {
   it('answers 404 for an unknown URL, 400 for bad input, 404 for another portfolio key', async () => {
     expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent('https://93.184.216.34/other')}`, { body: { description: 'x' } }), 404);
     expectProblem(await api.call('PATCH', `${BASE}/subscriptions`, { body: { description: 'x' } }), 400, ['targetUrl']);
+    expectProblem(await api.call('PATCH', `${BASE}/subscriptions`, { body: { targetUrl: null, description: 'x' } }), 400, ['targetUrl']);
+    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { description: null } }), 400, ['description']);
     expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent('http://x.example/a')}`, { body: {} }), 400, ['targetUrl']);
     expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { eventTypes: ['moved_in'] } }), 400, ['eventTypes[0]']);
     expectProblem(

@@ -10,9 +10,9 @@ export type CalendarDate = string;
 const CALENDAR_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const MS_PER_DAY = 86_400_000;
 
-/** Well formed and a real day (no 2023-02-29). */
+/** Well formed and a real day (no 2023-02-29) of the years 0001 to 9999 (PostgreSQL has no year 0). */
 export function isCalendarDate(s: unknown): s is CalendarDate {
-  if (typeof s !== 'string' || !CALENDAR_DATE_PATTERN.test(s)) return false;
+  if (typeof s !== 'string' || !CALENDAR_DATE_PATTERN.test(s) || s.startsWith('0000')) return false;
   const ms = Date.parse(`${s}T00:00:00Z`);
   // A day that does not exist either fails to parse or comes back as another day.
   return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === s;

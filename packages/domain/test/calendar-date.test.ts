@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { addDays, calendarDateSchema, daysBetween, isCalendarDate, toCalendarDate } from '../src';
 
 describe('calendar dates', () => {
-  it.each(['2024-02-29', '2025-12-31', '1999-01-01'])('accepts %p', (s) => expect(isCalendarDate(s)).toBe(true));
-  it.each(['2023-02-29', '2025-13-01', '2025-04-31', '2025-1-01', '2025-01-01T00:00:00Z', ''])('refuses %p', (s) => {
+  it.each(['2024-02-29', '2025-12-31', '1999-01-01', '0001-01-01', '9999-12-31'])('accepts %p', (s) => expect(isCalendarDate(s)).toBe(true));
+  it.each(['2023-02-29', '2025-13-01', '2025-04-31', '2025-1-01', '2025-01-01T00:00:00Z', '', '0000-01-01', '0000-12-31'])('refuses %p', (s) => {
     expect(isCalendarDate(s)).toBe(false);
     expect(calendarDateSchema.safeParse(s).success).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsEmailAddress, IsPhone, IsUuidString, PHONE_PATTERN_DESCRIPTION } from '../common';
+import { ArrayMaxSize, IsArray, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsEmailAddress, IsOmittable, IsPhone, IsUuidString, PHONE_PATTERN_DESCRIPTION } from '../common';
 import { NOTE_TEXT_MAX_LENGTH } from '../model/note.entity';
 
 /** Look-ups by UUIDs take at most this many; larger sets are paged by the caller. */
@@ -98,14 +98,14 @@ const MAX_RATE_IN_PENNIES = 100_000_000;
 
 export class PatchUnitGroupRate {
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Absent keeps the current base web rate.' })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(MAX_RATE_IN_PENNIES)
   baseWebRateInPennies?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Absent keeps the current base street rate.' })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(MAX_RATE_IN_PENNIES)
@@ -122,8 +122,8 @@ export class UnitGroupRates {
 }
 
 export class UpdatePerson {
-  @ApiPropertyOptional({ format: 'email' }) @IsOptional() @IsEmailAddress() email?: string;
-  @ApiPropertyOptional({ description: PHONE_PATTERN_DESCRIPTION, example: '(555) 555-0123' }) @IsOptional() @IsPhone() phone?: string;
+  @ApiPropertyOptional({ format: 'email' }) @IsOmittable() @IsEmailAddress() email?: string;
+  @ApiPropertyOptional({ description: PHONE_PATTERN_DESCRIPTION, example: '(555) 555-0123' }) @IsOmittable() @IsPhone() phone?: string;
 }
 
 export class PersonContact {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
-import { IsUuidString } from '../common';
+import { IsOmittable, IsUuidString } from '../common';
 
 const MAX_FILTER_UUIDS = 500;
 const eventTypesDoc: ApiPropertyOptions = { type: [String], enum: [...PUBLIC_EVENT_TYPES], description: 'One or more of the seven event types.' };
@@ -18,12 +18,12 @@ export class CreateSubscription {
 }
 
 export class UpdateSubscription {
-  @ApiPropertyOptional({ description: 'Identifies the subscription when not given as a query parameter.' }) @IsOptional() @IsString() targetUrl?: string;
-  @ApiPropertyOptional(eventTypesDoc) @IsOptional() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes?: string[];
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1_000) description?: string;
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
+  @ApiPropertyOptional({ description: 'Identifies the subscription when not given as a query parameter.' }) @IsOmittable() @IsString() targetUrl?: string;
+  @ApiPropertyOptional(eventTypesDoc) @IsOmittable() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes?: string[];
+  @ApiPropertyOptional() @IsOmittable() @IsString() @MaxLength(1_000) description?: string;
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
 }
 
 export class Unsubscribe {
