@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { createValidationPipe, ProblemDetailsFilter, refuseNulCharacters } from '@storage/platform';
+import { createValidationPipe, limitJsonDepth, ProblemDetailsFilter, refuseNulCharacters } from '@storage/platform';
 import { serveDocsPage } from './openapi/docs-page';
 import { buildOpenApiDocument } from './openapi/document';
 
@@ -9,6 +9,7 @@ export const BODY_LIMIT_BYTES = 256 * 1024;
 
 /** HTTP wiring shared by the service and its tests: problem+json errors, validation, the OpenAPI document and docs. */
 export function configureHttp(app: NestFastifyApplication): void {
+  limitJsonDepth(app);
   refuseNulCharacters(app);
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.useGlobalPipes(createValidationPipe());

@@ -45,6 +45,20 @@ describe('every failure is problem+json', () => {
     expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...lead, extra: [{ deep: 'x\u0000' }] } }), 400, ['extra[0].deep']);
   });
 
+  it('400 for JSON nested deeper than the limit, at once, never 500', async () => {
+    for (const depth of [2_000, 100_000]) {
+      const started = Date.now();
+      expectProblem(await api.call('POST', NOTE, { payload: `{"noteText": "x", "deep": ${'['.repeat(depth)}${']'.repeat(depth)}}` }), 400);
+      expect(Date.now() - started).toBeLessThan(200);
+    }
+    const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    expectProblem(await api.call('POST', NOTE, { payload: `{"noteText": "x", "deep": ${nested(65)}}` }), 400);
+    // Wide is not deep: an array of 100,000 items is refused by validation alone.
+    expectProblem(await api.call('POST', NOTE, { payload: `{"noteText": [${Array(100_000).fill(1).join(',')}]}` }), 400, ['noteText']);
+    // Within the limit, an ordinary body still goes through (the extra field is ignored).
+    expect((await api.call('POST', NOTE, { payload: `{"noteText": "nested ok", "deep": ${nested(20)}}` })).status).toBe(200);
+  });
+
   it('400 for a date PostgreSQL cannot hold (year 0000), never 500', async () => {
     const lead = { facilityUuid: id('facility:downtown'), firstName: 'Year', lastName: 'Zero', email: 'zero@example.com' };
     expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...lead, desiredMoveInDate: '0000-01-01' } }), 400, ['desiredMoveInDate']);

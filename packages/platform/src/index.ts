@@ -2,6 +2,7 @@ export { commonConfigSchema, ConfigError, loadConfig, portSchema, type CommonCon
 export { DatabaseModule, databaseReadiness } from './database';
 export { HealthController, HealthModule, READINESS_CHECKS, type ReadinessCheck } from './health';
 export { loggingModule, REDACTED_PATHS, requestId, type LoggingOptions } from './logging';
+export { limitJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 export { refuseNulCharacters } from './nul-characters';
 export { runService, type ServiceDefinition } from './service';
 export {
