@@ -99,7 +99,8 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
     say('stopping services');
     await Promise.all(
       children
-        .filter((child) => child.exitCode === null)
+        // A child killed by a signal keeps exitCode null: it has exited too, and waiting for it would hang.
+        .filter((child) => child.exitCode === null && child.signalCode === null)
         .map((child) => new Promise((resolve) => {
           child.once('exit', resolve);
           child.kill('SIGTERM');
@@ -126,9 +127,9 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
       for (const app of APPS) {
         const child = spawn(process.execPath, [path.join(repoRoot, app.entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
         pipeWithPrefix(child, app);
-        child.once('exit', (code) => {
+        child.once('exit', (code, signal) => {
           if (stopping) return;
-          say(`${app.name} exited unexpectedly (code ${code}); stopping everything`);
+          say(`${app.name} exited unexpectedly (${signal === null ? `code ${code}` : `killed by ${signal}`}); stopping everything`);
           void stopAll(1).then(resolve);
         });
         children.push(child);

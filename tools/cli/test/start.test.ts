@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -88,4 +88,34 @@ describe('npm start', () => {
       expect(await stopWithCtrlC(second)).toBe(0);
     }
   }, 300_000);
+
+  it('stops everything, PostgreSQL included, and exits 1 when a service is killed by a signal', async () => {
+    const system = await startSystem(env);
+    const exited = new Promise<number | null>((resolve) => system.process.once('exit', (code) => resolve(code)));
+    const dispatcher = childrenOf(system.process.pid!).find((pid) => commandLine(pid).includes('webhook-dispatcher'));
+    expect(dispatcher).toBeDefined();
+    process.kill(dispatcher!, 'SIGKILL');
+    expect(await exited).toBe(1);
+    expect(system.output()).toContain('dispatcher exited unexpectedly (killed by SIGKILL); stopping everything');
+    for (const port of Object.values(ports)) expect(await portIsClosed(port)).toBe(true);
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  }, 300_000);
 });
+
+/** The pids whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((candidate) => {
+      try {
+        // The fields after the command name (which is in parentheses and may hold spaces): state, then ppid.
+        const stat = readFileSync(`/proc/${candidate}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    });
+}
+
+const commandLine = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
