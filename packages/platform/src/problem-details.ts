@@ -87,10 +87,16 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const problem = this.toProblem(exception);
+    if (problem.status === HttpStatus.SERVICE_UNAVAILABLE) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     void reply.status(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(problem);
   }
 
   private toProblem(exception: unknown): ProblemDetails {
+    const passing = passingFailure(exception);
+    if (passing !== null) {
+      this.logger.warn(`answered 503: ${exception instanceof Error ? exception.message : String(exception)}`);
+      return problemFor(HttpStatus.SERVICE_UNAVAILABLE, passing);
+    }
     if (exception instanceof InvalidRequestException) {
       return problemFor(HttpStatus.BAD_REQUEST, 'The request has invalid fields.', exception.fieldErrors);
     }
@@ -101,6 +107,29 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return problemFor(HttpStatus.INTERNAL_SERVER_ERROR, 'An unexpected error occurred.');
   }
+}
+
+/** How long a client is asked to wait before trying again a request that met a passing failure. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A failure that passes if the same request is sent again: a lost race with another transaction (serialization
+ * failure, deadlock), or the database away for a moment. Answered 503 with Retry-After, not as a server bug.
+ */
+function passingFailure(exception: unknown): string | null {
+  const code = sqlStateOf(exception);
+  if (code === '40001' || code === '40P01') return 'The request collided with another one changing the same data; send it again.';
+  if (code !== undefined && (/^08/.test(code) || /^57P0[1-3]$/.test(code) || code === 'ECONNREFUSED')) return 'The database is not reachable at the moment; send the request again.';
+  return null;
+}
+
+/** The SQLSTATE (or socket error code) of a database error, as pg and TypeORM (`driverError`) carry it. */
+function sqlStateOf(exception: unknown): string | undefined {
+  for (const candidate of [exception, (exception as { driverError?: unknown } | null)?.driverError]) {
+    const code = (candidate as { code?: unknown } | null | undefined)?.code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
 }
 
 function detailOf(exception: HttpException): string {

@@ -1,0 +1,38 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { ProblemDetailsFilter } from '../src';
+
+/** What the filter answers for an error thrown by a route. */
+function answer(exception: unknown): { status: number; headers: Record<string, string>; body: { status: number; detail: string } } {
+  const sent = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
+  const reply = {
+    status: (status: number) => ((sent.status = status), reply),
+    header: (name: string, value: string) => ((sent.headers[name] = value), reply),
+    send: (body: unknown) => ((sent.body = body), reply),
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => reply }) } as unknown as ArgumentsHost;
+  new ProblemDetailsFilter().catch(exception, host);
+  return sent as ReturnType<typeof answer>;
+}
+
+const databaseError = (code: string): QueryFailedError => new QueryFailedError('UPDATE …', [], Object.assign(new Error(`failed ${code}`), { code }));
+
+describe('problem+json for failures that pass', () => {
+  it.each(['40P01', '40001'])('answers a lost race (%s) 503 with Retry-After, not 500', (code) => {
+    const reply = answer(databaseError(code));
+    expect(reply.status).toBe(503);
+    expect(reply.headers).toMatchObject({ 'retry-after': '1', 'content-type': 'application/problem+json' });
+    expect(reply.body).toMatchObject({ status: 503, detail: expect.stringContaining('send it again') });
+  });
+
+  it.each(['08006', '57P01', 'ECONNREFUSED'])('answers the database away (%s) 503 with Retry-After', (code) => {
+    expect(answer(databaseError(code))).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+  });
+
+  it('answers any other failure 500, without its details', () => {
+    const reply = answer(databaseError('23505'));
+    expect(reply.status).toBe(500);
+    expect(reply.headers['retry-after']).toBeUndefined();
+    expect(reply.body.detail).toBe('An unexpected error occurred.');
+  });
+});
