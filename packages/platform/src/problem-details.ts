@@ -87,7 +87,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const problem = this.toProblem(exception);
-    if (problem.status === HttpStatus.SERVICE_UNAVAILABLE) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    if (problem.status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     void reply.status(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(problem);
   }
 
