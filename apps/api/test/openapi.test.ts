@@ -135,12 +135,16 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('names the scope of the POSTs that only read (operations 1, 7, 8, 9) and of every GET as read', () => {
+  it('names the scope of the POSTs that only read (operations 1, 7, 8, 9), of operation 20 (its portal manages webhooks) as write, and of every other GET as read', () => {
     for (const number of [1, 7, 8, 9]) {
       const [, method, path] = SPEC_OPERATIONS[number - 1];
       expect(operation(document, method, path)!['x-api-key-scope']).toBe('read');
     }
-    for (const [method, , found] of operations(document)) if (method === 'get' && takesApiKey(found)) expect(found['x-api-key-scope']).toBe('read');
+    const [, portalMethod, portalPath] = SPEC_WEBHOOK_OPERATIONS.find(([number]) => number === 20)!;
+    expect(operation(document, portalMethod, portalPath)!['x-api-key-scope']).toBe('write');
+    for (const [method, path, found] of operations(document)) {
+      if (method === 'get' && takesApiKey(found) && path !== portalPath) expect({ path, scope: found['x-api-key-scope'] }).toEqual({ path, scope: 'read' });
+    }
     expect(operation(document, 'post', SPEC_OPERATIONS[11][2])!['x-api-key-scope']).toBe('write');
   });
 

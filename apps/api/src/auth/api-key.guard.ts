@@ -89,6 +89,13 @@ export const ApiKeyAuth = (): ClassDecorator & MethodDecorator =>
 export const ReadOperation = (): MethodDecorator =>
   applyDecorators(SetMetadata(SCOPE_KEY, 'read' satisfies ApiKeyScope), ApiExtension(API_KEY_SCOPE_EXTENSION, 'read' satisfies ApiKeyScope));
 
+/**
+ * A GET that hands out management rights (operation 20's portal link: secrets revealed and rotated, endpoints
+ * enabled, messages resent): only a write key may call it.
+ */
+export const WriteOperation = (): MethodDecorator =>
+  applyDecorators(SetMetadata(SCOPE_KEY, 'write' satisfies ApiKeyScope), ApiExtension(API_KEY_SCOPE_EXTENSION, 'write' satisfies ApiKeyScope));
+
 /** The portfolio of the `:portfolio` segment, resolved and reachable. */
 export const CurrentPortfolio = createParamDecorator((_: unknown, context: ExecutionContext): PortfolioRef => {
   const portfolio = context.switchToHttp().getRequest<AuthenticatedRequest>().portfolio;

@@ -8,6 +8,7 @@ export {
   CurrentPortfolio,
   defaultScope,
   ReadOperation,
+  WriteOperation,
 } from './api-key.guard';
 export { ApiKeyService, canReach, type ApiKeyPrincipal, type PortfolioRef } from './api-key.service';
 export { AuthModule } from './auth.module';

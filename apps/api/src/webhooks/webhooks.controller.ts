@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiKeyAuth, CurrentApiKey, type ApiKeyPrincipal } from '../auth';
+import { ApiKeyAuth, CurrentApiKey, WriteOperation, type ApiKeyPrincipal } from '../auth';
 import { ApiInvalidResponse } from '../common';
 import { SubscriptionsService } from './subscriptions.service';
 import { WebhookCommandsService } from './webhook-commands.service';
@@ -89,7 +89,8 @@ export class WebhooksController {
   }
 
   @Get('dashboard-link')
-  @ApiOperation({ operationId: 'getWebhookDashboardLink', summary: 'Get a webhook portal link' })
+  @WriteOperation()
+  @ApiOperation({ operationId: 'getWebhookDashboardLink', summary: 'Get a webhook portal link (write key: the portal manages endpoints and reveals secrets)' })
   @portfolioQuery
   @ApiOkResponse({ type: PortalLink })
   dashboardLink(@CurrentApiKey() principal: ApiKeyPrincipal, @Query('portfolio') portfolio?: string): Promise<PortalLink> {

@@ -148,7 +148,7 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     call('PATCH', `${HOOKS}/subscriptions`, { query: { portfolio: 'demo', targetUrl: HOOK_URL }, body: { description: 'Changed' }, write: true }),
     call('DELETE', `${HOOKS}/subscriptions`, { body: { vendorName: 'walk-crm', portfolio: 'demo', eventTypes: ['moved-out'] }, write: true }),
     call('POST', `${HOOKS}/subscriptions/test`, { body: { eventType: 'moved-in', portfolio: 'demo' }, write: true }),
-    call('GET', `${HOOKS}/dashboard-link`, { query: { portfolio: 'demo' }, write: false }),
+    call('GET', `${HOOKS}/dashboard-link`, { query: { portfolio: 'demo' }, write: true }),
 
     // Rental lifecycle extensions.
     call('POST', `${RENTAL}/payments`, { params: rental(payment.uuid), body: { amountInPennies: 1000 }, write: true }),
