@@ -1,4 +1,5 @@
-import { Controller, Get, HttpCode, HttpStatus, Inject, Module, ServiceUnavailableException, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Inject, Module, Res, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 
 /** A dependency the service cannot serve without (database, broker). */
@@ -38,11 +39,16 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /**
+   * 200 or 503, with every check either way. The status is set here rather than thrown, so a service whose errors
+   * go through the problem+json filter (the api) lists its checks like the others.
+   */
   @Get('ready')
-  async ready(): Promise<{ status: 'ready'; checks: Awaited<ReturnType<typeof run>>[] }> {
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: 'ready' | 'not ready'; checks: Awaited<ReturnType<typeof run>>[] }> {
     const checks = await Promise.all(this.checks.map(run));
     if (checks.some((check) => check.status === 'down')) {
-      throw new ServiceUnavailableException({ status: 'not ready', checks });
+      void reply.status(HttpStatus.SERVICE_UNAVAILABLE);
+      return { status: 'not ready', checks };
     }
     return { status: 'ready', checks };
   }
