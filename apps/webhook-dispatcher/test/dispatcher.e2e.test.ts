@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { DataSource } from 'typeorm';
 import { createEnvelope, PUBLIC_EVENT_TYPES, type EventEnvelope } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
 import { createDataSource } from '@storage/persistence';
-import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, eventually, launchBrowser, type TestDatabase } from '@storage/testing';
 import { issuePortalToken } from '@storage/webhooks';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
 import { seedEndpoint } from './support/endpoints';
@@ -14,7 +14,6 @@ import { testKeyring } from './support/secret-keys';
 import { verify } from './support/verify';
 
 const PORTAL_SECRET = 'e2e-portal-secret-at-least-32-characters-long';
-const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] };
 
 /** The embedded transport: events reach the dispatcher through the outbox, as the api and scheduler write them. */
 describe('webhook-dispatcher end to end (embedded transport)', () => {
@@ -108,7 +107,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
   describe('portal in headless Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch(CHROMIUM);
+      browser = await launchBrowser();
     });
     afterAll(async () => browser?.close());
 

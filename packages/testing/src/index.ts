@@ -1,4 +1,5 @@
 export { configProblems, expectBootRefused } from './boot';
+export { launchBrowser } from './browser';
 export { eventually, type EventuallyOptions } from './eventually';
 export { describeWithKafka, testKafkaBrokers } from './kafka';
 export { createTestDatabase, type TestDatabase } from './test-database';

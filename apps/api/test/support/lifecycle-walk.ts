@@ -1,5 +1,5 @@
 import { parseEnvelope, type EventEnvelope, type PublicEventType } from '@storage/domain';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '@storage/testing';
 import { id } from './test-api';
 import type { LifecycleApi } from './lifecycle-api';
 import {
@@ -33,7 +33,6 @@ export interface Walk {
   payment: { paymentUuid: string; rentalRecordUuid: string; paidOn: string };
 }
 
-const browserArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
 /**
  * A lead from creation to move-out: operation 13, the lease page signed in headless Chromium, a payment,
@@ -48,7 +47,7 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
   const promotions = await promisedPromotions(api, FIRST_GROUP);
   expect(promotions.map((promotion) => promotion.promotionName)).toEqual(['$1 first month', '$2 off lock for 3 months']);
 
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: browserArgs });
+  const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
     const terms = await page.goto(lead.link);
