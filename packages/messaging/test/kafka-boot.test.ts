@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { TOPICS } from '@storage/domain';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
-import { eventTransport, OutboxPublisher, OutboxRelay } from '../src';
+import { eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
+import { testRelay } from './kafka-support';
 import { kafkaReadiness } from '../src/kafka/kafka-readiness';
 import { PrivateBroker } from './private-broker';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer } from './support';
@@ -37,16 +37,7 @@ describeWithKafka('Kafka boot against a broker still starting', () => {
     await expect(readiness.check()).rejects.toThrow();
 
     // As `npm start` does with a broker started just before it: the services do not wait for the broker first.
-    relay = new OutboxRelay({
-      service: SERVICE,
-      kafkaBrokers: broker.brokers,
-      partitions: 3,
-      databaseUrl: database.url,
-      topics: TOPICS,
-      batchSize: 100,
-      pollIntervalMs: 200,
-      lagReportIntervalMs: 60_000,
-    });
+    relay = testRelay(broker.brokers, database.url);
     const relayStarted = relay.start();
     const consumerStarted = startConsumer(dataSource, newScript(), eventTransport({ group, topics: [BILLING], kafkaBrokers: broker.brokers, databaseUrl: database.url }));
     await brokerStarted;

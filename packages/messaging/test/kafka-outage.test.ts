@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { TOPICS, type EventEnvelope } from '@storage/domain';
+import type { EventEnvelope } from '@storage/domain';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
-import { eventTransport, OutboxPublisher, OutboxRelay } from '../src';
+import { eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
+import { testRelay } from './kafka-support';
 import { PrivateBroker } from './private-broker';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer } from './support';
 
@@ -22,16 +23,7 @@ describeWithKafka('Kafka broker outage', () => {
     await broker.start();
     database = await createTestDatabase();
     dataSource = await openDataSource(database.url);
-    relay = new OutboxRelay({
-      service: SERVICE,
-      kafkaBrokers: broker.brokers,
-      partitions: 3,
-      databaseUrl: database.url,
-      topics: TOPICS,
-      batchSize: 100,
-      pollIntervalMs: 200,
-      lagReportIntervalMs: 60_000,
-    });
+    relay = testRelay(broker.brokers, database.url);
     await relay.start();
     const strategy = eventTransport({ group, topics: [BILLING], kafkaBrokers: broker.brokers, databaseUrl: database.url, retry: { backoffMs: 10, attempts: 3 } });
     consumer = await startConsumer(dataSource, newScript(), strategy);

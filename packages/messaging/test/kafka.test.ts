@@ -4,12 +4,11 @@ import path from 'node:path';
 import type { INestMicroservice } from '@nestjs/common';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import type { DataSource } from 'typeorm';
-import { TOPICS } from '@storage/domain';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
 import { Pool } from 'pg';
-import { deadLetterTopic, eventTransport, OutboxPublisher, OutboxRelay } from '../src';
+import { deadLetterTopic, eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
 import { replayKafka } from '../src/replay/kafka-replay';
-import { startGroupAtEnd } from './kafka-group';
+import { startGroupAtEnd, testRelay } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
 
 describeWithKafka('Kafka transport and outbox relay', (brokers) => {
@@ -23,16 +22,7 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
   let script: Script;
 
   const newRelay = (): OutboxRelay =>
-    new OutboxRelay({
-      service: SERVICE,
-      kafkaBrokers: brokers,
-      partitions: 3,
-      databaseUrl: database.url,
-      topics: TOPICS,
-      batchSize: 100,
-      pollIntervalMs: 200,
-      lagReportIntervalMs: 60_000,
-    });
+    testRelay(brokers, database.url);
 
   beforeAll(async () => {
     database = await createTestDatabase();

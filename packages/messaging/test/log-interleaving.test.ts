@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { TOPICS } from '@storage/domain';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
-import { eventTransport, OutboxPublisher, OutboxRelay } from '../src';
+import { eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
 import { LogReader } from '../src/embedded/log-reader';
-import { startGroupAtEnd } from './kafka-group';
+import { startGroupAtEnd, testRelay } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, openTransaction, payment, SERVICE, startConsumer, writeState, type Script } from './support';
 
 /*
@@ -128,16 +127,7 @@ describeWithKafka('a late commit through the Kafka relay', (brokers) => {
   beforeAll(async () => {
     database = await createTestDatabase();
     dataSource = await openDataSource(database.url);
-    relay = new OutboxRelay({
-      service: SERVICE,
-      kafkaBrokers: brokers,
-      partitions: 3,
-      databaseUrl: database.url,
-      topics: TOPICS,
-      batchSize: 100,
-      pollIntervalMs: 200,
-      lagReportIntervalMs: 60_000,
-    });
+    relay = testRelay(brokers, database.url);
     await relay.start();
     await startGroupAtEnd(brokers, group, BILLING);
     script = newScript();

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { TOPICS } from '@storage/domain';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
-import { eventTransport, OutboxPublisher, OutboxRelay } from '../src';
-import { startGroupAtEnd } from './kafka-group';
+import { eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
+import { startGroupAtEnd, testRelay } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, openTransaction, payment, SERVICE, startConsumer, writeState, type Script } from './support';
 
 /** Rounds of a few producers at once: the loss needed no older transaction running elsewhere, as in a burst's first second. */
@@ -110,16 +109,7 @@ describeWithKafka('the Kafka relay under many concurrent writers', (brokers) => 
   beforeAll(async () => {
     database = await createTestDatabase();
     dataSource = await openDataSource(database.url);
-    relay = new OutboxRelay({
-      service: SERVICE,
-      kafkaBrokers: brokers,
-      partitions: 3,
-      databaseUrl: database.url,
-      topics: TOPICS,
-      batchSize: 100,
-      pollIntervalMs: 200,
-      lagReportIntervalMs: 60_000,
-    });
+    relay = testRelay(brokers, database.url);
     await relay.start();
     await startGroupAtEnd(brokers, group, BILLING);
     script = newScript();

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { createEnvelope, topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain';
+import { createEnvelope, type CalendarDate, type EventEnvelope } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
 import { entriesJson, paymentEntry } from '@storage/rental-ledger';
 import type { PreparedStatement } from '../common';
 import { SERVICE_NAME } from '../service-info';
 import type { RentalRef } from './rental-lock';
 import type { PaymentRecorded } from './rentals.dto';
-import { VersionedWrites, type VersionedRow } from './versioned-writes';
+import { outboxColumns, VersionedWrites, type VersionedRow } from './versioned-writes';
 
 const READ: PreparedStatement = {
   name: 'api-payment-read',
@@ -77,11 +77,7 @@ export class PaymentsService {
         writes.map((write) => write.recorded.amountInPennies),
         writes.map((write) => write.recorded.paidOn),
         writes.map((write) => write.version),
-        writes.map((write) => topicFor(write.envelope.type)),
-        writes.map((write) => write.envelope.key),
-        writes.map((write) => write.envelope.type),
-        writes.map((write) => write.envelope.eventId),
-        writes.map((write) => JSON.stringify(write.envelope)),
+        ...outboxColumns(writes.map((write) => write.envelope)),
         SERVICE_NAME, // the producing service, as MessagingModule is given it
         writes.map((write) => entriesJson(write.rentalRecordUuid, [paymentEntry(write.recorded)])),
       ],

@@ -1,6 +1,6 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain';
+import type { CalendarDate, EventEnvelope } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
 import { InvalidRequestException } from '@storage/platform';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEnvelope, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
@@ -9,7 +9,7 @@ import { SERVICE_NAME } from '../service-info';
 import { nextEventTime } from './event-time';
 import type { RentalRef } from './rental-lock';
 import { rentalView, type RentalView } from './rentals.dto';
-import { VersionedWrites, type VersionedRow } from './versioned-writes';
+import { outboxColumns, VersionedWrites, type VersionedRow } from './versioned-writes';
 
 /** The rentals with their event context (the joins include `facilities f`). */
 const READ: PreparedStatement = {
@@ -69,11 +69,7 @@ export class RentChangeService {
         writes.map((write) => write.rentInPennies),
         writes.map((write) => write.occurredAt),
         writes.map((write) => write.version),
-        writes.map((write) => topicFor(write.envelope.type)),
-        writes.map((write) => write.envelope.key),
-        writes.map((write) => write.envelope.type),
-        writes.map((write) => write.envelope.eventId),
-        writes.map((write) => JSON.stringify(write.envelope)),
+        ...outboxColumns(writes.map((write) => write.envelope)),
         SERVICE_NAME, // the producing service, as MessagingModule is given it
       ],
     });

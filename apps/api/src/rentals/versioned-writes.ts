@@ -1,5 +1,6 @@
 import { ConflictException } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { topicFor, type EventEnvelope } from '@storage/domain';
 import { Batcher, queryPrepared, type PreparedStatement } from '../common';
 import { activeRental, type RentalRef } from './rental-lock';
 
@@ -98,4 +99,15 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
     }
     throw new ConflictException(`Rental record ${ref.rentalRecordUuid} kept changing; try again.`);
   }
+}
+
+/** The outbox columns of a batch's events as parallel arrays: topic, key, type, event id, envelope (JSON). */
+export function outboxColumns(envelopes: readonly EventEnvelope[]): unknown[] {
+  return [
+    envelopes.map((envelope) => topicFor(envelope.type)),
+    envelopes.map((envelope) => envelope.key),
+    envelopes.map((envelope) => envelope.type),
+    envelopes.map((envelope) => envelope.eventId),
+    envelopes.map((envelope) => JSON.stringify(envelope)),
+  ];
 }

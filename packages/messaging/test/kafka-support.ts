@@ -1,6 +1,8 @@
 import { Kafka, logLevel } from 'kafkajs';
+import { TOPICS } from '@storage/domain';
 import { ensureTopics } from '../src/kafka/kafka-client';
-import { deadLetterTopic } from '../src';
+import { deadLetterTopic, OutboxRelay } from '../src';
+import { SERVICE } from './support';
 
 /**
  * Creates the topic (and its dead-letter topic) if missing and starts `group` at its end: the shared broker's
@@ -18,4 +20,18 @@ export async function startGroupAtEnd(brokers: string, group: string, topic: str
   } finally {
     await admin.disconnect();
   }
+}
+
+/** The relay of the test producer's outbox, polling often so a test never waits long for a lost notification. */
+export function testRelay(brokers: string, databaseUrl: string): OutboxRelay {
+  return new OutboxRelay({
+    service: SERVICE,
+    kafkaBrokers: brokers,
+    partitions: 3,
+    databaseUrl,
+    topics: TOPICS,
+    batchSize: 100,
+    pollIntervalMs: 200,
+    lagReportIntervalMs: 60_000,
+  });
 }
