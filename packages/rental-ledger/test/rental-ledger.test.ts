@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { DataSource, EntityManager } from 'typeorm';
-import { balanceOf, billingPeriodStarting, chargesForPeriod, openCharges, type CalendarDate } from '@storage/domain';
+import { balanceOf, billingPeriodStarting, chargesForPeriod, openCharges, pastDueSince, type CalendarDate } from '@storage/domain';
 import { createDataSource } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import {
@@ -52,9 +52,14 @@ async function balance(rentalRecordUuid: string): Promise<number> {
   return row.balance;
 }
 
+/** The balance is the sum of the entries, and the oldest open charge's due date the domain's `pastDueSince`. */
 async function expectBalanceIsSumOfEntries(rentalRecordUuid: string): Promise<void> {
   const lines = asLedgerLines(await ledgerEntries(db.manager, rentalRecordUuid));
-  expect(await balance(rentalRecordUuid)).toBe(balanceOf(lines));
+  const [row]: { balance: number; oldestOpenDueOn: string | null }[] = await db.query(
+    'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS "oldestOpenDueOn" FROM rental_records WHERE uuid = $1',
+    [rentalRecordUuid],
+  );
+  expect(row).toEqual({ balance: balanceOf(lines), oldestOpenDueOn: pastDueSince(lines) });
 }
 
 describe('the ledger keeps the balance', () => {
@@ -68,7 +73,7 @@ describe('the ledger keeps the balance', () => {
     expect(await balance(rental)).toBe(6_000);
   });
 
-  it('for any sequence of charges, payments, fees, write-offs, auction proceeds, transfers and rolled-back postings, balance = sum of entries', async () => {
+  it('for any sequence of charges, payments, fees, write-offs, auction proceeds, transfers and rolled-back postings, balance = sum of entries and the oldest open charge is FIFO\'s', async () => {
     const day = fc.integer({ min: 0, max: 90 }).map((n): CalendarDate => new Date(Date.UTC(2026, 2, 15 + n)).toISOString().slice(0, 10));
     const amount = fc.integer({ min: 1, max: 30_000 });
     type Step = (manager: EntityManager, rentals: string[]) => Promise<unknown>;
@@ -159,9 +164,31 @@ describe('the balance', () => {
     await expect(newRental(100)).rejects.toThrow('sum of the rental\'s ledger entries');
     const rental = await newRental();
     await expect(db.query('UPDATE rental_records SET balance_in_pennies = 100 WHERE uuid = $1', [rental])).rejects.toThrow('sum of the rental\'s ledger entries');
+    await expect(db.query(`UPDATE rental_records SET oldest_open_due_on = '2026-01-01' WHERE uuid = $1`, [rental])).rejects.toThrow('sum of the rental\'s ledger entries');
     // Other columns stay writable, and so does a write that leaves the balance as it is.
     await db.query('UPDATE rental_records SET rent_in_pennies = 12000, balance_in_pennies = balance_in_pennies WHERE uuid = $1', [rental]);
     expect(await balance(rental)).toBe(0);
+  });
+});
+
+describe('the oldest open charge', () => {
+  it('is the oldest due one a payment leaves open: a partial payment covers the oldest first, a full one leaves none', async () => {
+    const rental = await newRental();
+    const oldest = async (): Promise<string | null> =>
+      (await db.query('SELECT oldest_open_due_on::text AS d FROM rental_records WHERE uuid = $1', [rental]))[0].d;
+    await db.transaction((m) =>
+      postEntries(m, rental, [
+        { kind: 'RENT', description: 'April', amountInPennies: 10_000, postedOn: '2026-04-15', dueOn: '2026-04-15' },
+        { kind: 'RENT', description: 'March', amountInPennies: 10_000, postedOn: '2026-04-15', dueOn: '2026-03-15' },
+      ]),
+    );
+    expect(await oldest()).toBe('2026-03-15');
+    await db.transaction(async (m) => recordPayment(m, await locked(m, rental), { paymentUuid: randomUUID(), amountInPennies: 9_999, paidOn: TODAY }));
+    expect(await oldest()).toBe('2026-03-15');
+    await db.transaction(async (m) => recordPayment(m, await locked(m, rental), { paymentUuid: randomUUID(), amountInPennies: 1, paidOn: TODAY }));
+    expect(await oldest()).toBe('2026-04-15');
+    await db.transaction(async (m) => recordPayment(m, await locked(m, rental), { paymentUuid: randomUUID(), amountInPennies: 10_000, paidOn: TODAY }));
+    expect(await oldest()).toBeNull();
   });
 });
 

@@ -19,6 +19,8 @@ export class RentalRecord {
   @Column(pennies()) rentInPennies!: number;
   /** What the tenant owes now; positive is owed, negative is credit. */
   @Column(pennies({ default: 0 })) balanceInPennies!: number;
+  /** The due date of the oldest charge not covered by payments (null: nothing owed); kept by the ledger's trigger. */
+  @Column('date', { nullable: true }) oldestOpenDueOn!: string | null;
   @Column('smallint') billingDayOfMonth!: number;
   @Column('date') nextDueDate!: string;
   @Column('date') startDate!: string;
