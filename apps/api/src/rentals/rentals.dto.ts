@@ -11,7 +11,7 @@ const MAX_PAYMENT_IN_PENNIES = 100_000_000;
 const MAX_RENT_IN_PENNIES = 10_000_000;
 
 export class RecordPaymentRequest {
-  @ApiProperty({ description: 'Positive whole pennies.', minimum: 1, maximum: MAX_PAYMENT_IN_PENNIES, example: 12028 })
+  @ApiProperty({ type: 'integer', description: 'Positive whole pennies.', minimum: 1, maximum: MAX_PAYMENT_IN_PENNIES, example: 12028 })
   @IsInt()
   @Min(1)
   @Max(MAX_PAYMENT_IN_PENNIES)
@@ -19,13 +19,13 @@ export class RecordPaymentRequest {
 }
 
 export class RentChangeRequest {
-  @ApiProperty({ description: 'The new monthly rent, positive whole pennies.', minimum: 1, maximum: MAX_RENT_IN_PENNIES, example: 13500 })
+  @ApiProperty({ type: 'integer', description: 'The new monthly rent, positive whole pennies.', minimum: 1, maximum: MAX_RENT_IN_PENNIES, example: 13500 })
   @IsInt()
   @Min(1)
   @Max(MAX_RENT_IN_PENNIES)
   newRentInPennies!: number;
 
-  @ApiProperty({ format: 'date', description: 'The day the new rent applies from; today or later at the facility.', example: '2025-08-01' })
+  @ApiProperty({ format: 'date', description: 'The day the new rent applies from; today or later at the facility.', example: '2099-08-01' })
   @Validate(IsCalendarDateString)
   effectiveDate!: string;
 }
@@ -57,8 +57,8 @@ export class RentalView {
   @ApiProperty({ format: 'uuid' }) facilityUuid!: string;
   @ApiProperty({ format: 'uuid' }) unitGroupUuid!: string;
   @ApiProperty({ format: 'uuid' }) unitUuid!: string;
-  @ApiProperty() rentInPennies!: number;
-  @ApiProperty({ description: 'Positive is owed, negative is credit.' }) balanceInPennies!: number;
+  @ApiProperty({ type: 'integer' }) rentInPennies!: number;
+  @ApiProperty({ type: 'integer', description: 'Positive is owed, negative is credit.' }) balanceInPennies!: number;
   @ApiProperty() billingDayOfMonth!: number;
   @ApiProperty({ format: 'date' }) nextDueDate!: string;
   @ApiProperty({ format: 'date' }) startDate!: string;
@@ -69,14 +69,14 @@ export class RentalView {
 export class PaymentRecorded {
   @ApiProperty({ format: 'uuid' }) paymentUuid!: string;
   @ApiProperty({ format: 'uuid' }) rentalRecordUuid!: string;
-  @ApiProperty() amountInPennies!: number;
-  @ApiProperty({ description: 'The rental balance after the payment; negative is credit.' }) balanceInPennies!: number;
+  @ApiProperty({ type: 'integer' }) amountInPennies!: number;
+  @ApiProperty({ type: 'integer', description: 'The rental balance after the payment; negative is credit.' }) balanceInPennies!: number;
   @ApiProperty({ format: 'date' }) paidOn!: string;
 }
 
 export class TransferResult extends RentalView {
   @ApiProperty({ format: 'uuid', description: 'The closed rental record.' }) oldRentalRecordUuid!: string;
-  @ApiProperty({ description: 'The credit carried from the old rental to the new one.' }) transferCreditAmountInPennies!: number;
+  @ApiProperty({ type: 'integer', description: 'The credit carried from the old rental to the new one.' }) transferCreditAmountInPennies!: number;
 }
 
 /** The view of a rental from its event context (what its events just reported). */
