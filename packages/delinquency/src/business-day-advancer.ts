@@ -14,7 +14,7 @@ import { entriesJson, lateFeeEntry } from '@storage/rental-ledger';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { AUCTION_COLUMNS, auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { eventTimes } from './event-times';
-import { delinquencyState, lockedRentalFromRow, oldestUnpaidDueDate, type LockedRental, type LockedRentalRow } from './locked-rental';
+import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
 import { envelopeOf, type PendingEvent } from './rental-event-batch';
 import { pastDueSinceAfter, planTransition, statusChangeEvent } from './transition-writer';
 
@@ -60,12 +60,12 @@ const STATE_VERSION = `format('%s/%s/%s/%s/%s/%s/%s', r.xmin, d.xmin, p.xmin,
 
 const LOCK_SQL = 'SELECT 1 FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE';
 
-/** The rentals' states, pending auctions (when the balance is cleared), event contexts and state versions. */
+/** The rentals' states, pending auctions (canceled if the rental is cleared), event contexts and state versions. */
 const STATES_SQL = `
-SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text AS facility_today,
+SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text AS facility_today, r.oldest_open_due_on::text AS oldest_open_due_on,
        d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
        d.status_changed_on::text AS status_changed_on, d.last_business_date::text AS last_business_date, d.last_event_at,
-       CASE WHEN r.balance_in_pennies <= 0 THEN
+       CASE WHEN d.status IN ('OVERDUE', 'OVERLOCK', 'LIEN', 'AUCTION') THEN
          (SELECT row_to_json(a) FROM (SELECT ${AUCTION_COLUMNS} FROM auctions
                                        WHERE rental_record_uuid = r.uuid AND stage IN ('CREATED', 'SCHEDULED')) a)
        END AS pending_auction,
@@ -132,7 +132,7 @@ SELECT EXISTS (SELECT FROM unchanged) AS applied, (SELECT count(*) FROM late_fee
 const PREPARE_SQL = `
 SET standard_conforming_strings = on;
 PREPARE delinquency_run_lock_v2(uuid) AS ${LOCK_SQL};
-PREPARE delinquency_run_states_v3(uuid[]) AS ${STATES_SQL};
+PREPARE delinquency_run_states_v4(uuid[]) AS ${STATES_SQL};
 PREPARE delinquency_run_write_v3(uuid, jsonb, uuid, uuid, rental_delinquency_status, rental_delinquency_status, date, date, date,
                                  timestamptz, text, text, text, text[], text[], text[], text[], text[], text) AS ${WRITE_SQL}`;
 
@@ -292,7 +292,7 @@ export class BusinessDayWorker {
 
   private async readStates(rentalRecordUuids: readonly string[]): Promise<StateRow[]> {
     const uuids = `ARRAY[${rentalRecordUuids.map((uuid) => literal(uuid)).join(', ')}]::uuid[]`;
-    const { rows } = await this.client.query<StateRow>(`EXECUTE delinquency_run_states_v3(${uuids})`);
+    const { rows } = await this.client.query<StateRow>(`EXECUTE delinquency_run_states_v4(${uuids})`);
     return rows;
   }
 
@@ -443,13 +443,7 @@ function decide(row: StateRow, businessDate: CalendarDate, schedule: Delinquency
   // A run of an older date after a newer one must not backdate anything.
   const processed = rental.delinquency?.lastBusinessDate;
   if (!rental.active || (processed != null && processed > businessDate)) return null;
-  const transitions = transitionsForBusinessDate({
-    ...delinquencyState(rental),
-    balanceInPennies: rental.balanceInPennies,
-    oldestUnpaidDueDate: oldestUnpaidDueDate(rental),
-    schedule,
-    businessDate,
-  });
+  const transitions = transitionsForBusinessDate({ ...delinquencyInput(rental), schedule, businessDate });
   const [transition] = transitions;
   return transition === undefined ? null : { rental, transition, more: transitions.length > 1 };
 }

@@ -12,7 +12,8 @@ import {
 } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
 import { DelinquencyConflict } from './errors';
-import { delinquencyState, lockRental, oldestUnpaidDueDate, type LockedRental, type RentalRef } from './locked-rental';
+import { delinquencyInput, delinquencyState, lockRental, type LockedRental, type RentalRef } from './locked-rental';
+import { facilitySchedule } from './schedules';
 import { writeTransition, type DelinquencyView } from './transition-writer';
 
 /** Rental delinquency changes, each in one transaction with its events. */
@@ -34,13 +35,7 @@ export class DelinquencyService {
       // A run of an older date after a newer one must not backdate anything.
       const processed = rental.delinquency?.lastBusinessDate;
       if (!rental.active || (processed != null && processed > businessDate)) return null;
-      const [next] = transitionsForBusinessDate({
-        ...delinquencyState(rental),
-        balanceInPennies: rental.balanceInPennies,
-        oldestUnpaidDueDate: oldestUnpaidDueDate(rental),
-        schedule,
-        businessDate,
-      });
+      const [next] = transitionsForBusinessDate({ ...delinquencyInput(rental), schedule, businessDate });
       if (next === undefined) return null;
       await writeTransition(manager, this.publisher, rental, next, {
         businessDate,
@@ -53,16 +48,14 @@ export class DelinquencyService {
   }
 
   /**
-   * A recorded payment, in the caller's transaction (the consumer's, with its processed-event row):
-   * a cleared balance moves a delinquent rental to PAID with the payment's date; anything else does nothing.
+   * A recorded payment, in the caller's transaction (the consumer's, with its processed-event row): when the
+   * rental's ledger has nothing past due beyond the grace days any more, a delinquent rental moves to PAID with
+   * the payment's date; anything else does nothing.
    */
   async resolvePayment(manager: EntityManager, payment: PaymentRecordedPayload): Promise<DelinquencyTransition | null> {
     const rental = await lockRental(manager, { rentalRecordUuid: payment.rentalRecordUuid });
-    const transition = transitionForPayment({
-      state: delinquencyState(rental),
-      balanceAfterInPennies: payment.balanceAfterInPennies,
-      paidOn: payment.paidOn,
-    });
+    const { schedule } = await facilitySchedule(manager, rental.facilityUuid);
+    const transition = transitionForPayment({ state: delinquencyState(rental), oldestOpenDueOn: rental.oldestOpenDueOn, paidOn: payment.paidOn, schedule });
     if (transition === null) return null;
     await writeTransition(manager, this.publisher, rental, transition, { paymentDate: payment.paidOn });
     return transition;

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { CalendarDate, DelinquencyState, PausableStatus, RentalDelinquencyStatus } from '@storage/domain';
+import type { BusinessDateInput, CalendarDate, DelinquencyState, PausableStatus, RentalDelinquencyStatus } from '@storage/domain';
 import { RentalNotFound } from './errors';
 
 /** Which rental an operation is about; facility and portfolio, when given, must match (else not found). */
@@ -26,7 +26,8 @@ export interface LockedRental {
   unitUuid: string;
   active: boolean;
   balanceInPennies: number;
-  nextDueDate: CalendarDate;
+  /** The due date of the rental's oldest charge not covered by payments (its ledger); null when none is open. */
+  oldestOpenDueOn: CalendarDate | null;
   /** The calendar date at the facility now (its business date). */
   facilityToday: CalendarDate;
   delinquency: DelinquencyRow | null;
@@ -39,7 +40,7 @@ export interface LockedRentalRow {
   unit_uuid: string;
   rental_status: string;
   balance_in_pennies: number;
-  next_due_date: string;
+  oldest_open_due_on: string | null;
   facility_today: string;
   delinquency_uuid: string | null;
   delinquency_status: RentalDelinquencyStatus | null;
@@ -62,7 +63,7 @@ SELECT 1 FROM rental_records r
    FOR NO KEY UPDATE`;
 
 const STATE_SQL = `
-SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS rental_status, r.balance_in_pennies, r.next_due_date::text AS next_due_date,
+SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS rental_status, r.balance_in_pennies, r.oldest_open_due_on::text AS oldest_open_due_on,
        (now() AT TIME ZONE f.time_zone)::date::text AS facility_today,
        d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
        d.status_changed_on::text AS status_changed_on, d.last_business_date::text AS last_business_date, d.last_event_at
@@ -87,7 +88,7 @@ export function lockedRentalFromRow(row: LockedRentalRow): LockedRental {
     unitUuid: row.unit_uuid,
     active: row.rental_status === 'ACTIVE',
     balanceInPennies: row.balance_in_pennies,
-    nextDueDate: row.next_due_date,
+    oldestOpenDueOn: row.oldest_open_due_on,
     facilityToday: row.facility_today,
     delinquency:
       row.delinquency_uuid === null || row.delinquency_status === null
@@ -109,7 +110,7 @@ export function delinquencyState(rental: LockedRental): DelinquencyState {
   return { status: rental.delinquency?.status ?? 'CURRENT', pausedFrom: rental.delinquency?.pausedFrom ?? null };
 }
 
-/** The due date days past due are counted from: the episode's, or the rental's next due date before one starts. */
-export function oldestUnpaidDueDate(rental: LockedRental): CalendarDate {
-  return rental.delinquency?.pastDueSince ?? rental.nextDueDate;
+/** What the domain decides a business date's transitions from, but the schedule and the date. */
+export function delinquencyInput(rental: LockedRental): Omit<BusinessDateInput, 'schedule' | 'businessDate'> {
+  return { ...delinquencyState(rental), oldestOpenDueOn: rental.oldestOpenDueOn, episodePastDueSince: rental.delinquency?.pastDueSince ?? null };
 }

@@ -16,7 +16,7 @@ import { postLateFee, writeOff } from '@storage/rental-ledger';
 import { auctionEventObject, newAuction, pendingAuction, saveAuction } from './auctions';
 import { DelinquencyConflict } from './errors';
 import { eventTimes } from './event-times';
-import { delinquencyState, oldestUnpaidDueDate, type LockedRental } from './locked-rental';
+import { delinquencyState, type LockedRental } from './locked-rental';
 import { publishRentalEvents, type PendingEvent } from './rental-event-batch';
 
 export interface TransitionOptions {
@@ -129,13 +129,14 @@ export function statusChangeEvent(
 }
 
 export function pastDueSinceAfter(rental: LockedRental, transition: DelinquencyTransition, startsEpisode: boolean): CalendarDate | null {
-  if (startsEpisode) return oldestUnpaidDueDate(rental);
+  // An episode counts from the oldest open charge when it starts; a payment later does not restart the count.
+  if (startsEpisode) return rental.oldestOpenDueOn ?? rental.facilityToday;
   if (transition.to === 'PAID') return null;
   const current = rental.delinquency?.pastDueSince ?? null;
   const pausedOn = rental.delinquency?.statusChangedOn ?? null;
   if (transition.trigger === 'RESUME' && pausedOn !== null) {
     const pausedDays = Math.max(daysBetween(pausedOn, transition.effectiveDate), 0);
-    return addDays(current ?? rental.nextDueDate, pausedDays);
+    return addDays(current ?? rental.oldestOpenDueOn ?? rental.facilityToday, pausedDays);
   }
   return current;
 }

@@ -96,7 +96,7 @@ export {
   type DelinquencyTrigger,
   type PausableStatus,
 } from './delinquency/transitions';
-export { transitionsForBusinessDate, type BusinessDateInput } from './delinquency/business-date';
+export { isClearedOn, transitionsForBusinessDate, type BusinessDateInput } from './delinquency/business-date';
 export { transitionForPayment } from './delinquency/payment';
 
 export { BILLING_TOPIC, TENANT_LIFECYCLE_TOPIC, TOPICS, WEBHOOK_COMMANDS_TOPIC, type Topic } from './events/topics';

@@ -174,8 +174,10 @@ describe('the balance', () => {
 describe('the oldest open charge', () => {
   it('is the oldest due one a payment leaves open: a partial payment covers the oldest first, a full one leaves none', async () => {
     const rental = await newRental();
-    const oldest = async (): Promise<string | null> =>
-      (await db.query('SELECT oldest_open_due_on::text AS d FROM rental_records WHERE uuid = $1', [rental]))[0].d;
+    const oldest = async (): Promise<string | null> => {
+      const [row]: { d: string | null }[] = await db.query('SELECT oldest_open_due_on::text AS d FROM rental_records WHERE uuid = $1', [rental]);
+      return row.d;
+    };
     await db.transaction((m) =>
       postEntries(m, rental, [
         { kind: 'RENT', description: 'April', amountInPennies: 10_000, postedOn: '2026-04-15', dueOn: '2026-04-15' },

@@ -46,7 +46,7 @@ async function owingRental(choice: RentalChoice = {}): Promise<Rental> {
 
 /** The debt made `days` old, and every stage that brings applied by the scheduler's own service. */
 async function pastDue(rental: Rental, days: number): Promise<void> {
-  await api.db.query('UPDATE rental_records SET next_due_date = $2 WHERE uuid = $1', [rental.uuid, addDays(rental.today, -days)]);
+  await owe(api.db, rental.uuid, 9000, addDays(rental.today, -days));
   while ((await delinquency.advance(rental.uuid, rental.today, DEFAULT_DELINQUENCY_SCHEDULE)) !== null);
 }
 

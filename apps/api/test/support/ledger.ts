@@ -1,20 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
-import { postEntries, type NewLedgerEntry } from '@storage/rental-ledger';
+import { postEntries } from '@storage/rental-ledger';
 
 /**
- * From now the rental owes exactly `amountInPennies`, rent due on `dueOn`: what it owed before is paid, and its
- * next due date is that day (delinquency counts from it). Posted through the ledger, the only writer of a balance.
+ * From now the rental owes exactly `amountInPennies`, rent due on `dueOn`, and nothing else: its ledger starts
+ * over. Payments cover the oldest charges first, so a debt older than the demo's paid month can only be the
+ * oldest open charge on a ledger without that month: the fixture clears the rental's entries with the ledger's
+ * triggers off (a test database's owner may), then posts the charge through the ledger like any writer.
  */
 export async function owe(db: DataSource, rentalRecordUuid: string, amountInPennies: number, dueOn: CalendarDate): Promise<void> {
   await db.transaction(async (manager) => {
-    const [{ balance }]: { balance: number }[] = await manager.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1 FOR UPDATE', [
-      rentalRecordUuid,
-    ]);
-    const entries: NewLedgerEntry[] = [{ kind: 'RENT', description: 'Rent', amountInPennies, postedOn: dueOn, dueOn }];
-    if (balance > 0) entries.unshift({ kind: 'PAYMENT', description: 'Payment', amountInPennies: -balance, postedOn: dueOn, dueOn: null, paymentUuid: randomUUID() });
-    await postEntries(manager, rentalRecordUuid, entries);
-    await manager.query('UPDATE rental_records SET next_due_date = $2 WHERE uuid = $1', [rentalRecordUuid, dueOn]);
+    await manager.query(`SET LOCAL session_replication_role = replica`);
+    await manager.query('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1', [rentalRecordUuid]);
+    await manager.query('UPDATE rental_records SET balance_in_pennies = 0, oldest_open_due_on = NULL WHERE uuid = $1', [rentalRecordUuid]);
+    await manager.query(`SET LOCAL session_replication_role = origin`);
+    await postEntries(manager, rentalRecordUuid, [{ kind: 'RENT', description: 'Rent', amountInPennies, postedOn: dueOn, dueOn }]);
   });
 }

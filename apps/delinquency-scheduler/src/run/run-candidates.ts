@@ -2,10 +2,11 @@ import type { EntityManager } from 'typeorm';
 import type { CalendarDate, DelinquencySchedule } from '@storage/domain';
 
 /*
- * The rentals of one facility that a business date may change, in one set-based statement: active, owing,
- * and past the day of the stage after theirs (counted from the episode's due date, or the next due date
- * before an episode starts); or delinquent with the balance already cleared. PAUSED and WRITTEN_OFF never
- * qualify. The domain state machine decides again under each rental's lock; this only narrows the set.
+ * The rentals of one facility that a business date may change, in one set-based statement: active, with a
+ * charge open past its grace days, and past the day of the stage after theirs (counted from the episode's due
+ * date, or the oldest open charge's before an episode starts); or delinquent with nothing past its grace days
+ * any more (`isClearedOn`). PAUSED and WRITTEN_OFF never qualify. The domain state machine decides again under
+ * each rental's lock; this only narrows the set.
  */
 const CANDIDATES_SQL = `
 SELECT r.uuid
@@ -14,8 +15,8 @@ SELECT r.uuid
  WHERE r.facility_uuid = $1 AND r.status = 'ACTIVE'
    AND (d.last_business_date IS NULL OR d.last_business_date <= $2::date)
    AND CASE
-         WHEN r.balance_in_pennies <= 0 THEN d.status IN ('OVERDUE', 'OVERLOCK', 'LIEN', 'AUCTION')
-         ELSE COALESCE(d.past_due_since, r.next_due_date) + CASE COALESCE(d.status, 'CURRENT')
+         WHEN r.oldest_open_due_on IS NULL OR r.oldest_open_due_on + $3::int > $2::date THEN d.status IN ('OVERDUE', 'OVERLOCK', 'LIEN', 'AUCTION')
+         ELSE COALESCE(d.past_due_since, r.oldest_open_due_on) + CASE COALESCE(d.status, 'CURRENT')
                 WHEN 'CURRENT' THEN $3::int WHEN 'PAID' THEN $3::int
                 WHEN 'OVERDUE' THEN $4::int WHEN 'OVERLOCK' THEN $5::int WHEN 'LIEN' THEN $6::int
               END <= $2::date

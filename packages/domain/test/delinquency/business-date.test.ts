@@ -2,6 +2,7 @@ import {
   addDays,
   DEFAULT_DELINQUENCY_SCHEDULE,
   delinquencyScheduleSchema,
+  isClearedOn,
   transitionForPayment,
   transitionsForBusinessDate,
   type BusinessDateInput,
@@ -10,8 +11,8 @@ import {
 const due = '2025-03-01';
 const owing = (daysPastDue: number, overrides: Partial<BusinessDateInput> = {}): BusinessDateInput => ({
   status: 'CURRENT',
-  balanceInPennies: 12_900,
-  oldestUnpaidDueDate: due,
+  oldestOpenDueOn: due,
+  episodePastDueSince: null,
   schedule: DEFAULT_DELINQUENCY_SCHEDULE,
   businessDate: addDays(due, daysPastDue),
   ...overrides,
@@ -72,21 +73,37 @@ describe('transitionsForBusinessDate', () => {
 
   it('moves nothing while PAUSED or once WRITTEN_OFF', () => {
     expect(transitionsForBusinessDate(owing(90, { status: 'PAUSED', pausedFrom: 'OVERDUE' }))).toEqual([]);
-    expect(transitionsForBusinessDate(owing(90, { status: 'PAUSED', pausedFrom: 'OVERDUE', balanceInPennies: 0 }))).toEqual([]);
+    expect(transitionsForBusinessDate(owing(90, { status: 'PAUSED', pausedFrom: 'OVERDUE', oldestOpenDueOn: null }))).toEqual([]);
     expect(transitionsForBusinessDate(owing(90, { status: 'WRITTEN_OFF' }))).toEqual([]);
   });
 
-  it('resolves a delinquent rental whose balance is cleared to PAID on the business date', () => {
-    expect(transitionsForBusinessDate(owing(45, { status: 'LIEN', balanceInPennies: 0 }))).toEqual([
+  it('resolves a delinquent rental with no open charge to PAID on the business date', () => {
+    expect(transitionsForBusinessDate(owing(45, { status: 'LIEN', episodePastDueSince: due, oldestOpenDueOn: null }))).toEqual([
       { from: 'LIEN', to: 'PAID', trigger: 'PAYMENT_CLEARED', effectiveDate: '2025-04-15' },
     ]);
-    expect(transitionsForBusinessDate(owing(45, { status: 'OVERDUE', balanceInPennies: -500 })).map((t) => t.to)).toEqual(['PAID']);
   });
 
-  it('does nothing for a cleared balance that is not delinquent, or without an unpaid due date', () => {
-    expect(transitionsForBusinessDate(owing(45, { balanceInPennies: 0 }))).toEqual([]);
-    expect(transitionsForBusinessDate(owing(45, { status: 'PAID', balanceInPennies: 0 }))).toEqual([]);
-    expect(transitionsForBusinessDate(owing(45, { oldestUnpaidDueDate: null }))).toEqual([]);
+  it('resolves it to PAID when only charges still in their grace days are open, not while an overdue one is', () => {
+    const date = addDays(due, 40);
+    expect(transitionsForBusinessDate(owing(40, { status: 'OVERLOCK', episodePastDueSince: due, oldestOpenDueOn: addDays(date, -5) })).map((t) => t.to)).toEqual(['PAID']);
+    expect(transitionsForBusinessDate(owing(40, { status: 'OVERLOCK', episodePastDueSince: due, oldestOpenDueOn: addDays(date, -6) })).map((t) => t.to)).toEqual(['LIEN']);
+  });
+
+  it('counts an episode from its own due date, even once a partial payment leaves a newer charge the oldest open', () => {
+    expect(transitionsForBusinessDate(owing(10, { status: 'OVERDUE', episodePastDueSince: due, oldestOpenDueOn: addDays(due, 3) }))).toEqual([
+      { from: 'OVERDUE', to: 'OVERLOCK', trigger: 'STAGE_ADVANCE', effectiveDate: '2025-03-11' },
+    ]);
+  });
+
+  it('does nothing for a rental with nothing open that is not delinquent', () => {
+    expect(transitionsForBusinessDate(owing(45, { oldestOpenDueOn: null }))).toEqual([]);
+    expect(transitionsForBusinessDate(owing(45, { status: 'PAID', oldestOpenDueOn: null }))).toEqual([]);
+  });
+
+  it('is cleared with no open charge or the oldest one within its grace days', () => {
+    expect(isClearedOn(null, due, DEFAULT_DELINQUENCY_SCHEDULE)).toBe(true);
+    expect(isClearedOn(due, addDays(due, 5), DEFAULT_DELINQUENCY_SCHEDULE)).toBe(true);
+    expect(isClearedOn(due, addDays(due, 6), DEFAULT_DELINQUENCY_SCHEDULE)).toBe(false);
   });
 
   it('does nothing before the due date', () => {
@@ -110,7 +127,7 @@ describe('transitionsForBusinessDate', () => {
 describe('transitionForPayment', () => {
   it.each(['OVERDUE', 'OVERLOCK', 'LIEN', 'AUCTION', 'PAUSED'] as const)('a clearing payment moves %s to PAID on the payment date', (status) => {
     const state = status === 'PAUSED' ? { status, pausedFrom: 'LIEN' as const } : { status };
-    expect(transitionForPayment({ state, balanceAfterInPennies: 0, paidOn: '2025-04-02' })).toEqual({
+    expect(transitionForPayment({ state, oldestOpenDueOn: null, paidOn: '2025-04-02', schedule: DEFAULT_DELINQUENCY_SCHEDULE })).toEqual({
       from: status,
       to: 'PAID',
       trigger: 'PAYMENT_CLEARED',
@@ -118,11 +135,13 @@ describe('transitionForPayment', () => {
     });
   });
 
-  it('a partial payment changes nothing', () => {
-    expect(transitionForPayment({ state: { status: 'OVERLOCK' }, balanceAfterInPennies: 1, paidOn: '2025-04-02' })).toBeNull();
+  it('a partial payment that leaves an overdue charge open changes nothing; one that leaves only a charge in its grace days clears', () => {
+    const payment = { state: { status: 'OVERLOCK' as const }, paidOn: '2025-04-02', schedule: DEFAULT_DELINQUENCY_SCHEDULE };
+    expect(transitionForPayment({ ...payment, oldestOpenDueOn: '2025-03-01' })).toBeNull();
+    expect(transitionForPayment({ ...payment, oldestOpenDueOn: '2025-04-01' })?.to).toBe('PAID');
   });
 
   it.each(['CURRENT', 'PAID', 'WRITTEN_OFF'] as const)('a payment on %s changes nothing', (status) => {
-    expect(transitionForPayment({ state: { status }, balanceAfterInPennies: -100, paidOn: '2025-04-02' })).toBeNull();
+    expect(transitionForPayment({ state: { status }, oldestOpenDueOn: null, paidOn: '2025-04-02', schedule: DEFAULT_DELINQUENCY_SCHEDULE })).toBeNull();
   });
 });

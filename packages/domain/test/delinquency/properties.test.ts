@@ -4,6 +4,7 @@ import {
   applyDelinquencyTrigger,
   DELINQUENCY_TRIGGERS,
   IllegalDelinquencyTransition,
+  isClearedOn,
   isPausableStatus,
   RENTAL_DELINQUENCY_STATUSES,
   stageRank,
@@ -34,15 +35,15 @@ const stateArb: fc.Arbitrary<DelinquencyState> = fc
 const inputArb: fc.Arbitrary<BusinessDateInput> = fc
   .record({
     state: stateArb,
-    balanceInPennies: fc.integer({ min: -20_000, max: 200_000 }),
-    hasDueDate: fc.boolean(),
+    hasOpenCharge: fc.boolean(),
+    openChargeLater: fc.nat(60),
     daysPastDue: fc.integer({ min: -30, max: 200 }),
     schedule: scheduleArb,
   })
-  .map(({ state, balanceInPennies, hasDueDate, daysPastDue, schedule }) => ({
+  .map(({ state, hasOpenCharge, openChargeLater, daysPastDue, schedule }) => ({
     ...state,
-    balanceInPennies,
-    oldestUnpaidDueDate: hasDueDate ? '2025-01-15' : null,
+    oldestOpenDueOn: hasOpenCharge ? addDays('2025-01-15', state.status === 'CURRENT' || state.status === 'PAID' ? 0 : openChargeLater) : null,
+    episodePastDueSince: state.status === 'CURRENT' || state.status === 'PAID' ? null : '2025-01-15',
     schedule,
     businessDate: addDays('2025-01-15', daysPastDue),
   }));
@@ -65,12 +66,13 @@ describe('delinquency properties', () => {
     );
   });
 
-  it('PAID is reached only with a cleared balance', () => {
+  it('PAID is reached only with nothing past due beyond the grace days', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
-        if (transitionsForBusinessDate(input).some((t) => t.to === 'PAID')) expect(input.balanceInPennies).toBeLessThanOrEqual(0);
-        const payment = transitionForPayment({ state: input, balanceAfterInPennies: input.balanceInPennies, paidOn: input.businessDate });
-        if (payment !== null) expect(input.balanceInPennies).toBeLessThanOrEqual(0);
+        const cleared = isClearedOn(input.oldestOpenDueOn, input.businessDate, input.schedule);
+        if (transitionsForBusinessDate(input).some((t) => t.to === 'PAID')) expect(cleared).toBe(true);
+        const payment = transitionForPayment({ state: input, oldestOpenDueOn: input.oldestOpenDueOn, paidOn: input.businessDate, schedule: input.schedule });
+        if (payment !== null) expect(cleared).toBe(true);
       }),
     );
   });
