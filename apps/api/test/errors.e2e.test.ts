@@ -1,4 +1,5 @@
-import { expectProblem, id, startTestApi, type TestApi } from './support/test-api';
+import { connect } from 'node:net';
+import { expectProblem, id, startTestApi, type Reply, type TestApi } from './support/test-api';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ describe('every failure is problem+json', () => {
 
   it('404 for unknown routes and portfolios', async () => {
     expectProblem(await api.call('GET', '/nowhere'), 404);
-    expectProblem(await api.call('DELETE', '/api/portfolios'), 404);
+    expectProblem(await api.call('DELETE', '/api/nowhere'), 404);
     expectProblem(await api.call('GET', '/shopping/ghost/v1/lead-sources'), 404);
   });
 
@@ -68,4 +69,95 @@ describe('every failure is problem+json', () => {
     const reply = await api.call('POST', NOTE, { body: { noteText: 'ok', extra: { deep: true } } });
     expect(reply.status).toBe(200);
   });
+
+  it('414 for a path parameter longer than the router takes, without echoing it', async () => {
+    const long = 'a'.repeat(20_000);
+    for (const url of [`/shopping/${long}/v1/lead-sources`, `/shopping/demo/v1/coverages/${long}`]) {
+      const reply = await api.call('GET', url);
+      expectProblem(reply, 414);
+      expect(reply.text.length).toBeLessThan(1_000);
+    }
+  });
+
+  it('400 for a malformed percent escape in the path', async () => {
+    expectProblem(await api.call('GET', '/shopping/de%zzmo/v1/lead-sources'), 400);
+    expectProblem(await api.call('GET', '/shopping/%E0%A4%A/v1/lead-sources'), 400);
+  });
+
+  it('405 with Allow for a method the path does not take, 404 still for an unknown path', async () => {
+    const reply = await api.call('DELETE', '/shopping/demo/v1/lead-sources');
+    expectProblem(reply, 405);
+    expect(reply.headers.allow).toBe('GET, HEAD');
+    const put = await api.call('PUT', NOTE);
+    expectProblem(put, 405);
+    expect(put.headers.allow).toBe('POST');
+    expectProblem(await api.call('PROPFIND', '/api/portfolios'), 405);
+    expectProblem(await api.call('DELETE', '/nowhere'), 404);
+  });
+
+  it('400 problem+json for a method HTTP does not define, and 414 for a request line longer than the server reads', async () => {
+    const base = await api.listen();
+    for (const [head, status] of [
+      ['FOO /api/portfolios HTTP/1.1', 400],
+      [`GET /shopping/demo/v1/coverages/${'a'.repeat(70_000)} HTTP/1.1`, 414],
+    ] as const) {
+      const reply = await rawRequest(base, `${head}\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      expectProblem(reply, status);
+    }
+  });
+
+  it('415 for a body that is not JSON (text/plain, a form) on a JSON route, before validation', async () => {
+    expectProblem(await api.call('POST', NOTE, { payload: '{"noteText":"plain"}', headers: { 'content-type': 'text/plain' } }), 415);
+    expectProblem(await api.call('POST', NOTE, { payload: 'noteText=form', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
+    // A route without a body takes a request without one, whatever its content type says.
+    expect((await api.call('GET', '/shopping/demo/v1/lead-sources', { headers: { 'content-type': 'text/plain' } })).status).toBe(200);
+  });
+
+  it('415 for JSON in a charset other than UTF-8; UTF-8 in any spelling passes', async () => {
+    for (const charset of ['latin1', 'iso-8859-1', 'utf-16']) {
+      expectProblem(await api.call('POST', NOTE, { payload: '{"noteText":"x"}', headers: { 'content-type': `application/json; charset=${charset}` } }), 415);
+    }
+    for (const charset of ['utf-8', 'UTF-8', '"utf-8"']) {
+      expect((await api.call('POST', NOTE, { payload: '{"noteText":"ok"}', headers: { 'content-type': `application/json; charset=${charset}` } })).status).toBe(200);
+    }
+  });
+
+  it('cuts a rejected value it echoes: a 200 KB value is not sent back whole', async () => {
+    const huge = 'x'.repeat(200_000);
+    const subscription = { vendorName: 'acme', targetUrl: 'https://hooks.example.com/a', description: 'd', portfolio: 'demo', eventTypes: [huge] };
+    const replies = [
+      await api.call('POST', '/api/v1/webhooks/subscriptions', { body: subscription }),
+      await api.call('POST', '/shopping/demo/v1/leads', { body: { [`${huge}\u0000`]: 1 } }),
+      await api.call('PUT', `/shopping/demo/v1/lead-sources?${huge}`),
+    ];
+    for (const reply of replies) {
+      expect(reply.status).toBeGreaterThanOrEqual(400);
+      expect(reply.status).toBeLessThan(500);
+      expect(reply.text.length).toBeLessThan(2_000);
+    }
+  });
 });
+
+/** One request written byte for byte on a socket, for what an HTTP client library would refuse to send. */
+function rawRequest(base: string, request: string): Promise<Reply> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head, ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const text = rest.join('\r\n\r\n');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON: kept as text.
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body, text });
+    });
+  });
+}

@@ -2,9 +2,13 @@ export { commonConfigSchema, ConfigError, loadConfig, portSchema, type CommonCon
 export { DatabaseModule, databaseReadiness } from './database';
 export { HealthController, HealthModule, READINESS_CHECKS, type ReadinessCheck } from './health';
 export { loggingModule, REDACTED_PATHS, requestId, type LoggingOptions } from './logging';
+export { AcceptsFormBody, acceptJsonBodies } from './body-media-types';
+export { createHttpAdapter, MAX_PATH_PARAMETER_LENGTH } from './http-adapter';
 export { limitJsonDepth, MAX_JSON_DEPTH } from './json-depth';
+export { answerMethodNotAllowed } from './method-not-allowed';
 export { refuseNulCharacters } from './nul-characters';
 export { runService, type ServiceDefinition } from './service';
+export { shorten } from './shorten';
 export {
   createValidationPipe,
   fieldErrors,

@@ -11,6 +11,7 @@ import {
   type ValidationError,
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { shorten } from './shorten';
 
 /** One field at fault in a request. */
 export interface FieldError {
@@ -65,13 +66,18 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
+/** Longest detail or field message sent: they may quote what was sent (a path, a key, a value), up to 256 KB. */
+const MAX_MESSAGE_LENGTH = 500;
+const MAX_FIELD_LENGTH = 200;
+
 export function problemFor(status: number, detail: string, errors?: FieldError[]): ProblemDetails {
+  const cutErrors = errors?.map((error) => ({ field: shorten(error.field, MAX_FIELD_LENGTH), message: shorten(error.message, MAX_MESSAGE_LENGTH) }));
   return {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
     status,
-    detail,
-    ...(errors && errors.length > 0 ? { errors } : {}),
+    detail: shorten(detail, MAX_MESSAGE_LENGTH),
+    ...(cutErrors && cutErrors.length > 0 ? { errors: cutErrors } : {}),
   };
 }
 

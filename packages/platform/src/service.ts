@@ -1,9 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { locateDatabase, type DatabaseLocation } from '@storage/persistence';
 import { ConfigError, type CommonConfig } from './config';
+import { createHttpAdapter } from './http-adapter';
 import { requestId } from './logging';
 
 export interface ServiceDefinition<Config extends CommonConfig> {
@@ -33,7 +34,7 @@ export async function runService<Config extends CommonConfig>(definition: Servic
     throw error;
   }
   const database = await locateDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const adapter = new FastifyAdapter({ bodyLimit: definition.bodyLimitBytes ?? 1_048_576, trustProxy: true, genReqId: requestId });
+  const adapter = createHttpAdapter({ bodyLimit: definition.bodyLimitBytes ?? 1_048_576, trustProxy: true, genReqId: requestId });
   const app = await NestFactory.create<NestFastifyApplication>(definition.module(config, database) as never, adapter, {
     bufferLogs: true,
   });

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AcceptsFormBody } from '@storage/platform';
 import type { FastifyReply } from 'fastify';
 import { refusalPage, signedPage, termsPage } from './lease-page';
 import { LeaseSigningService, type LeaseOutcome } from './lease-signing.service';
@@ -33,6 +34,7 @@ export class LeaseSigningController {
 
   @Post(':token')
   @HttpCode(200)
+  @AcceptsFormBody()
   @ApiOperation({ operationId: 'signLease', summary: 'Sign the lease (form post with agree=yes): the lead becomes a tenant (event moved-in)' })
   @HtmlPage(200, 'Signed now, or already signed before (then nothing changes).')
   @HtmlPage(400, 'The terms were not agreed to (the terms page again); a body that cannot be parsed is answered with problem+json.')

@@ -1,21 +1,24 @@
-import { InvalidRequestException } from '@storage/platform';
+import { InvalidRequestException, shorten } from '@storage/platform';
 import { isPublicEventType, PUBLIC_EVENT_TYPES, type PublicEventType } from '@storage/domain';
 import { checkTargetUrl, checkTargetUrlSyntax, TargetUrlRefused, type AddressPolicy, type HostResolver } from '@storage/webhooks';
 import { lowerUuids } from '../common';
 
 const EVENT_TYPE_HINT = `use one of ${PUBLIC_EVENT_TYPES.join(', ')}`;
 
+/** The refused value as the message quotes it: enough to recognise a typo, never a 200 KB string whole. */
+const notAnEventType = (value: string): string => `"${shorten(value, 40)}" is not an event type; ${EVENT_TYPE_HINT}`;
+
 /** The seven hyphenated names only (spec 6.1); every other value is named in the 400. Duplicates collapse. */
 export function eventTypesOf(values: readonly string[], field = 'eventTypes'): PublicEventType[] {
   const bad = values.flatMap((value, index) =>
-    isPublicEventType(value) ? [] : [{ field: `${field}[${index}]`, message: `"${value}" is not an event type; ${EVENT_TYPE_HINT}` }],
+    isPublicEventType(value) ? [] : [{ field: `${field}[${index}]`, message: notAnEventType(value) }],
   );
   if (bad.length > 0) throw new InvalidRequestException(bad);
   return PUBLIC_EVENT_TYPES.filter((type) => values.includes(type));
 }
 
 export function eventTypeOf(value: string, field: string): PublicEventType {
-  if (!isPublicEventType(value)) throw new InvalidRequestException([{ field, message: `"${value}" is not an event type; ${EVENT_TYPE_HINT}` }]);
+  if (!isPublicEventType(value)) throw new InvalidRequestException([{ field, message: notAnEventType(value) }]);
   return value;
 }
 

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpAdapter } from '@storage/platform';
 import { createTestDatabase, freePort } from '@storage/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
@@ -38,7 +39,7 @@ export async function startLifecycleApi(options: { kafkaBrokers?: string } = {})
     DATABASE_POOL_SIZE: '6',
     ...(options.kafkaBrokers ? { KAFKA_BROKERS: options.kafkaBrokers, KAFKA_TOPIC_PARTITIONS: '3' } : {}),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
     logger: false,
   });
   configureHttp(app);

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpAdapter } from '@storage/platform';
 import { createTestDatabase } from '@storage/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
@@ -31,6 +32,8 @@ export interface TestApi {
   keys: { write: string; read: string; other: string };
   /** Every route Fastify registered (HEAD routes it adds to GETs left out), as `METHOD /url`. */
   routes: string[];
+  /** Listens on a free loopback port (once) and answers its base URL, for requests `inject` cannot make. */
+  listen: () => Promise<string>;
   call: (method: string, url: string, options?: { key?: string | null; body?: unknown; headers?: Record<string, string>; payload?: string }) => Promise<Reply>;
   close: () => Promise<void>;
 }
@@ -43,7 +46,7 @@ export async function startTestApi(): Promise<TestApi> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'api-test-'));
   const config = loadServiceConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL, DATABASE_POOL_SIZE: '4' });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
     logger: false,
   });
   const routes: string[] = [];
@@ -63,12 +66,20 @@ export async function startTestApi(): Promise<TestApi> {
   await db.query(`INSERT INTO portfolios (portfolio_id, name) VALUES ('other', 'Other Co.')`);
   const other = await createApiKey(db, { portfolioIds: ['other'], scope: 'write' });
   const keys = { write: apiKey!, read: read.key, other: other.key };
+  let listening = false;
 
   return {
     db,
     dataDir,
     keys,
     routes,
+    listen: async () => {
+      if (!listening) {
+        await app.listen(0, '127.0.0.1');
+        listening = true;
+      }
+      return app.getUrl();
+    },
     call: async (method, url, options = {}) => {
       const key = options.key === undefined ? keys.write : options.key;
       const headers: Record<string, string> = { ...(key === null ? {} : { 'x-api-key': key }), ...options.headers };

@@ -1,0 +1,31 @@
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { answerClientError } from './client-errors';
+import { PROBLEM_CONTENT_TYPE, problemFor } from './problem-details';
+
+/** Fastify's own default, named: a longer path segment is answered 414 (no id, code or token of the API comes near). */
+export const MAX_PATH_PARAMETER_LENGTH = 100;
+
+/**
+ * The router's refusals, answered before any route or Nest filter runs: problem+json instead of Fastify's JSON,
+ * and without the path, which may be 16 KB long.
+ */
+function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const [status, detail] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [414, `A path segment is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.`]
+      : error.code === 'FST_ERR_BAD_URL'
+        ? [400, 'The path holds a malformed percent escape.']
+        : [error.statusCode ?? 500, 'The request could not be routed.'];
+  void reply.code(status).type(PROBLEM_CONTENT_TYPE).send(problemFor(status, detail));
+}
+
+/** The Fastify adapter of every service: its options, and the framework's own refusals as problem+json. */
+export function createHttpAdapter(options: FastifyServerOptions = {}): FastifyAdapter {
+  return new FastifyAdapter({
+    ...options,
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+  });
+}
