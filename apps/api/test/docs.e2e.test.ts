@@ -1,4 +1,5 @@
 import { generateOpenApiDocument } from '../src/openapi/generate';
+import { openApiSpecErrors, VALIDATOR_TIMEOUT_MS } from './support/openapi-spec-validator';
 import { startTestApi, type TestApi } from './support/test-api';
 
 let api: TestApi;
@@ -13,6 +14,15 @@ describe('served documentation', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual(JSON.parse(JSON.stringify(await generateOpenApiDocument())));
   });
+
+  it(
+    'serves a document that openapi-spec-validator accepts',
+    async () => {
+      const reply = await api.call('GET', '/openapi.json', { key: null });
+      expect(await openApiSpecErrors(reply.body)).toBe('');
+    },
+    VALIDATOR_TIMEOUT_MS,
+  );
 
   it('serves Swagger UI at /docs', async () => {
     const page = await api.call('GET', '/docs', { key: null });

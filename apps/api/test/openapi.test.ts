@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
 import { problemFor } from '@storage/platform';
 import { generateOpenApiDocument, OPENAPI_FILE, serializeOpenApi } from '../src/openapi/generate';
+import { openApiSpecErrors, VALIDATOR_TIMEOUT_MS } from './support/openapi-spec-validator';
 
 /** The endpoint table of the published spec (section 4): number, method, path. */
 const SPEC_OPERATIONS: [number, string, string][] = [
@@ -75,6 +76,14 @@ describe('OpenAPI document', () => {
     expect(readFileSync(OPENAPI_FILE, 'utf8')).toBe(serializeOpenApi(document));
   });
 
+  it(
+    'the committed apps/api/openapi.json passes openapi-spec-validator (every path parameter declared, the OpenAPI 3.1 schema)',
+    async () => {
+      expect(await openApiSpecErrors(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')))).toBe('');
+    },
+    VALIDATOR_TIMEOUT_MS,
+  );
+
   it.each(SPEC_OPERATIONS)('has operation %i: %s %s, with the x-api-key header and a 200 answer', (_, method, path) => {
     const found = operation(document, method, path);
     expect(found).toBeDefined();
@@ -121,12 +130,13 @@ describe('OpenAPI document', () => {
     expect([...schemas.FieldError.required!].sort()).toEqual(['field', 'message']);
   });
 
-  it('documents what every route of a kind may answer: 400, 413 and 415 with a body, 401 with a key, 403 on writes, 404 under a portfolio', () => {
+  it('documents what every route of a kind may answer: 400, 413 and 415 with a body, 401 with a key, 403 on writes, 404 under a portfolio, 414 with a path parameter', () => {
     for (const [method, path, found] of operations(document)) {
       const statuses = clientErrors(found).map(([status]) => Number(status));
       const where = `${method} ${path}`;
       if (method !== 'get') expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining([400, 413, 415]) });
       if (path.includes('{portfolio}')) expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining([404]) });
+      if (path.includes('{')) expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining([414]) });
       if (!takesApiKey(found)) continue;
       const scope = found['x-api-key-scope'];
       expect({ where, scope }).toEqual({ where, scope: expect.stringMatching(/^(read|write)$/) });
@@ -146,6 +156,55 @@ describe('OpenAPI document', () => {
       if (method === 'get' && takesApiKey(found) && path !== portalPath) expect({ path, scope: found['x-api-key-scope'] }).toEqual({ path, scope: 'read' });
     }
     expect(operation(document, 'post', SPEC_OPERATIONS[11][2])!['x-api-key-scope']).toBe('write');
+  });
+
+  it('declares every path parameter of the template: {portfolio} as a string, the uuids with format uuid', () => {
+    for (const [method, path, found] of operations(document)) {
+      const declared = new Map((found.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => [parameter.name, parameter]));
+      for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
+        const where = `${method} ${path} {${name}}`;
+        expect({ where, parameter: declared.get(name) }).toEqual({ where, parameter: expect.objectContaining({ in: 'path', required: true }) });
+        const schema = (declared.get(name) as { schema?: SchemaObject } | undefined)?.schema;
+        if (name === 'portfolio') expect({ where, schema }).toEqual({ where, schema: expect.objectContaining({ type: 'string', minLength: 1 }) });
+        if (name.endsWith('Uuid')) expect({ where, schema }).toEqual({ where, schema: { type: 'string', format: 'uuid' } });
+      }
+    }
+  });
+
+  it('types money as integer pennies, with the bounds the API enforces on bids and payments', () => {
+    const schemas = document.components!.schemas as Record<string, SchemaObject>;
+    for (const [name, schema] of Object.entries(schemas)) {
+      for (const [property, value] of Object.entries((schema.properties ?? {}) as Record<string, SchemaObject>)) {
+        // An average of rents is the one amount in pennies that may be fractional.
+        if (/InPennies$/.test(property) && property !== 'averageCurrentRentInPennies') expect({ name, property, type: value.type }).toEqual({ name, property, type: 'integer' });
+      }
+    }
+    expect(schemas.CompleteAuctionRequest.properties!.winningBidInPennies).toMatchObject({ type: 'integer', minimum: 0, maximum: 2_147_483_647 });
+    expect(schemas.UpdateAuctionRequest.properties!.minimumBidInPennies).toMatchObject({ type: 'integer', minimum: 0, maximum: 2_147_483_647 });
+    expect(schemas.RecordPaymentRequest.properties!.amountInPennies).toMatchObject({ type: 'integer', minimum: 1, maximum: 100_000_000 });
+    expect(schemas.RentChangeRequest.properties!.newRentInPennies).toMatchObject({ type: 'integer', minimum: 1, maximum: 10_000_000 });
+  });
+
+  it('declares dates, lengths, item counts and the PATCHes’ "at least one field" as the API checks them', () => {
+    const schemas = document.components!.schemas as Record<string, SchemaObject>;
+    const property = (schema: string, name: string): SchemaObject => (schemas[schema].properties as Record<string, SchemaObject>)[name];
+    for (const [schema, name] of [['ScheduleAuctionRequest', 'scheduledOn'], ['ScheduleAuctionRequest', 'endDate'], ['UpdateAuctionRequest', 'scheduledOn'], ['UpdateAuctionRequest', 'endDate']]) {
+      expect({ schema, name, format: property(schema, name).format }).toEqual({ schema, name, format: 'date' });
+    }
+    for (const name of ['firstName', 'lastName']) expect(property('CreateLeadRequest', name)).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(property('ValidatePreexistingRequest', 'code')).toMatchObject({ pattern: '^\\d{6}$' });
+    for (const schema of ['CreateSubscription', 'Unsubscribe']) expect(property(schema, 'vendorName')).toMatchObject({ minLength: 1 });
+    for (const schema of ['CreateSubscription', 'UpdateSubscription', 'Unsubscribe']) expect(property(schema, 'eventTypes')).toMatchObject({ minItems: 1, maxItems: 7 });
+    expect(property('SizeAndTypeLookup', 'sizeAndTypeUnitGroupUuids')).toMatchObject({ maxItems: expect.any(Number) });
+    expect(property('EligiblePromotionsRequest', 'unitGroupUuids')).toMatchObject({ maxItems: 1000 });
+    for (const schema of ['PatchUnitGroupRate', 'UpdatePerson']) expect({ schema, minProperties: schemas[schema].minProperties }).toEqual({ schema, minProperties: 1 });
+  });
+
+  it('gives examples of dates the API accepts: today or later where it refuses the past', () => {
+    const schemas = document.components!.schemas as Record<string, SchemaObject>;
+    const today = new Date().toISOString().slice(0, 10);
+    const examples = [schemas.RentChangeRequest.properties!.effectiveDate, schemas.ScheduleAuctionRequest.properties!.scheduledOn, schemas.UpdateAuctionRequest.properties!.scheduledOn];
+    for (const example of examples.map((schema) => (schema as SchemaObject).example as string)) expect(example >= today).toBe(true);
   });
 
   // The webhook routes are built in src/webhooks by the webhooks work; this goes green when they are registered.

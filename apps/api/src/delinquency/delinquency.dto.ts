@@ -6,28 +6,28 @@ import { IsCalendarDateString } from '../common/calendar-date';
 const MAX_PENNIES = 2_147_483_647;
 
 export class ScheduleAuctionRequest {
-  @ApiProperty({ example: '2025-06-01', description: 'Day of the sale (YYYY-MM-DD), not before the facility’s current date; bidding opens then.' })
+  @ApiProperty({ format: 'date', example: '2099-06-01', description: 'Day of the sale (YYYY-MM-DD), not before the facility’s current date; bidding opens then.' })
   @Validate(IsCalendarDateString)
   scheduledOn!: string;
 
-  @ApiPropertyOptional({ example: '2025-06-08', description: 'Last day of bidding; default 7 days after scheduledOn.' })
+  @ApiPropertyOptional({ format: 'date', example: '2099-06-08', description: 'Last day of bidding; default 7 days after scheduledOn.' })
   @IsOptional()
   @Validate(IsCalendarDateString)
   endDate?: string;
 }
 
 export class UpdateAuctionRequest {
-  @ApiPropertyOptional({ example: '2025-06-01' })
+  @ApiPropertyOptional({ format: 'date', example: '2099-06-01' })
   @IsOptional()
   @Validate(IsCalendarDateString)
   scheduledOn?: string;
 
-  @ApiPropertyOptional({ example: '2025-06-08' })
+  @ApiPropertyOptional({ format: 'date', example: '2099-06-08' })
   @IsOptional()
   @Validate(IsCalendarDateString)
   endDate?: string;
 
-  @ApiPropertyOptional({ example: 12000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_PENNIES, example: 12000 })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -36,7 +36,7 @@ export class UpdateAuctionRequest {
 }
 
 export class CompleteAuctionRequest {
-  @ApiProperty({ example: 15000, description: 'At least the minimum bid.' })
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_PENNIES, example: 15000, description: 'At least the minimum bid.' })
   @IsInt()
   @Min(0)
   @Max(MAX_PENNIES)
@@ -53,7 +53,7 @@ export class DelinquencyView {
 }
 
 class BidAmount {
-  @ApiProperty() amountInPennies!: number;
+  @ApiProperty({ type: 'integer' }) amountInPennies!: number;
 }
 
 /** The auction object of the `auction` event (spec 6.3). */
@@ -75,6 +75,6 @@ export class DelinquencyScheduleView {
   @ApiProperty({ example: 10 }) overlockDay!: number;
   @ApiProperty({ example: 30 }) lienDay!: number;
   @ApiProperty({ example: 60 }) auctionDay!: number;
-  @ApiProperty({ example: 2000 }) lateFeeInPennies!: number;
+  @ApiProperty({ type: 'integer', example: 2000 }) lateFeeInPennies!: number;
   @ApiProperty({ description: 'True when the facility has no schedule of its own and the defaults apply.' }) isDefault!: boolean;
 }

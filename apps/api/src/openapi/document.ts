@@ -2,6 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { SERVICE_VERSION } from '../service-info';
 import { ProblemDetailsSchema } from './problem-details.schema';
+import { documentAtLeastOneField } from './at-least-one-field';
+import { documentPathParameters } from './path-parameters';
 import { documentProblems } from './problem-responses';
 
 const DESCRIPTION = `Self-storage rental: the shopping flow, portfolio operations and webhook subscriptions.
@@ -27,7 +29,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     autoTagControllers: false,
     extraModels: [ProblemDetailsSchema],
   });
-  return toOpenApi31(documentProblems(document));
+  return toOpenApi31(documentAtLeastOneField(documentProblems(documentPathParameters(document))));
 }
 
 /**

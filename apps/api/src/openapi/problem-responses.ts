@@ -1,5 +1,5 @@
 import { getSchemaPath, type ContentObject, type OpenAPIObject, type OperationObject, type ResponseObject, type ResponsesObject } from '@nestjs/swagger';
-import { PROBLEM_CONTENT_TYPE } from '@storage/platform';
+import { MAX_PATH_PARAMETER_LENGTH, PROBLEM_CONTENT_TYPE } from '@storage/platform';
 import { API_KEY_HEADER, API_KEY_SCOPE_EXTENSION, defaultScope } from '../auth';
 import { ProblemDetailsSchema } from './problem-details.schema';
 
@@ -17,15 +17,20 @@ const takesApiKey = (operation: Operation): boolean =>
 
 /**
  * The failures the framework answers for whole kinds of routes, so no route declares them: Fastify parses
- * the body of every method but GET and HEAD (malformed, too large, unsupported type), the API key guard
- * refuses unknown keys and read keys on writes, and resolves the `{portfolio}` segment.
+ * the body of every method but GET and HEAD (malformed, too large, unsupported type or charset), its router
+ * refuses a path parameter too long or badly escaped, the API key guard refuses unknown keys and read keys on
+ * writes, and resolves the `{portfolio}` segment.
  */
 function frameworkProblems(path: string, method: string, operation: Operation): Map<number, string> {
   const problems = new Map<number, string>();
   if (!BODILESS_METHODS.has(method)) {
     problems.set(400, 'Invalid input: a malformed body, or fields at fault (each named in `errors`).');
     problems.set(413, 'The body is too large.');
-    problems.set(415, 'The body is neither JSON nor a URL-encoded form.');
+    problems.set(415, 'The body is not JSON in UTF-8 (nor, where the route takes one, a form).');
+  }
+  if (path.includes('{')) {
+    if (!problems.has(400)) problems.set(400, 'A path parameter is malformed (a bad percent escape, a NUL character).');
+    problems.set(414, `A path segment is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.`);
   }
   if (takesApiKey(operation)) {
     problems.set(401, 'Missing or unknown API key.');

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsEmailAddress, IsOmittable, IsPhone, IsUuidString, PHONE_PATTERN_DESCRIPTION } from '../common';
+import { AtLeastOneField } from '../openapi/at-least-one-field';
 import { NOTE_TEXT_MAX_LENGTH } from '../model/note.entity';
 
 /** Look-ups by UUIDs take at most this many; larger sets are paged by the caller. */
@@ -12,7 +13,7 @@ export class PortfolioView {
 }
 
 export class SizeAndTypeLookup {
-  @ApiProperty({ type: [String], format: 'uuid' })
+  @ApiProperty({ type: [String], format: 'uuid', maxItems: MAX_LOOKUP_UUIDS })
   @IsArray()
   @ArrayMaxSize(MAX_LOOKUP_UUIDS)
   @IsUuidString({ each: true })
@@ -20,7 +21,7 @@ export class SizeAndTypeLookup {
 }
 
 export class VehicleLookup {
-  @ApiProperty({ type: [String], format: 'uuid' })
+  @ApiProperty({ type: [String], format: 'uuid', maxItems: MAX_LOOKUP_UUIDS })
   @IsArray()
   @ArrayMaxSize(MAX_LOOKUP_UUIDS)
   @IsUuidString({ each: true })
@@ -28,7 +29,7 @@ export class VehicleLookup {
 }
 
 export class CoverageHistoryLookup {
-  @ApiProperty({ type: [String], format: 'uuid' })
+  @ApiProperty({ type: [String], format: 'uuid', maxItems: MAX_LOOKUP_UUIDS })
   @IsArray()
   @ArrayMaxSize(MAX_LOOKUP_UUIDS)
   @IsUuidString({ each: true })
@@ -45,8 +46,8 @@ export class UnitGroupView {
   @ApiProperty({ format: 'uuid' }) unitGroupUuid!: string;
   @ApiProperty() description!: string;
   @ApiProperty({ type: 'integer' }) tierLevel!: number;
-  @ApiProperty() currentStreetRateInPennies!: number;
-  @ApiProperty() currentWebRateInPennies!: number;
+  @ApiProperty({ type: 'integer' }) currentStreetRateInPennies!: number;
+  @ApiProperty({ type: 'integer' }) currentWebRateInPennies!: number;
   @ApiProperty({ type: 'integer' }) numUnits!: number;
   @ApiProperty({ type: 'integer' }) numVacantUnits!: number;
   @ApiProperty({ description: 'Average rent of the active rentals; may be fractional.' }) averageCurrentRentInPennies!: number;
@@ -96,15 +97,16 @@ export class CoverageHistoryRecord {
 /** A million dollars a month: far above any unit, far below the integer column's limit. */
 const MAX_RATE_IN_PENNIES = 100_000_000;
 
+@AtLeastOneField()
 export class PatchUnitGroupRate {
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Absent keeps the current base web rate.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_RATE_IN_PENNIES, description: 'Absent keeps the current base web rate.' })
   @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(MAX_RATE_IN_PENNIES)
   baseWebRateInPennies?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Absent keeps the current base street rate.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_RATE_IN_PENNIES, description: 'Absent keeps the current base street rate.' })
   @IsOmittable()
   @IsInt()
   @Min(0)
@@ -121,6 +123,7 @@ export class UnitGroupRates {
   @ApiProperty({ description: 'Occupied share of the unit group, percent.' }) occupancyPercent!: number;
 }
 
+@AtLeastOneField()
 export class UpdatePerson {
   @ApiPropertyOptional({ format: 'email' }) @IsOmittable() @IsEmailAddress() email?: string;
   @ApiPropertyOptional({ description: PHONE_PATTERN_DESCRIPTION, example: '(555) 555-0123' }) @IsOmittable() @IsPhone() phone?: string;

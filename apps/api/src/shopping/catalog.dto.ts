@@ -4,8 +4,8 @@ import { COVERAGE_PROVIDERS } from '@storage/domain';
 export class CoverageOption {
   @ApiProperty({ format: 'uuid' }) coverageUuid!: string;
   @ApiProperty({ format: 'uuid' }) itemTypeUuid!: string;
-  @ApiProperty() premiumInPennies!: number;
-  @ApiProperty() coverageAmountInPennies!: number;
+  @ApiProperty({ type: 'integer' }) premiumInPennies!: number;
+  @ApiProperty({ type: 'integer' }) coverageAmountInPennies!: number;
   @ApiProperty() description!: string;
   @ApiProperty({ enum: COVERAGE_PROVIDERS }) provider!: string;
   @ApiProperty() allowManualChanges!: boolean;
@@ -27,8 +27,8 @@ export class FacilityUnitGroupView {
   @ApiProperty() width!: number;
   @ApiProperty() height!: number;
   @ApiProperty() tierLevel!: number;
-  @ApiProperty() currentStreetRateInPennies!: number;
-  @ApiProperty() currentWebRateInPennies!: number;
+  @ApiProperty({ type: 'integer' }) currentStreetRateInPennies!: number;
+  @ApiProperty({ type: 'integer' }) currentWebRateInPennies!: number;
   @ApiProperty() numVacantUnits!: number;
 }
 

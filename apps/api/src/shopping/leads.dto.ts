@@ -9,8 +9,8 @@ export class CreateLeadRequest {
   @IsOptional()
   @IsUuidString()
   unitGroupUuid?: string;
-  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) firstName!: string;
-  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) lastName!: string;
+  @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @IsNotEmpty() @MaxLength(100) firstName!: string;
+  @ApiProperty({ minLength: 1, maxLength: 100 }) @IsString() @IsNotEmpty() @MaxLength(100) lastName!: string;
   @ApiPropertyOptional({ format: 'email', description: 'Email or phone (or both) is required.' })
   @ValidateIf((lead: CreateLeadRequest) => lead.email !== undefined || lead.phone === undefined)
   @IsEmailAddress()

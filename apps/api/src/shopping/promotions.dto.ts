@@ -7,7 +7,7 @@ export class EligiblePromotionsRequest {
   @IsUuidString()
   facilityUuids!: string;
 
-  @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Only these unit groups; all of the facility when absent.' })
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 1000, description: 'Only these unit groups; all of the facility when absent.' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(1000)

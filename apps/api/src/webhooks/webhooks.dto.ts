@@ -4,37 +4,37 @@ import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { IsOmittable, IsUuidString } from '../common';
 
 const MAX_FILTER_UUIDS = 500;
-const eventTypesDoc: ApiPropertyOptions = { type: [String], enum: [...PUBLIC_EVENT_TYPES], description: 'One or more of the seven event types.' };
+const eventTypesDoc: ApiPropertyOptions = { type: [String], enum: [...PUBLIC_EVENT_TYPES], minItems: 1, maxItems: 7, description: 'One or more of the seven event types.' };
 
 export class CreateSubscription {
-  @ApiProperty() @IsString() @MinLength(1) @MaxLength(200) vendorName!: string;
+  @ApiProperty({ minLength: 1, maxLength: 200 }) @IsString() @MinLength(1) @MaxLength(200) vendorName!: string;
   @ApiProperty({ description: 'HTTPS only; no localhost, loopback or private IP; no query string.' }) @IsString() targetUrl!: string;
   @ApiProperty(eventTypesDoc) @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes!: string[];
-  @ApiProperty() @IsString() @MaxLength(1_000) description!: string;
-  @ApiProperty({ description: 'The portfolio (database prefix).' }) @IsString() @MinLength(1) portfolio!: string;
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
+  @ApiProperty({ maxLength: 1_000 }) @IsString() @MaxLength(1_000) description!: string;
+  @ApiProperty({ minLength: 1, description: 'The portfolio (database prefix).' }) @IsString() @MinLength(1) portfolio!: string;
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
 }
 
 export class UpdateSubscription {
   @ApiPropertyOptional({ description: 'Identifies the subscription when not given as a query parameter.' }) @IsOmittable() @IsString() targetUrl?: string;
   @ApiPropertyOptional(eventTypesDoc) @IsOmittable() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes?: string[];
-  @ApiPropertyOptional() @IsOmittable() @IsString() @MaxLength(1_000) description?: string;
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid' }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
+  @ApiPropertyOptional({ maxLength: 1_000 }) @IsOmittable() @IsString() @MaxLength(1_000) description?: string;
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
 }
 
 export class Unsubscribe {
-  @ApiProperty() @IsString() @MinLength(1) vendorName!: string;
-  @ApiProperty({ description: 'The portfolio (database prefix).' }) @IsString() @MinLength(1) portfolio!: string;
+  @ApiProperty({ minLength: 1 }) @IsString() @MinLength(1) vendorName!: string;
+  @ApiProperty({ minLength: 1, description: 'The portfolio (database prefix).' }) @IsString() @MinLength(1) portfolio!: string;
   @ApiProperty(eventTypesDoc) @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes!: string[];
 }
 
 export class SendTestEvent {
   @ApiProperty({ enum: [...PUBLIC_EVENT_TYPES] }) @IsString() eventType!: string;
-  @ApiProperty({ description: 'The portfolio (database prefix) whose endpoints receive the test message.' }) @IsString() @MinLength(1) portfolio!: string;
+  @ApiProperty({ minLength: 1, description: 'The portfolio (database prefix) whose endpoints receive the test message.' }) @IsString() @MinLength(1) portfolio!: string;
 }
 
 export class SubscriptionView {
