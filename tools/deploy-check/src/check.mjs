@@ -3,6 +3,10 @@
 import { KUBERNETES_VERSIONS, kubeScore, overlays, platformRuleViolations, render, tools, validateSchemas } from './deploy.mjs';
 
 const t = tools();
+if (!t) {
+  console.error('no python3: the deploy tools cannot be installed (tools/deploy-check/scripts/install-tools.sh)');
+  process.exit(1);
+}
 let failed = false;
 for (const overlay of overlays()) {
   const rendered = render(t, overlay);

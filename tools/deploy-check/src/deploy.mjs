@@ -14,13 +14,19 @@ export const KUBERNETES_VERSIONS = ['1.30', '1.37'];
 /** kube-score's optional tests this platform also holds to (requests = limits ones are not: pods burst). */
 export const KUBE_SCORE_OPTIONAL_TESTS = ['container-seccomp-profile', 'container-ports-check'];
 
-/** Installs (first time) and locates the tools; kubeScore is null where Go is not available to build it. */
+/**
+ * Installs (first time) and locates the tools; kubeScore is null where Go is not available to build it. Null
+ * altogether where there is no Python to install them with.
+ */
 export function tools() {
-  const bin = execFileSync('bash', [path.join(repoRoot, 'tools/deploy-check/scripts/install-tools.sh')], {
+  const run = spawnSync('bash', [path.join(repoRoot, 'tools/deploy-check/scripts/install-tools.sh')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     timeout: 15 * 60_000,
-  }).trim();
+  });
+  if (run.status === 3) return null;
+  if (run.status !== 0) throw new Error(`install-tools.sh failed (${run.status ?? run.signal})`);
+  const bin = run.stdout.trim();
   const kubeScore = path.join(bin, 'kube-score');
   return {
     kubectl: path.join(bin, 'kubectl'),

