@@ -14,6 +14,7 @@ declare module 'fastify' {
 export const AcceptsFormBody = (): MethodDecorator => RouteConfig({ acceptsFormBody: true });
 
 const BODILESS_METHODS = new Set(['GET', 'HEAD']);
+const UTF_8 = new Set(['utf-8', 'utf8']);
 
 const hasBody = (request: FastifyRequest): boolean =>
   !BODILESS_METHODS.has(request.method) && (request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0);
@@ -28,7 +29,8 @@ function contentType(header: string | undefined): { mediaType: string; charset: 
 /** Why a body of this content type is refused on this route, or null when it is taken. */
 function refusal(request: FastifyRequest): string | null {
   const { mediaType, charset } = contentType(request.headers['content-type']);
-  if (mediaType === 'application/json') return charset === undefined || charset === 'utf-8' ? null : 'JSON bodies must be UTF-8 (charset=utf-8, or none).';
+  // `utf8` is not the registered name, but what many clients send for it.
+  if (mediaType === 'application/json') return charset === undefined || UTF_8.has(charset) ? null : 'JSON bodies must be UTF-8 (charset=utf-8, or none).';
   if (mediaType === 'application/x-www-form-urlencoded' && request.routeOptions.config.acceptsFormBody === true) return null;
   return 'The body must be JSON (Content-Type: application/json).';
 }
