@@ -95,10 +95,11 @@ describe('every failure is problem+json', () => {
     expectProblem(await api.call('DELETE', '/nowhere'), 404);
   });
 
-  it('400 problem+json for a method HTTP does not define, and 414 for a request line longer than the server reads', async () => {
+  it('400 problem+json for a method HTTP does not define or CONNECT, and 414 for a request line longer than the server reads', async () => {
     const base = await api.listen();
     for (const [head, status] of [
       ['FOO /api/portfolios HTTP/1.1', 400],
+      ['CONNECT localhost:443 HTTP/1.1', 400],
       [`GET /shopping/demo/v1/coverages/${'a'.repeat(70_000)} HTTP/1.1`, 414],
     ] as const) {
       const reply = await rawRequest(base, `${head}\r\nHost: localhost\r\nConnection: close\r\n\r\n`);

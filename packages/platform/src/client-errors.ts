@@ -1,5 +1,6 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { PROBLEM_CONTENT_TYPE, problemFor } from './problem-details';
 
 // Fastify types `rawPacket` as serialized JSON; Node passes the Buffer it read.
@@ -29,7 +30,15 @@ export function answerClientError(error: ClientError, socket: Socket): void {
     socket.destroy();
     return;
   }
-  const [status, detail] = refusal(error);
+  endWithProblem(socket, ...refusal(error));
+}
+
+/** Node hands CONNECT to a `connect` listener, not to Fastify, and closes the socket unanswered without one. */
+export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
+  endWithProblem(socket, 400, 'CONNECT is not served: this is not a proxy.');
+}
+
+function endWithProblem(socket: Duplex, status: number, detail: string): void {
   const body = JSON.stringify(problemFor(status, detail));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -1,6 +1,6 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { answerClientError } from './client-errors';
+import { answerClientError, answerConnect } from './client-errors';
 import { PROBLEM_CONTENT_TYPE, problemFor } from './problem-details';
 
 /** Fastify's own default, named: a longer path segment is answered 414 (no id, code or token of the API comes near). */
@@ -22,10 +22,12 @@ function answerFrameworkError(error: FastifyError, _request: FastifyRequest, rep
 
 /** The Fastify adapter of every service: its options, and the framework's own refusals as problem+json. */
 export function createHttpAdapter(options: FastifyServerOptions = {}): FastifyAdapter {
-  return new FastifyAdapter({
+  const adapter = new FastifyAdapter({
     ...options,
     maxParamLength: MAX_PATH_PARAMETER_LENGTH,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   });
+  adapter.getInstance().server.on('connect', answerConnect);
+  return adapter;
 }
