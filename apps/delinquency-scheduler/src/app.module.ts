@@ -6,6 +6,7 @@ import type { DatabaseLocation } from '@storage/persistence';
 import { DatabaseModule, databaseReadiness, HealthModule, loggingModule } from '@storage/platform';
 import type { Config } from './config';
 import { PaymentsController } from './payments/payments.controller';
+import { BillingDay } from './run/billing-day';
 import { BusinessDayRunner, RUN_CONCURRENCY } from './run/business-day-runner';
 import { DailyTimer, TICK_SECONDS } from './run/daily-timer';
 import { SERVICE_NAME, SERVICE_VERSION } from './service-info';
@@ -36,6 +37,7 @@ export class AppModule {
         { provide: RUN_CONCURRENCY, useValue: config.SCHEDULER_CONCURRENCY },
         { provide: TICK_SECONDS, useValue: config.SCHEDULER_TICK_SECONDS },
         { provide: BusinessDayAdvancer, useFactory: (dataSource: DataSource) => new BusinessDayAdvancer(dataSource, SERVICE_NAME), inject: [DataSource] },
+        BillingDay,
         BusinessDayRunner,
         DailyTimer,
       ],

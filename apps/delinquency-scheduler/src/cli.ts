@@ -9,6 +9,7 @@ import { isCalendarDate, isUuid } from '@storage/domain';
 import { BusinessDayAdvancer } from '@storage/delinquency';
 import { createDataSource, locateDatabase } from '@storage/persistence';
 import { loadServiceConfig } from './config';
+import { BillingDay } from './run/billing-day';
 import { BusinessDayRunner, type RunProgress } from './run/business-day-runner';
 import { runBusinessDate } from './run/run-business-date';
 import { SERVICE_NAME } from './service-info';
@@ -33,7 +34,8 @@ function parse(argv: string[]): { asOf: string; facilityUuid?: string } {
 
 function report(progress: RunProgress): void {
   process.stdout.write(
-    `${progress.businessDate} facility ${progress.facilityUuid}: ${progress.done}/${progress.candidates} candidates, ${progress.transitions} transition(s)\n`,
+    `${progress.businessDate} facility ${progress.facilityUuid}: ${progress.billed} rental(s) billed, ${progress.charges} charge(s); ` +
+      `${progress.done}/${progress.candidates} candidates, ${progress.transitions} transition(s)\n`,
   );
 }
 
@@ -43,10 +45,12 @@ async function main(argv: string[]): Promise<void> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
   const dataSource = await createDataSource({ url: database.url, applicationName: `${SERVICE_NAME}-cli`, poolSize: config.SCHEDULER_CONCURRENCY + 2 }).initialize();
   try {
-    const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, SERVICE_NAME), config.SCHEDULER_CONCURRENCY);
+    const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, SERVICE_NAME), new BillingDay(dataSource), config.SCHEDULER_CONCURRENCY);
     const results = await runBusinessDate(dataSource, runner, { ...args, onProgress: report });
-    const transitions = results.reduce((sum, result) => sum + result.transitions, 0);
-    process.stdout.write(`${args.asOf}: ${results.length} facility run(s), ${transitions} transition(s)\n`);
+    const total = (key: 'billed' | 'charges' | 'transitions'): number => results.reduce((sum, result) => sum + result[key], 0);
+    process.stdout.write(
+      `${args.asOf}: ${results.length} facility run(s), ${total('billed')} rental(s) billed, ${total('charges')} charge(s), ${total('transitions')} transition(s)\n`,
+    );
   } finally {
     await dataSource.destroy();
     await database.release();

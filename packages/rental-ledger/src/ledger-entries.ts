@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import type { CalendarDate, LedgerLine } from '@storage/domain';
+import type { CalendarDate, LedgerLine, PeriodCharge } from '@storage/domain';
 
 export const LEDGER_ENTRY_KINDS = [
   'OPENING_BALANCE',
@@ -98,13 +99,55 @@ export function entriesJson(rentalRecordUuid: string, entries: readonly NewLedge
   );
 }
 
+/**
+ * The entries of period charges: each charge with its uuid, followed by its promotions' credits naming it. Each
+ * entry has a charge key (a charge: kind, item type and due date; a credit: its promotion and its charge's key),
+ * so posting the same period again writes nothing, credits included.
+ */
+export function periodChargeEntries(
+  charges: readonly PeriodCharge[],
+  postedOn: CalendarDate,
+): { entries: NewLedgerEntry[]; charges: { entryUuid: string; charge: PeriodCharge }[] } {
+  const entries: NewLedgerEntry[] = [];
+  const posted: { entryUuid: string; charge: PeriodCharge }[] = [];
+  for (const charge of charges) {
+    const entryUuid = randomUUID();
+    const chargeKey = `${charge.kind}:${charge.itemTypeUuid ?? '-'}:${charge.dueOn}`;
+    posted.push({ entryUuid, charge });
+    entries.push({
+      uuid: entryUuid,
+      kind: charge.kind,
+      description: charge.description,
+      amountInPennies: charge.amountInPennies,
+      postedOn,
+      dueOn: charge.dueOn,
+      period: charge.servicePeriod,
+      itemTypeUuid: charge.itemTypeUuid,
+      chargeKey,
+    });
+    for (const discount of charge.discounts) {
+      entries.push({
+        kind: 'PROMOTION_CREDIT',
+        description: discount.name,
+        amountInPennies: -discount.amountInPennies,
+        postedOn,
+        dueOn: null,
+        appliesTo: entryUuid,
+        promotionUuid: discount.promotionUuid,
+        chargeKey: `PROMOTION_CREDIT:${discount.promotionUuid}:${chargeKey}`,
+      });
+    }
+  }
+  return { entries, charges: posted };
+}
+
 /** The rental's entries, oldest first. */
 export async function ledgerEntries(db: EntityManager, rentalRecordUuid: string): Promise<LedgerEntry[]> {
   return db.query(
     `SELECT uuid AS "entryUuid", seq::text AS seq, kind, description, amount_in_pennies AS "amountInPennies", posted_on::text AS "postedOn",
             due_on::text AS "dueOn", period_from::text AS "periodFrom", period_to::text AS "periodTo", applies_to AS "appliesTo",
             item_type_uuid AS "itemTypeUuid", promotion_uuid AS "promotionUuid", payment_uuid AS "paymentUuid"
-       FROM rental_ledger_entries WHERE rental_record_uuid = $1 ORDER BY seq`,
+       FROM rental_ledger_entries e WHERE rental_record_uuid = $1 ORDER BY e.seq`,
     [rentalRecordUuid],
   );
 }

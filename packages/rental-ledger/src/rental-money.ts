@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { openCharges, type CalendarDate, type PeriodCharge } from '@storage/domain';
-import { asLedgerLines, ledgerEntries, postEntries, type NewLedgerEntry } from './ledger-entries';
+import { asLedgerLines, ledgerEntries, periodChargeEntries, postEntries, type NewLedgerEntry } from './ledger-entries';
 
 /**
  * The rental as its caller locked it (`FOR UPDATE` / `FOR NO KEY UPDATE` on `rental_records`): its uuid and the
@@ -104,38 +104,11 @@ export async function postPeriodCharges(
   charges: readonly PeriodCharge[],
   postedOn: CalendarDate,
 ): Promise<{ posted: PeriodCharge[]; balanceAfterInPennies: number }> {
-  const byKey = new Map(charges.map((charge) => [`${charge.kind}:${charge.itemTypeUuid ?? '-'}:${charge.dueOn}`, charge]));
-  const written = await postEntries(
-    db,
-    rental.rentalRecordUuid,
-    [...byKey].map(([chargeKey, charge]) => ({
-      kind: charge.kind,
-      description: charge.description,
-      amountInPennies: charge.amountInPennies,
-      postedOn,
-      dueOn: charge.dueOn,
-      period: charge.servicePeriod,
-      itemTypeUuid: charge.itemTypeUuid,
-      chargeKey,
-    })),
-  );
-  // Credits follow the charges written now, so a rerun (no charge written) writes none either.
-  const posted = written.map((entry) => ({ entry, charge: byKey.get(entry.chargeKey!)! }));
-  const credits = await postEntries(
-    db,
-    rental.rentalRecordUuid,
-    posted.flatMap(({ entry, charge }) =>
-      charge.discounts.map((discount) => ({
-        kind: 'PROMOTION_CREDIT' as const,
-        description: discount.name,
-        amountInPennies: -discount.amountInPennies,
-        postedOn,
-        dueOn: null,
-        appliesTo: entry.uuid,
-        promotionUuid: discount.promotionUuid,
-      })),
-    ),
-  );
-  const change = [...written, ...credits].reduce((sum, entry) => sum + entry.amountInPennies, 0);
-  return { posted: posted.map(({ charge }) => charge), balanceAfterInPennies: rental.balanceInPennies + change };
+  const { entries, charges: byEntry } = periodChargeEntries(charges, postedOn);
+  const written = await postEntries(db, rental.rentalRecordUuid, entries);
+  const writtenUuids = new Set(written.map((entry) => entry.uuid));
+  return {
+    posted: byEntry.filter(({ entryUuid }) => writtenUuids.has(entryUuid)).map(({ charge }) => charge),
+    balanceAfterInPennies: written.reduce((balance, entry) => balance + entry.amountInPennies, rental.balanceInPennies),
+  };
 }

@@ -195,6 +195,18 @@ describe('the oldest open charge', () => {
 });
 
 describe('entries', () => {
+  it('are read oldest first by posting order, also where the position gains a digit', async () => {
+    const rental = await newRental();
+    await db.query(`SELECT setval(pg_get_serial_sequence('rental_ledger_entries', 'seq'), greatest(95, (SELECT max(seq) FROM rental_ledger_entries)))`);
+    const days = Array.from({ length: 8 }, (_, i) => `2026-04-0${i + 1}`);
+    for (const day of days) await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: day, dueOn: day }]));
+    await db.query(`SELECT setval(pg_get_serial_sequence('rental_ledger_entries', 'seq'), 995)`);
+    for (const day of days) await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: day, dueOn: day }]));
+    const seqs = (await ledgerEntries(db.manager, rental)).map((entry) => Number(entry.seq));
+    expect(seqs).toHaveLength(16);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
   it('are append-only: an update or a delete is refused while the rental exists, and go with their rental', async () => {
     const rental = await newRental();
     await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: TODAY, dueOn: TODAY }]));

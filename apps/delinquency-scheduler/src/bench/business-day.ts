@@ -11,6 +11,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { BusinessDayAdvancer } from '@storage/delinquency';
 import { createDataSource, locateDatabase, migrate } from '@storage/persistence';
+import { BillingDay } from '../run/billing-day';
 import { BusinessDayRunner } from '../run/business-day-runner';
 import { runBusinessDate } from '../run/run-business-date';
 import { BENCH_UUID_FUNCTION, createScaleDataset } from './scale-dataset';
@@ -58,7 +59,7 @@ async function measureOne(rentals: number, facilities: number, concurrency: numb
     global.gc?.();
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-    const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, 'delinquency-scheduler'), concurrency);
+    const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, 'delinquency-scheduler'), new BillingDay(dataSource), concurrency);
     const started = process.hrtime.bigint();
     const results = await runBusinessDate(dataSource, runner, { asOf: BUSINESS_DATE });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

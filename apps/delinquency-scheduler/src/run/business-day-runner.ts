@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { addDays, type CalendarDate } from '@storage/domain';
 import { BusinessDayAdvancer, facilitySchedule } from '@storage/delinquency';
+import { BillingDay } from './billing-day';
 import type { DueRun } from './due-runs';
 import { FacilityLock } from './facility-lock';
 import { runCandidates } from './run-candidates';
@@ -11,6 +12,9 @@ export const RUN_CONCURRENCY = Symbol('RUN_CONCURRENCY');
 export interface RunProgress {
   facilityUuid: string;
   businessDate: CalendarDate;
+  /** Rentals billed (their periods due posted) and the charges posted, before delinquency. */
+  billed: number;
+  charges: number;
   candidates: number;
   done: number;
   transitions: number;
@@ -50,12 +54,16 @@ const FACILITIES_AT_ONCE = 2;
 /** At most this many rentals are read and decided at once; fewer when a facility has few, so every worker gets some. */
 const MAX_CHUNK = 32;
 
-/** Runs business dates of facilities: candidates in one query, then each rental's transitions one transaction at a time. */
+/**
+ * Runs business dates of facilities: first billing (the charges due that day), then delinquency (candidates in
+ * one query, then each rental's transitions one transaction at a time), so a charge due today counts at once.
+ */
 @Injectable()
 export class BusinessDayRunner {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(BusinessDayAdvancer) private readonly advancer: BusinessDayAdvancer,
+    @Inject(BillingDay) private readonly billing: BillingDay,
     @Inject(RUN_CONCURRENCY) private readonly concurrency: number,
   ) {}
 
@@ -103,7 +111,7 @@ export class BusinessDayRunner {
     workers: number = this.concurrency,
   ): Promise<RunResult[]> {
     const lock = await FacilityLock.acquire(this.dataSource, facilityUuid, options.wait);
-    if (lock === null) return [{ facilityUuid, businessDate: from, candidates: 0, done: 0, transitions: 0, skipped: true }];
+    if (lock === null) return [{ facilityUuid, businessDate: from, billed: 0, charges: 0, candidates: 0, done: 0, transitions: 0, skipped: true }];
     try {
       const results: RunResult[] = [];
       for (let date = from; date <= through; date = addDays(date, 1)) {
@@ -121,10 +129,19 @@ export class BusinessDayRunner {
        ON CONFLICT (facility_uuid, business_date) DO UPDATE SET started_at = now(), completed_at = NULL`,
       [facilityUuid, businessDate],
     );
+    const billing = await this.billing.bill(facilityUuid, businessDate, workers);
+    const failures: { rentalRecordUuid: string; error: unknown }[] = [...billing.failures];
     const { schedule } = await facilitySchedule(this.dataSource, facilityUuid);
     const candidates = await runCandidates(this.dataSource, facilityUuid, businessDate, schedule);
-    const progress: RunProgress = { facilityUuid, businessDate, candidates: candidates.length, done: 0, transitions: 0 };
-    const failures: { rentalRecordUuid: string; error: unknown }[] = [];
+    const progress: RunProgress = {
+      facilityUuid,
+      businessDate,
+      billed: billing.rentals,
+      charges: billing.charges,
+      candidates: candidates.length,
+      done: 0,
+      transitions: 0,
+    };
     const chunkSize = Math.min(MAX_CHUNK, Math.ceil(candidates.length / (workers * 4)));
     let next = 0;
     // Each worker holds one connection for the run and takes the rentals a chunk at a time (their states are

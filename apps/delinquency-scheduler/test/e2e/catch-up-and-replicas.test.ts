@@ -1,8 +1,9 @@
-import { addDays, balanceOf, daysBetween } from '@storage/domain';
+import { addDays, balanceOf, billingDayFor, daysBetween, nextDueDateAfter } from '@storage/domain';
 import { asLedgerLines, ledgerEntries } from '@storage/rental-ledger';
+import { BillingDay } from '../../src/run/billing-day';
 import { BusinessDayRunner } from '../../src/run/business-day-runner';
 import { DailyTimer } from '../../src/run/daily-timer';
-import { seedFacility, seedRental } from '../support/fixtures';
+import { changeBalance, seedFacility, seedRental } from '../support/fixtures';
 import { ofType, outboxEvents, statusTrail } from '../support/outbox';
 import { schedulerInstance, schedulerTestBed, type SchedulerInstance } from '../support/harness';
 
@@ -31,8 +32,8 @@ describe('missed days are caught up in order, per facility time zone', () => {
   it('runs every date since the last completed run, in order; a second tick adds nothing', async () => {
     const auckland = await seedFacility(scheduler.dataSource, { timeZone: 'Pacific/Auckland' });
     const chicago = await seedFacility(scheduler.dataSource, { timeZone: 'America/Chicago' });
-    const late = await seedRental(scheduler.dataSource, auckland, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
-    const fresh = await seedRental(scheduler.dataSource, chicago, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
+    const late = await seedRental(scheduler.dataSource, auckland, { balanceInPennies: 10000, dueOn: '2025-03-01' });
+    const fresh = await seedRental(scheduler.dataSource, chicago, { balanceInPennies: 10000, dueOn: '2025-03-01' });
     await scheduler.dataSource.query(
       `INSERT INTO delinquency_runs (facility_uuid, business_date, started_at, completed_at) VALUES ($1, '2025-03-05', now(), now())`,
       [auckland.facilityUuid],
@@ -79,7 +80,7 @@ describe('two scheduler instances over the same rentals', () => {
       const facility = await seedFacility(first.dataSource, { timeZone });
       for (let i = 0; i < count; i++) {
         const dueDate = addDays('2025-01-01', i * 3);
-        const { rentalRecordUuid } = await seedRental(first.dataSource, facility, { balanceInPennies: 5000, nextDueDate: dueDate });
+        const { rentalRecordUuid } = await seedRental(first.dataSource, facility, { balanceInPennies: 5000, dueOn: dueDate });
         rentals.push({ rentalRecordUuid, dueDate });
       }
     }
@@ -99,7 +100,40 @@ describe('two scheduler instances over the same rentals', () => {
     for (const asOf of ['2025-02-15', '2025-03-20']) {
       await Promise.all([first.run(asOf), second.run(asOf), first.run(asOf)]);
       await expectEachStageOnce(rentals, asOf);
+      await expectEachPeriodBilledOnce(rentals, asOf);
     }
+  });
+
+  /** Each rental's periods from the month after its debt through `asOf`, each charged once: rent and its service. */
+  async function expectEachPeriodBilledOnce(rentals: { rentalRecordUuid: string; dueDate: string }[], asOf: string): Promise<void> {
+    for (const { rentalRecordUuid, dueDate } of rentals) {
+      const entries = await ledgerEntries(first.dataSource.manager, rentalRecordUuid);
+      const periods: string[] = [];
+      for (let due = nextDueDateAfter(dueDate, billingDayFor(dueDate)); due <= asOf; due = nextDueDateAfter(due, billingDayFor(dueDate))) periods.push(due);
+      const billed = entries.filter((entry) => entry.periodFrom !== null);
+      expect(billed.map((entry) => `${entry.kind}@${entry.dueOn}`)).toEqual(periods.flatMap((due) => [`RENT@${due}`, `SERVICE_FEE@${due}`]));
+      const charges = ofType(await outboxEvents(first.dataSource, rentalRecordUuid), 'charge-posted').map((event) => event.payload.chargeUuid);
+      expect(billed.every((entry) => charges.includes(entry.entryUuid))).toBe(true);
+      const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
+      expect(balance).toBe(balanceOf(asLedgerLines(entries)));
+    }
+  }
+
+  it('bills each period once when both bill the same rentals at once without the facility lock, payments landing in between', async () => {
+    await first.dataSource.query('DELETE FROM outbox');
+    const rentals = await seedRentals(20);
+    const asOf = '2025-06-20';
+    const facilities: { facility_uuid: string }[] = await first.dataSource.query(
+      'SELECT DISTINCT facility_uuid FROM rental_records WHERE uuid = ANY($1)',
+      [rentals.map((rental) => rental.rentalRecordUuid)],
+    );
+    const billing = [new BillingDay(first.dataSource), new BillingDay(second.dataSource)];
+    const payments = rentals.map(({ rentalRecordUuid }) => changeBalance(second.dataSource, rentalRecordUuid, -700, asOf));
+    const runs = facilities.flatMap(({ facility_uuid }) => [...billing, ...billing].map((instance) => instance.bill(facility_uuid, asOf, 3)));
+    const results = await Promise.all(runs);
+    await Promise.all(payments);
+    expect(results.flatMap((result) => result.failures)).toEqual([]);
+    await expectEachPeriodBilledOnce(rentals, asOf);
   });
 
   it('applies each transition once even when both work on the same rentals without the facility lock', async () => {
@@ -157,7 +191,7 @@ describe('two scheduler instances over the same rentals', () => {
 
   it('leaves a facility being run by the other instance when not asked to wait', async () => {
     const facility = await seedFacility(first.dataSource);
-    const otherRunner = new BusinessDayRunner(second.dataSource, second.advancer, 2);
+    const otherRunner = new BusinessDayRunner(second.dataSource, second.advancer, new BillingDay(second.dataSource), 2);
     const [held] = await Promise.all([
       first.runner.runDates(facility.facilityUuid, '2025-05-01', '2025-05-20', { wait: true }),
       new Promise((resolve) => setTimeout(resolve, 5)).then(() => otherRunner.runDates(facility.facilityUuid, '2025-05-01', '2025-05-01', { wait: false })),

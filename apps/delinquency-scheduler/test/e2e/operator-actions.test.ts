@@ -68,14 +68,14 @@ function operatorActions(kafkaBrokers: string | undefined): void {
   }
 
   it('pauses, holds progression while paused, resumes, then writes off', async () => {
-    const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
+    const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-03-01' });
     const { rentalRecordUuid } = rental;
     await expect(scheduler.delinquency.pause(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
     await scheduler.run('2025-03-07');
     const overdue = await consumer.of(rentalRecordUuid);
     expect(statusTrail(overdue)).toEqual(['null→OVERDUE@2025-03-07']);
     const delinquencyUuid = ofType(overdue, 'delinquency-status-change')[0].payload.delinquencyStatusChange.delinquencyUuid;
-    const owing: RentalShown = { balance: 12000, nextDueDate: '2025-03-01' };
+    const owing: RentalShown = { balance: 12000, nextDueDate: '2025-04-01' };
     let seen = overdue.length;
 
     await expect(scheduler.delinquency.resume(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
@@ -84,29 +84,37 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     expectStatusChange(added, rental, owing, { delinquencyUuid, from: 'OVERDUE', to: 'PAUSED' });
     seen += added.length;
 
+    // Paused, the rental is still billed (April's rent and service), and nothing else happens.
     for (let date = '2025-03-08'; date <= '2025-04-30'; date = addDays(date, 1)) await scheduler.run(date);
-    expect(await newEvents(rentalRecordUuid, seen)).toEqual([]);
+    added = await newEvents(rentalRecordUuid, seen);
+    expect(added.map((event) => [event.type, (event as EventEnvelope<'charge-posted'>).payload.dueDate])).toEqual([
+      ['charge-posted', '2025-04-01'],
+      ['charge-posted', '2025-04-01'],
+    ]);
+    seen += added.length;
+    const billedApril: RentalShown = { balance: 23200, nextDueDate: '2025-05-01' };
 
     expect(await scheduler.delinquency.resume(ref(rentalRecordUuid))).toMatchObject({ status: 'OVERDUE', pausedFrom: null });
     added = await newEvents(rentalRecordUuid, seen);
-    expectStatusChange(added, rental, owing, { delinquencyUuid, from: 'PAUSED', to: 'OVERDUE' });
+    expectStatusChange(added, rental, billedApril, { delinquencyUuid, from: 'PAUSED', to: 'OVERDUE' });
     seen += added.length;
 
     expect(await scheduler.delinquency.writeOff(ref(rentalRecordUuid))).toMatchObject({ status: 'WRITTEN_OFF' });
     added = await newEvents(rentalRecordUuid, seen);
-    expectStatusChange(added, rental, { ...owing, balance: 0 }, { delinquencyUuid, from: 'OVERDUE', to: 'WRITTEN_OFF' });
+    expectStatusChange(added, rental, { ...billedApril, balance: 0 }, { delinquencyUuid, from: 'OVERDUE', to: 'WRITTEN_OFF' });
     seen += added.length;
-    expect((await ledgerEntries(scheduler.dataSource.manager, rentalRecordUuid)).at(-1)).toMatchObject({ kind: 'WRITE_OFF', amountInPennies: -owing.balance });
+    expect((await ledgerEntries(scheduler.dataSource.manager, rentalRecordUuid)).at(-1)).toMatchObject({ kind: 'WRITE_OFF', amountInPennies: -billedApril.balance });
 
     await expect(scheduler.delinquency.pause(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
     await expect(scheduler.delinquency.writeOff(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
+    // Written off is final: a rental still occupying its unit is billed, but its delinquency never moves again.
     await changeBalance(scheduler.dataSource, rentalRecordUuid, 5000, '2025-04-01');
     for (const date of ['2025-05-01', '2025-06-01', '2025-07-01']) await scheduler.run(date);
-    expect(await newEvents(rentalRecordUuid, seen)).toEqual([]);
+    expect((await newEvents(rentalRecordUuid, seen)).map((event) => event.type)).toEqual(Array(6).fill('charge-posted'));
   });
 
   it('catches every stage up in order on one date, then schedules, updates, cancels and completes the auction', async () => {
-    const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-01-01' });
+    const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-01-01' });
     const { rentalRecordUuid } = rental;
     // The coverage its Tenant protection service bills.
     await scheduler.dataSource.query(
@@ -114,15 +122,23 @@ function operatorActions(kafkaBrokers: string | undefined): void {
        VALUES ($1, $2, gen_random_uuid(), 1200, 200000, '2024-01-01T06:00:00Z')`,
       [facility.facilityUuid, rentalRecordUuid],
     );
+    // One run catches up February's and March's billing (posted that day, due on their own days), then every stage.
     await scheduler.run('2025-03-02');
     let all = await consumer.of(rentalRecordUuid);
+    expect(ofType(all, 'charge-posted').map((charge) => [charge.payload.amountInPennies, charge.payload.dueDate])).toEqual([
+      [10000, '2025-02-01'],
+      [1200, '2025-02-01'],
+      [10000, '2025-03-01'],
+      [1200, '2025-03-01'],
+      [2000, '2025-01-07'],
+    ]);
     expect(statusTrail(all)).toEqual([
       'null→OVERDUE@2025-01-07',
       'OVERDUE→OVERLOCK@2025-01-11',
       'OVERLOCK→LIEN@2025-01-31',
       'LIEN→AUCTION@2025-03-02',
     ]);
-    const owing: RentalShown = { balance: 12000, nextDueDate: '2025-01-01' };
+    const owing: RentalShown = { balance: 34400, nextDueDate: '2025-04-01' };
     const changes = ofType(all, 'delinquency-status-change');
     const delinquencyUuid = changes[0].payload.delinquencyStatusChange.delinquencyUuid;
     const [created] = ofType(all, 'auction');
@@ -154,11 +170,11 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     const again = await scheduler.auctions.schedule(ref(rentalRecordUuid), { scheduledOn: saleDay });
     expect(again).toEqual({ ...scheduled, auctionUuid: expect.any(String) });
     expect(again.auctionUuid).not.toBe(scheduled.auctionUuid);
-    await expect(scheduler.auctions.complete(ref(rentalRecordUuid), 11999)).rejects.toMatchObject({ field: 'winningBidInPennies' });
+    await expect(scheduler.auctions.complete(ref(rentalRecordUuid), 34399)).rejects.toMatchObject({ field: 'winningBidInPennies' });
     // Seeded lettings were not repriced: the group shows its base rates until the auction frees a unit.
     expect(await groupRates()).toEqual({ street: 12000, web: 11000 });
-    const completed = await scheduler.auctions.complete(ref(rentalRecordUuid), 12500);
-    expect(completed).toEqual({ ...again, auctionStage: 'COMPLETED', auctionCompletedOnDate: today, winningBidAmount: [{ amountInPennies: 12500 }] });
+    const completed = await scheduler.auctions.complete(ref(rentalRecordUuid), 35000);
+    expect(completed).toEqual({ ...again, auctionStage: 'COMPLETED', auctionCompletedOnDate: today, winningBidAmount: [{ amountInPennies: 35000 }] });
 
     all = await newEvents(rentalRecordUuid, seen);
     expect(all.map((event) => event.type)).toEqual(['auction', 'auction', 'auction', 'auction', 'auction', 'delinquency-status-change', 'moved-out']);
@@ -174,7 +190,15 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     expectBasePayload(movedOut, facility, rental, ended);
     // In the ledger: the bid's share pays the debt (all of it here, so nothing is written off).
     const entries = await ledgerEntries(scheduler.dataSource.manager, rentalRecordUuid);
-    expect(entries.map((entry) => [entry.kind, entry.amountInPennies])).toEqual([['RENT', 10000], ['LATE_FEE', 2000], ['AUCTION_PROCEEDS', -12000]]);
+    expect(entries.map((entry) => [entry.kind, entry.amountInPennies])).toEqual([
+      ['RENT', 10000],
+      ['RENT', 10000],
+      ['SERVICE_FEE', 1200],
+      ['RENT', 10000],
+      ['SERVICE_FEE', 1200],
+      ['LATE_FEE', 2000],
+      ['AUCTION_PROCEEDS', -34400],
+    ]);
     expect(balanceOf(asLedgerLines(entries))).toBe(0);
 
     const [state] = await scheduler.dataSource.query(

@@ -41,8 +41,8 @@ function paymentsSuite(kafkaBrokers: string | undefined): void {
 
   it('resolves delinquency from a clearing payment-recorded fact, once, and ignores a partial one', async () => {
     const facility = await seedFacility(scheduler.dataSource);
-    const partial = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
-    const cleared = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
+    const partial = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-03-01' });
+    const cleared = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-03-01' });
     await scheduler.run('2025-03-11');
     await clearBalance(scheduler.dataSource, cleared.rentalRecordUuid, '2025-03-11');
 

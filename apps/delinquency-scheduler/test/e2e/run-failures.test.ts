@@ -35,7 +35,7 @@ describe('a rental whose transition fails', () => {
   it('is reported alone; the others of its message are applied once each', async () => {
     const facility = await seedFacility(scheduler.dataSource);
     const rentals: RentalFixture[] = [];
-    for (let i = 0; i < 6; i++) rentals.push(await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' }));
+    for (let i = 0; i < 6; i++) rentals.push(await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-03-01' }));
     const [broken, ...healthy] = rentals;
     if (broken === undefined) throw new Error('six rentals were seeded');
     await breakRental(broken);
@@ -59,7 +59,7 @@ describe('a rental whose transition fails', () => {
   it('fails the run, which completes once the rental is repaired, without emitting anything twice', async () => {
     const facility = await seedFacility(scheduler.dataSource);
     const rentals: RentalFixture[] = [];
-    for (let i = 0; i < 5; i++) rentals.push(await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' }));
+    for (let i = 0; i < 5; i++) rentals.push(await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-03-01' }));
     const [, broken] = rentals;
     if (broken === undefined) throw new Error('five rentals were seeded');
     await breakRental(broken);

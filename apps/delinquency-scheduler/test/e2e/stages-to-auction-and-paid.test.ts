@@ -22,7 +22,7 @@ function journey(kafkaBrokers: string | undefined): void {
     scheduler = bed.scheduler;
     consumer = await receiveEvents(scheduler.dataSource, bed.database.url, kafkaBrokers);
     facility = await seedFacility(scheduler.dataSource);
-    rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, nextDueDate: '2025-03-01' });
+    rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-03-01' });
   });
   afterAll(async () => {
     await consumer?.close();
@@ -42,8 +42,9 @@ function journey(kafkaBrokers: string | undefined): void {
     }
   }
 
-  const expectBase = (event: EventEnvelope<'delinquency-status-change' | 'auction'>, balance: number) =>
-    expectBasePayload(event, facility, rental, { balance, nextDueDate: '2025-03-01' });
+  /** Billed monthly on the 1st: before April's billing the next due date is April 1st. */
+  const expectBase = (event: EventEnvelope<'delinquency-status-change' | 'auction'>, balance: number, nextDueDate = '2025-04-01') =>
+    expectBasePayload(event, facility, rental, { balance, nextDueDate });
 
   const suspended = async (): Promise<boolean> =>
     (await scheduler.dataSource.query<unknown[]>('SELECT 1 FROM gate_code_suspensions WHERE rental_record_uuid = $1', [rental.rentalRecordUuid])).length === 1;
@@ -78,9 +79,15 @@ function journey(kafkaBrokers: string | undefined): void {
     expect(await suspended()).toBe(false);
   });
 
-  it('advances to OVERLOCK (gate code suspended), LIEN and AUCTION on their days, each once', async () => {
+  it("advances to OVERLOCK (gate code suspended), LIEN and AUCTION on their days, each once, while April's rent and service are billed", async () => {
     await runDays('2025-03-08', '2025-04-30');
     const all = await events();
+    // April 1st: the month's rent and service, due that day, each a charge of its own.
+    const april = ofType(all, 'charge-posted').slice(1);
+    expect(april.map((charge) => [charge.payload.description, charge.payload.amountInPennies, charge.payload.balanceAfterInPennies, charge.payload.dueDate])).toEqual([
+      ['Rent 2025-04-01 to 2025-04-30', 10000, 22000, '2025-04-01'],
+      ['Tenant protection', 1200, 23200, '2025-04-01'],
+    ]);
     expect(statusTrail(all)).toEqual([
       'null→OVERDUE@2025-03-07',
       'OVERDUE→OVERLOCK@2025-03-11',
@@ -90,7 +97,8 @@ function journey(kafkaBrokers: string | undefined): void {
     const changes = ofType(all, 'delinquency-status-change');
     const delinquencyUuid = changes[0].payload.delinquencyStatusChange.delinquencyUuid;
     for (const change of changes) {
-      expectBase(change, 12000);
+      if (change.payload.delinquencyStatusChange.delinquencyNewStatus === 'AUCTION') expectBase(change, 23200, '2025-05-01');
+      else expectBase(change, 12000);
       expect(change.payload.delinquencyStatusChange.delinquencyUuid).toBe(delinquencyUuid);
       expect(change.payload.delinquencyStatusChange.paymentDate).toBeNull();
     }
@@ -98,7 +106,7 @@ function journey(kafkaBrokers: string | undefined): void {
 
     const [created] = ofType(all, 'auction');
     expect(all[all.length - 1]).toBe(created);
-    expectBase(created, 12000);
+    expectBase(created, 23200, '2025-05-01');
     expect(created.payload.auction).toEqual({
       auctionUuid: expect.any(String),
       auctionCanceledOnDate: null,
@@ -107,7 +115,7 @@ function journey(kafkaBrokers: string | undefined): void {
       auctionStartDate: '2025-05-14',
       auctionEndDate: '2025-05-21',
       auctionStage: 'CREATED',
-      minimumBidAmount: [{ amountInPennies: 12000 }],
+      minimumBidAmount: [{ amountInPennies: 23200 }],
       winningBidAmount: [],
     });
     // Event times only move forward for a rental.
@@ -146,13 +154,13 @@ function journey(kafkaBrokers: string | undefined): void {
     expect(added.map((event) => event.type)).toEqual(['auction', 'delinquency-status-change']);
     const [canceled, paid] = added as [EventEnvelope<'auction'>, EventEnvelope<'delinquency-status-change'>];
     const [created] = ofType(all, 'auction');
-    expectBase(canceled, 0);
+    expectBase(canceled, 0, '2025-05-01');
     expect(canceled.payload.auction).toEqual({
       ...created.payload.auction,
       auctionStage: 'CANCELED',
       auctionCanceledOnDate: '2025-05-02',
     });
-    expectBase(paid, 0);
+    expectBase(paid, 0, '2025-05-01');
     const [overdue] = ofType(all, 'delinquency-status-change');
     expect(paid.payload.delinquencyStatusChange).toEqual({
       delinquencyUuid: overdue.payload.delinquencyStatusChange.delinquencyUuid,
@@ -164,10 +172,14 @@ function journey(kafkaBrokers: string | undefined): void {
     expect(await suspended()).toBe(false);
   });
 
-  it('stays PAID while nothing is owed', async () => {
+  it("stays PAID through May's grace days: the run of May 3rd catches up May's billing, and nothing else happens", async () => {
     const before = (await events()).length;
-    await runDays('2025-05-03', '2025-05-10');
-    expect(await events()).toHaveLength(before);
+    await runDays('2025-05-03', '2025-05-06');
+    const added = (await events()).slice(before);
+    expect(added.map((event) => [event.type, (event as EventEnvelope<'charge-posted'>).payload.dueDate])).toEqual([
+      ['charge-posted', '2025-05-01'],
+      ['charge-posted', '2025-05-01'],
+    ]);
   });
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { OccupancyBand } from '@storage/domain';
+import { billingDayFor, nextDueDateAfter, type OccupancyBand } from '@storage/domain';
 import { postEntries, type NewLedgerEntry } from '@storage/rental-ledger';
 
 export interface FacilityFixture {
@@ -60,12 +60,17 @@ export async function seedFacility(db: DataSource, options: { timeZone?: string;
   return f;
 }
 
-/** An occupied unit rented by a new tenant, with a gate code and one recurring service. */
+/**
+ * An occupied unit rented by a new tenant since January 2024, with a gate code and one recurring service, owing
+ * `balanceInPennies` of rent due on `dueOn` and billed monthly from then on: its billing day is `dueOn`'s (capped
+ * at 28) and its next due date the billing day after `dueOn`, so business days after it bill the next months.
+ */
 export async function seedRental(
   db: DataSource,
   facility: FacilityFixture,
-  options: { balanceInPennies: number; nextDueDate: string; rentInPennies?: number },
+  options: { balanceInPennies: number; dueOn: string; rentInPennies?: number },
 ): Promise<RentalFixture> {
+  const billingDay = billingDayFor(options.dueOn);
   const r: RentalFixture = { rentalRecordUuid: randomUUID(), unitUuid: randomUUID(), personUuid: randomUUID(), serviceItemTypeUuid: randomUUID() };
   await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, 'A-101', 'occupied')`, [
     r.unitUuid,
@@ -80,7 +85,7 @@ export async function seedRental(
   await db.query(
     `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                  billing_day_of_month, next_due_date, start_date)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, '2024-01-01')`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       r.rentalRecordUuid,
       facility.portfolioUuid,
@@ -89,10 +94,12 @@ export async function seedRental(
       facility.unitGroupUuid,
       r.personUuid,
       options.rentInPennies ?? 10000,
-      options.nextDueDate,
+      billingDay,
+      nextDueDateAfter(options.dueOn, billingDay),
+      `2024-01-${String(billingDay).padStart(2, '0')}`,
     ],
   );
-  if (options.balanceInPennies !== 0) await changeBalance(db, r.rentalRecordUuid, options.balanceInPennies, options.nextDueDate);
+  if (options.balanceInPennies !== 0) await changeBalance(db, r.rentalRecordUuid, options.balanceInPennies, options.dueOn);
   await db.query(`INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code) VALUES ($1, $2, $3)`, [
     facility.facilityUuid,
     r.rentalRecordUuid,

@@ -4,6 +4,7 @@ import { AuctionService, BusinessDayAdvancer, DelinquencyService } from '@storag
 import { OutboxPublisher } from '@storage/messaging';
 import { createDataSource } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { BillingDay } from '../../src/run/billing-day';
 import { BusinessDayRunner, type RunResult } from '../../src/run/business-day-runner';
 import { runBusinessDate } from '../../src/run/run-business-date';
 
@@ -23,7 +24,7 @@ export async function schedulerInstance(url: string, concurrency = 4): Promise<S
   const publisher = new OutboxPublisher('delinquency-scheduler');
   const delinquency = new DelinquencyService(dataSource, publisher);
   const advancer = new BusinessDayAdvancer(dataSource, 'delinquency-scheduler');
-  const runner = new BusinessDayRunner(dataSource, advancer, concurrency);
+  const runner = new BusinessDayRunner(dataSource, advancer, new BillingDay(dataSource), concurrency);
   return {
     dataSource,
     delinquency,

@@ -1,0 +1,184 @@
+import type { EntityManager } from 'typeorm';
+import {
+  billingPeriodsDue,
+  chargesForPeriod,
+  createEnvelope,
+  netAmount,
+  topicFor,
+  type CalendarDate,
+  type EventEnvelope,
+  type PeriodCharge,
+  type PromotionTerms,
+  type RentalBillingTerms,
+} from '@storage/domain';
+import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { entriesJson, periodChargeEntries } from './ledger-entries';
+
+/*
+ * Billing: the charges of every period that has come, posted on its due date (rent in advance), and the rental's
+ * next due date moved past them, in one statement per batch of rentals. Exactly once per rental and period:
+ * the statement writes a rental only while it is as read (its row version, and the next due date the charges
+ * were computed from), so a rerun, another replica or a payment in between writes nothing for it and it is read
+ * again; and each charge has its charge key (kind, item type, due date), unique per rental in the ledger, so even
+ * a write that slipped past the guard could not post a period twice.
+ */
+
+/** A rental's billing terms as stored: the rent and its changes, services with their dates, promotions frozen at signing. */
+interface BillingRow {
+  uuid: string;
+  portfolio_id: string;
+  version: string;
+  start_date: CalendarDate;
+  next_due_date: CalendarDate;
+  balance_in_pennies: number;
+  rent_in_pennies: number;
+  rent_changes: { effectiveDate: CalendarDate; rentInPennies: number; previousRentInPennies: number }[];
+  services: { description: string; amount: number; feeType: 'FIXED_AMOUNT' | 'PERCENTAGE'; itemTypeUuid: string; startDate: CalendarDate; endDate: CalendarDate | null }[];
+  promotions: (Omit<PromotionTerms, 'family' | 'percentage'> & { itemTypeUuid: string | null; percentage: string | null })[];
+}
+
+const TERMS_SQL = `
+SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, r.start_date::text AS start_date, r.next_due_date::text AS next_due_date,
+       r.balance_in_pennies, r.rent_in_pennies,
+       COALESCE((SELECT json_agg(json_build_object('effectiveDate', c.effective_date::text, 'rentInPennies', c.rent_in_pennies,
+                                                   'previousRentInPennies', c.previous_rent_in_pennies) ORDER BY c.created_at, c.uuid)
+                   FROM rental_rent_changes c WHERE c.rental_record_uuid = r.uuid), '[]') AS rent_changes,
+       COALESCE((SELECT json_agg(json_build_object('description', s.description, 'amount', s.amount_in_pennies, 'feeType', s.fee_type,
+                                                   'itemTypeUuid', s.item_type_uuid, 'startDate', s.start_date::text, 'endDate', s.end_date::text)
+                                 ORDER BY s.start_date, s.uuid)
+                   FROM rental_services s WHERE s.rental_record_uuid = r.uuid AND (s.end_date IS NULL OR s.end_date > r.next_due_date)), '[]') AS services,
+       COALESCE((SELECT json_agg(json_build_object('uuid', p.promotion_uuid, 'name', p.name, 'itemTypeUuid', p.item_type_uuid,
+                                                   'discountType', p.discount_type, 'percentage', p.percentage::text, 'amountInPennies', p.amount_in_pennies,
+                                                   'monthStarts', p.month_starts, 'durationInMonths', p.duration_in_months)
+                                 ORDER BY p.item_type_uuid NULLS FIRST, p.promotion_uuid)
+                   FROM rental_promotions p WHERE p.rental_record_uuid = r.uuid), '[]') AS promotions
+  FROM rental_records r JOIN portfolios pf ON pf.uuid = r.portfolio_uuid
+ WHERE r.uuid = ANY($1::uuid[]) AND r.status = 'ACTIVE' AND r.next_due_date <= $2::date`;
+
+/**
+ * Advances the rentals still as read, posts their entries and their charge-posted events (key = rental), and
+ * notifies the outbox once; answers the rentals written.
+ */
+const WRITE_SQL = `
+WITH advanced AS (
+  UPDATE rental_records r SET next_due_date = i.next_due, updated_at = now()
+    FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[]) AS i(uuid, version, due_from, next_due)
+   WHERE r.uuid = i.uuid AND r.xmin = i.version::xid AND r.next_due_date = i.due_from AND r.status = 'ACTIVE'
+  RETURNING r.uuid
+), posted AS (
+  SELECT count(*) AS entries FROM rental_ledger_post((
+    SELECT jsonb_agg(e.value ORDER BY e.n) FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(value, n)
+     WHERE (e.value->>'rental_record_uuid')::uuid IN (SELECT uuid FROM advanced)))
+), events AS (
+  ${outboxInsertSql(
+    `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
+        FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[]) WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
+       WHERE u.key::uuid IN (SELECT uuid FROM advanced) ORDER BY u.ord) AS e`,
+    '$11',
+  )}
+  RETURNING id
+)
+SELECT a.uuid::text AS uuid, (SELECT entries FROM posted) AS entries,
+       (SELECT count(pg_notify('${OUTBOX_CHANNEL}', '')) FROM (SELECT FROM events LIMIT 1) n) AS notified
+  FROM advanced a`;
+
+/** What billing a batch of rentals did: the rentals billed, those that changed under it (to read again), the charges posted. */
+export interface BilledRentals {
+  billed: string[];
+  changed: string[];
+  charges: number;
+}
+
+/**
+ * Posts every period due through `through` of the given rentals (those active and due; others are left alone),
+ * in the caller's transaction or as one statement of its own. `postedOn` is the day the entries are posted;
+ * `source` the producing service, recorded on the outbox rows.
+ */
+export async function billRentals(
+  db: Pick<EntityManager, 'query'>,
+  rentalRecordUuids: readonly string[],
+  through: CalendarDate,
+  options: { postedOn: CalendarDate; source: string; now?: Date },
+): Promise<BilledRentals> {
+  if (rentalRecordUuids.length === 0) return { billed: [], changed: [], charges: 0 };
+  const rows: BillingRow[] = await db.query(TERMS_SQL, [rentalRecordUuids, through]);
+  const now = options.now ?? new Date();
+  const bills = rows.map((row) => billOf(row, through, options.postedOn, now));
+  const envelopes = bills.flatMap((bill) => bill.events);
+  const written: { uuid: string }[] = await db.query(WRITE_SQL, [
+    bills.map((bill) => bill.row.uuid),
+    bills.map((bill) => bill.row.version),
+    bills.map((bill) => bill.row.next_due_date),
+    bills.map((bill) => bill.nextDueDate),
+    `[${bills.map((bill) => bill.entriesJson.slice(1, -1)).filter((json) => json !== '').join(',')}]`,
+    envelopes.map((envelope) => topicFor(envelope.type)),
+    envelopes.map((envelope) => envelope.key),
+    envelopes.map((envelope) => envelope.type),
+    envelopes.map((envelope) => envelope.eventId),
+    envelopes.map((envelope) => JSON.stringify(envelope)),
+    options.source,
+  ]);
+  const billed = new Set(written.map((row) => row.uuid));
+  return {
+    billed: [...billed],
+    changed: bills.filter((bill) => !billed.has(bill.row.uuid)).map((bill) => bill.row.uuid),
+    charges: bills.filter((bill) => billed.has(bill.row.uuid)).reduce((sum, bill) => sum + bill.events.length, 0),
+  };
+}
+
+interface Bill {
+  row: BillingRow;
+  nextDueDate: CalendarDate;
+  entriesJson: string;
+  events: EventEnvelope<'charge-posted'>[];
+}
+
+/** The periods due, their entries and a charge-posted event per charge, with the balance each leaves. */
+function billOf(row: BillingRow, through: CalendarDate, postedOn: CalendarDate, now: Date): Bill {
+  const periods = billingPeriodsDue(row.start_date, row.next_due_date, through);
+  const charges = periods.flatMap((period) => chargesForPeriod(termsOn(row, period.from), period));
+  const entries = periodChargeEntries(charges, postedOn);
+  let balance = row.balance_in_pennies;
+  const events = entries.charges.map(({ entryUuid, charge }) => {
+    balance += netAmount(charge);
+    return createEnvelope({
+      type: 'charge-posted',
+      eventId: entryUuid,
+      occurredAt: now,
+      portfolio: row.portfolio_id,
+      payload: {
+        rentalRecordUuid: row.uuid,
+        chargeUuid: entryUuid,
+        amountInPennies: netAmount(charge),
+        description: describe(charge),
+        balanceAfterInPennies: balance,
+        dueDate: charge.dueOn,
+      },
+    });
+  });
+  return { row, nextDueDate: periods.at(-1)?.to ?? row.next_due_date, entriesJson: entriesJson(row.uuid, entries.entries), events };
+}
+
+/** The terms a period due on `dueOn` is billed on: the services running that day. */
+function termsOn(row: BillingRow, dueOn: CalendarDate): RentalBillingTerms {
+  const [firstChange] = row.rent_changes;
+  return {
+    // The rent at signing: before the first change, what it changed from.
+    rentInPennies: firstChange?.previousRentInPennies ?? row.rent_in_pennies,
+    rentChanges: row.rent_changes,
+    services: row.services
+      .filter((service) => service.startDate <= dueOn && (service.endDate === null || service.endDate > dueOn))
+      .map(({ description, amount, feeType, itemTypeUuid }) => ({ description, amount, feeType, itemTypeUuid })),
+    coverage: null,
+    promotions: row.promotions.map(({ itemTypeUuid, percentage, ...terms }) => ({
+      ...terms,
+      percentage: percentage === null ? null : Number(percentage),
+      family: itemTypeUuid === null ? { kind: 'RENT' } : { kind: 'DISCOUNTED_SERVICE', itemTypeUuid },
+    })),
+  };
+}
+
+/** The charge's description, naming the promotions that discount it. */
+function describe(charge: PeriodCharge): string {
+  return charge.discounts.length === 0 ? charge.description : `${charge.description}, less ${charge.discounts.map((d) => d.name).join(', ')}`;
+}
