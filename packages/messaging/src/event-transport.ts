@@ -17,9 +17,11 @@ export interface EventTransportOptions {
   pollIntervalMs?: number;
   /** Embedded: log rows read per query. Default 200. */
   batchSize?: number;
-  /** Embedded: messages of different keys handled at once; one key's messages stay in order. Default 8. */
+  /** Messages of different keys handled at once (Kafka: per partition); one key's messages stay in order. Default 8. */
   lanes?: number;
 }
+
+const DEFAULT_LANES = 8;
 
 /**
  * The transport strategy for `app.connectMicroservice({ strategy: eventTransport(...) })`; `@EventPattern(type)`
@@ -35,6 +37,7 @@ export function eventTransport(options: EventTransportOptions): Server & CustomT
       partitions: options.partitions ?? 3,
       databaseUrl: options.databaseUrl,
       retry,
+      lanes: options.lanes ?? DEFAULT_LANES,
     });
   }
   return new EmbeddedTransport({
@@ -44,6 +47,6 @@ export function eventTransport(options: EventTransportOptions): Server & CustomT
     retry,
     pollIntervalMs: options.pollIntervalMs ?? 1_000,
     batchSize: options.batchSize ?? 200,
-    lanes: options.lanes ?? 8,
+    lanes: options.lanes ?? DEFAULT_LANES,
   });
 }

@@ -22,12 +22,20 @@ export function outboxInsertSql(events: string, source: string): string {
    WHERE tx.xid IS NOT NULL`;
 }
 
-/** One event, notifying at commit, so a rolled-back event wakes nobody. */
+/**
+ * One event, notifying at commit, so a rolled-back event wakes nobody; on its topic's channel (`topicChannel`),
+ * so only the followers of that topic wake; with the row as payload (`AnnouncedRecords`), so a follower whose
+ * next row it is need not read the log. A row too large for a payload (8000 bytes) is notified without it.
+ */
 const INSERT_AND_NOTIFY = `
 WITH entry AS (
-  ${outboxInsertSql('(VALUES ($1, $2, $3, $4, $6::jsonb)) AS e(topic, key, type, event_id, envelope)', '$5')}
-  RETURNING id)
-SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry`;
+  ${outboxInsertSql('(VALUES ($1::text, $2, $3, $4, $6::jsonb)) AS e(topic, key, type, event_id, envelope)', '$5')}
+  RETURNING id, topic, key, type, event_id, source, envelope, created_at),
+announcement AS (
+  SELECT topic, json_build_object('position', id::text, 'topic', topic, 'key', key, 'type', type, 'eventId', event_id,
+           'source', source, 'createdAt', created_at, 'envelope', envelope)::text AS payload
+    FROM entry)
+SELECT pg_notify('${OUTBOX_CHANNEL}:' || topic, CASE WHEN octet_length(payload) < 8000 THEN payload ELSE '' END) FROM announcement`;
 
 @Injectable()
 export class OutboxPublisher {

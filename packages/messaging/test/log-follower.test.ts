@@ -21,6 +21,7 @@ describe('LogFollower', () => {
     const follower = new LogFollower({
       pool,
       lockName: 'follower-test',
+      topics: [],
       pollIntervalMs: 20,
       lead: async () => undefined,
       step: async (): Promise<StepResult> => {

@@ -39,7 +39,7 @@ export async function deliver(target: DeliveryTarget, raw: unknown, contextFor: 
   } catch (error) {
     return { kind: 'dead', reason: describe(error), attempts: 0 };
   }
-  const handler = target.server.getHandlerByPattern(envelope.type);
+  const handler = handlerOf(target.server, envelope.type);
   if (!handler) return { kind: 'ignored' };
   let failures = 0;
   let outages = 0;
@@ -67,6 +67,18 @@ export async function deliver(target: DeliveryTarget, raw: unknown, contextFor: 
       await sleep(pause, target.stopping);
     }
   }
+}
+
+/** Handlers per server and type: Nest looks a pattern up by trying JSON.parse on it, a thrown error per message. */
+const handlers = new WeakMap<object, Map<string, MessageHandler | null>>();
+
+/** The handler chain of a type; handlers are all registered before a transport listens, so the lookup is kept. */
+function handlerOf(server: DeliveryTarget['server'], type: string): MessageHandler | null {
+  let byType = handlers.get(server);
+  if (!byType) handlers.set(server, (byType = new Map<string, MessageHandler | null>()));
+  let handler = byType.get(type);
+  if (handler === undefined) byType.set(type, (handler = server.getHandlerByPattern(type)));
+  return handler;
 }
 
 /** Waits, or throws DeliveryAbandoned at once when the consumer stops. */

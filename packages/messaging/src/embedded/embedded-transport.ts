@@ -8,6 +8,7 @@ import { ReplayWindow } from '../consumer/replay-window';
 import type { RetryPolicy } from '../consumer/retry-policy';
 import { readRetentionMark } from '../retention/retention-mark';
 import { consumerLockName } from './advisory-lock';
+import { AnnouncedRecords } from './announced-records';
 import { Lanes } from './lanes';
 import { LogFollower, type StepResult } from './log-follower';
 import { LogReader, type LogRecord } from './log-reader';
@@ -46,6 +47,7 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   private replay: ReplayWindow | undefined;
   private progress: ProgressSaver | undefined;
   private readonly stopping = new AbortController();
+  private readonly announced = new AnnouncedRecords();
 
   constructor(private readonly options: EmbeddedTransportOptions) {
     super();
@@ -58,6 +60,8 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
     this.follower = new LogFollower({
       pool: this.pool,
       lockName: consumerLockName(options.group),
+      topics: options.topics,
+      onNotification: (payload) => this.announced.offer(payload),
       pollIntervalMs: options.pollIntervalMs,
       lead: () => this.lead(),
       step: () => this.step(),
@@ -87,7 +91,8 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   }
 
   private async lead(): Promise<void> {
-    this.reader = new LogReader(this.pool, this.options.batchSize);
+    this.announced.clear();
+    this.reader = new LogReader(this.pool, this.options.batchSize, this.options.topics);
     this.saved = this.readThrough = await readOffset(this.pool, this.options.group);
     this.replay = await ReplayWindow.load(this.pool, this.options.group);
     const lanes = (this.lanes = new Lanes(this.options.lanes, (record) => this.handle(record), this.saved));
@@ -113,17 +118,27 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
       this.progress!.offer();
       return 'busy';
     }
+    const announced = this.announced.take(this.readThrough);
+    if (announced.length > 0) {
+      this.hand(announced);
+      // The next rows were all announced: nothing to read until the next notification (or the safety poll).
+      if (!this.announced.mustRead) return 'idle';
+    }
+    this.announced.reading();
     const { records, waiting } = await this.reader!.read(this.readThrough);
-    for (const record of records) lanes.add(record, this.topics.has(record.topic));
+    this.hand(records);
+    // A short batch read all there was: the next read waits for a notification.
+    if (records.length > 0) return waiting ? 'gap' : records.length < this.options.batchSize ? 'idle' : 'busy';
+    return waiting ? 'gap' : 'idle';
+  }
+
+  /** Hands the next records of the log, in order, to the lanes. */
+  private hand(records: readonly LogRecord[]): void {
+    for (const record of records) this.lanes!.add(record, this.topics.has(record.topic));
+    const last = records[records.length - 1];
+    if (last) this.readThrough = last.position;
     // After handing the records over, so saving is off the path from commit to handler.
     this.progress!.offer();
-    const last = records[records.length - 1];
-    if (last) {
-      this.readThrough = last.position;
-      // A short batch read all there was: the next read waits for a notification.
-      return waiting ? 'gap' : records.length < this.options.batchSize ? 'idle' : 'busy';
-    }
-    return waiting ? 'gap' : 'idle';
   }
 
   /** Leadership ends: let the records under way finish, then save how far the group got. */

@@ -90,7 +90,7 @@ export class Lanes {
 }
 
 /** FNV-1a of the key; records without a key share one lane, so they keep their log order too. */
-function laneOf(key: string | null, count: number): number {
+export function laneOf(key: string | null, count: number): number {
   const text = key ?? '';
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);

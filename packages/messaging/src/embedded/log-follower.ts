@@ -1,8 +1,14 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Notification, Pool, PoolClient } from 'pg';
 import { advisoryUnlock, tryAdvisoryLock } from './advisory-lock';
 
-/** The channel OutboxPublisher notifies on commit. */
+/** The channel that wakes every follower: for writers that notify once for events of any topic. */
 export const OUTBOX_CHANNEL = 'outbox';
+
+/**
+ * The channel OutboxPublisher notifies for an event of `topic`: only followers of that topic wake, so a group
+ * is not woken (one read, one round trip, for nothing) by every event of topics it does not consume.
+ */
+export const topicChannel = (topic: string): string => `${OUTBOX_CHANNEL}:${topic}`;
 
 /** After a step: more is waiting, nothing is, or a gap holds rows back until older transactions end. */
 export type StepResult = 'busy' | 'idle' | 'gap';
@@ -11,11 +17,15 @@ export interface LogFollowerOptions {
   pool: Pool;
   /** Only the holder of this advisory lock works; other replicas wait as standbys. */
   lockName: string;
+  /** Topics whose notifications wake this follower (besides OUTBOX_CHANNEL); others' rows wait for a later read. */
+  topics: readonly string[];
   /**
    * How often a standby retries the lock, and the first safety poll for a lost notification; while nothing
    * happens the safety poll backs off to IDLE_BACKOFF times this.
    */
   pollIntervalMs: number;
+  /** Called with the payload of every notification, before the step it wakes. */
+  onNotification?: (payload: string) => void;
   /** Called when this process becomes the leader, before its first step. */
   lead: () => Promise<void>;
   step: () => Promise<StepResult>;
@@ -74,20 +84,24 @@ export class LogFollower {
       broken = error;
       this.signal();
     };
-    const onNotification = (): void => this.signal();
+    const onNotification = (message: Notification): void => {
+      this.options.onNotification?.(message.payload ?? '');
+      this.signal();
+    };
     client.on('error', onError);
     try {
       while (!this.stopped && !(await tryAdvisoryLock(client, this.options.lockName))) await this.sleep(this.options.pollIntervalMs);
       if (this.stopped) return;
       client.on('notification', onNotification);
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      const channels = [OUTBOX_CHANNEL, ...this.options.topics.map(topicChannel)];
+      await client.query(channels.map((channel) => `LISTEN ${client.escapeIdentifier(channel)};`).join(' '));
       await this.options.lead();
       try {
         await this.stepWhileLeading(() => broken, onProgress);
       } finally {
         await this.options.resign?.();
       }
-      await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`);
+      await client.query('UNLISTEN *');
       await advisoryUnlock(client, this.options.lockName);
     } finally {
       client.off('notification', onNotification);

@@ -8,10 +8,11 @@ export async function readOffset(db: Queryable, group: string): Promise<bigint> 
   return BigInt(rows[0]?.position ?? '0');
 }
 
+/** The save as SQL over two parameters (group, position), for a statement that writes more with it. */
+export const saveOffsetSql = (group: string, position: string): string =>
+  `INSERT INTO consumer_offsets (consumer_group, position) VALUES (${group}, ${position})
+   ON CONFLICT (consumer_group) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`;
+
 export async function saveOffset(db: Queryable, group: string, position: bigint): Promise<void> {
-  await db.query(
-    `INSERT INTO consumer_offsets (consumer_group, position) VALUES ($1, $2)
-     ON CONFLICT (consumer_group) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
-    [group, position.toString()],
-  );
+  await db.query(saveOffsetSql('$1', '$2'), [group, position.toString()]);
 }

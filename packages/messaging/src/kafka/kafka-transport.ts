@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
-import type { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
+import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { createPool } from '@storage/persistence';
 import { deliver, describe, type Delivery } from '../consumer/deliver';
@@ -8,6 +8,7 @@ import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
 import type { RetryPolicy } from '../consumer/retry-policy';
 import { createKafka, deadLetterTopic, ensureTopics, PARTITIONER } from './kafka-client';
+import { handlePartitionBatch } from './partition-batch';
 
 export interface KafkaTransportOptions {
   group: string;
@@ -17,6 +18,8 @@ export interface KafkaTransportOptions {
   /** For replay windows (the replay_requests table). */
   databaseUrl: string;
   retry: RetryPolicy;
+  /** Messages of different keys of a partition's batch handled at once (one key stays in order). */
+  lanes: number;
 }
 
 /**
@@ -30,10 +33,11 @@ const GROUP_TIMEOUTS = { sessionTimeout: 6_000, heartbeatInterval: 1_000 };
 export const kafkaStream = (topic: string, partition: number): string => `${topic}:${partition}`;
 
 /**
- * Consumes Kafka topics as a consumer group. Partitions are handled one message at a time, so messages of
- * one key (one partition) keep their order; offsets are committed after a message is handled or
- * dead-lettered to `<topic>.dlq` (at least once). If even the dead-letter write fails, the error goes to
- * kafkajs, which retries the message instead of committing past it.
+ * Consumes Kafka topics as a consumer group. Partitions are handled at once, and the messages of a partition's
+ * batch in lanes by key (`handlePartitionBatch`), so messages of one key keep their order; offsets are committed
+ * after a message is handled or dead-lettered to `<topic>.dlq`, as the contiguous prefix of finished messages
+ * (at least once). If even the dead-letter write fails, the error goes to kafkajs, which fetches the message
+ * again instead of committing past it.
  */
 export class KafkaTransport extends Server implements CustomTransportStrategy {
   protected override readonly logger: Logger;
@@ -71,8 +75,15 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     this.consumer = this.kafka.consumer({ groupId: this.options.group, maxWaitTimeInMs: 100, retry: { retries: Number.MAX_SAFE_INTEGER }, ...GROUP_TIMEOUTS });
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
-    // Partitions in parallel, each still one message at a time: order per key holds.
-    await this.consumer.run({ partitionsConsumedConcurrently: this.options.partitions, eachMessage: (payload) => this.handle(payload) });
+    // Partitions in parallel, and keys of a partition in parallel: order per key holds.
+    await this.consumer.run({
+      partitionsConsumedConcurrently: this.options.partitions,
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) =>
+        handlePartitionBatch(payload, this.options.lanes, (message) =>
+          this.handle(payload.batch.topic, payload.batch.partition, message, () => payload.heartbeat()),
+        ),
+    });
     this.logger.log(`consuming ${this.options.topics.join(', ')}`);
   }
 
@@ -93,8 +104,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   }
 
   /** Throws (so kafkajs commits nothing and redelivers) when the consumer stops or loses the partition mid-outage. */
-  private async handle(payload: EachMessagePayload): Promise<void> {
-    const { topic, partition, message } = payload;
+  private async handle(topic: string, partition: number, message: KafkaMessage, heartbeat: () => Promise<void>): Promise<void> {
     const verdict = this.replay!.verdict(kafkaStream(topic, partition), BigInt(message.offset), new Date(Number(message.timestamp)));
     if (verdict.kind === 'skip') return;
     let raw: unknown;
@@ -105,7 +115,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     }
     const outcome = await deliver(
       // Heartbeats while an outage holds the message, so the group keeps the partition here.
-      { server: this, retry: this.options.retry, logger: this.logger, stopping: this.stopping.signal, keepAlive: () => payload.heartbeat() },
+      { server: this, retry: this.options.retry, logger: this.logger, stopping: this.stopping.signal, keepAlive: heartbeat },
       raw,
       (attempt) => new EventContext(this.options.group, topic, `${partition}:${message.offset}`, attempt, verdict.redelivery),
     );
@@ -115,7 +125,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   private async deadLetter(
     topic: string,
     partition: number,
-    message: EachMessagePayload['message'],
+    message: KafkaMessage,
     outcome: Extract<Delivery, { kind: 'dead' }>,
   ): Promise<void> {
     this.logger.error(`${topic}[${partition}]@${message.offset} dead-lettered after ${outcome.attempts} attempt(s): ${outcome.reason}`);

@@ -5,7 +5,8 @@ import { createPool } from '@storage/persistence';
 import { relayLockName } from '../embedded/advisory-lock';
 import { LogFollower, type StepResult } from '../embedded/log-follower';
 import { LogReader, type LogRecord } from '../embedded/log-reader';
-import { readOffset, saveOffset } from '../embedded/offsets';
+import { AnnouncedRecords } from '../embedded/announced-records';
+import { readOffset, saveOffsetSql } from '../embedded/offsets';
 import { createKafka, ensureTopics, PARTITIONER } from './kafka-client';
 
 export interface OutboxRelayOptions {
@@ -42,6 +43,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private reader: LogReader | undefined;
   private offset = 0n;
   private lagTimer: NodeJS.Timeout | undefined;
+  private readonly announced = new AnnouncedRecords();
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.logger = new Logger(`OutboxRelay:${options.service}`);
@@ -52,6 +54,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.follower = new LogFollower({
       pool: this.pool,
       lockName: relayLockName(options.service),
+      topics: options.topics,
+      onNotification: (payload) => this.announced.offer(payload),
       pollIntervalMs: options.pollIntervalMs,
       lead: () => this.lead(),
       step: () => this.step(),
@@ -106,44 +110,44 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       await producer.connect();
       this.producer = producer;
     }
+    this.announced.clear();
     this.reader = new LogReader(this.pool, this.options.batchSize);
     this.offset = await readOffset(this.pool, relayLockName(this.options.service));
     this.logger.log(`relaying from position ${this.offset}`);
   }
 
   private async step(): Promise<StepResult> {
+    const announced = this.announced.take(this.offset);
+    if (announced.length > 0) {
+      await this.publish(announced);
+      // The next rows were all announced: nothing to read until the next notification (or the safety poll).
+      if (!this.announced.mustRead) return 'idle';
+    }
+    this.announced.reading();
     const { records, waiting } = await this.reader!.read(this.offset);
-    const last = records[records.length - 1];
-    if (!last) return waiting ? 'gap' : 'idle';
+    if (records.length === 0) return waiting ? 'gap' : 'idle';
+    await this.publish(records);
+    return 'busy';
+  }
+
+  /** Sends the service's records of the next stretch of the log, then marks them published and moves past it. */
+  private async publish(records: readonly LogRecord[]): Promise<void> {
+    const through = records[records.length - 1].position;
     const mine = records.filter((record) => record.source === this.options.service);
     if (mine.length > 0) {
       await this.producer!.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
     }
-    await this.markPublished(mine, last.position);
-    this.offset = last.position;
-    return 'busy';
-  }
-
-  private async markPublished(records: LogRecord[], through: bigint): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      if (records.length > 0) {
-        await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [records.map((r) => r.position.toString())]);
-      }
-      await saveOffset(client, relayLockName(this.options.service), through);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    // One statement, so atomic without a transaction's three more round trips.
+    await this.pool.query(
+      `WITH published AS (UPDATE outbox SET published_at = now() WHERE id = ANY($3::bigint[])) ${saveOffsetSql('$1', '$2')}`,
+      [relayLockName(this.options.service), through.toString(), mine.map((record) => record.position.toString())],
+    );
+    this.offset = through;
   }
 }
 
 /** Groups records by topic, keeping log order inside each topic (and so inside each key). */
-function byTopic(records: LogRecord[]): { topic: string; messages: Message[] }[] {
+function byTopic(records: readonly LogRecord[]): { topic: string; messages: Message[] }[] {
   const topics = new Map<string, Message[]>();
   for (const record of records) {
     const messages = topics.get(record.topic) ?? [];
