@@ -156,8 +156,11 @@ describe('operation 3: converted lead details', () => {
     const reply = await api.call('GET', `/shopping/demo/v1/facilities/tenant/${id('lead:4')}`);
     expect(reply.status).toBe(200);
     const [rental] = await api.db.query(
-      `SELECT u.name, u.floor, g.code, to_char(r.start_date, 'YYYY-MM-DD') AS start FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid
-       JOIN gate_codes g ON g.rental_record_uuid = r.uuid WHERE r.lead_uuid = $1`,
+      `SELECT u.name, u.floor, g.code, to_char(r.start_date, 'YYYY-MM-DD') AS start,
+              (SELECT coalesce(sum(e.amount_in_pennies), 0)::int FROM rental_ledger_entries e WHERE e.rental_record_uuid = r.uuid
+                  AND (e.period_from = r.start_date OR e.applies_to IN (SELECT c.uuid FROM rental_ledger_entries c WHERE c.period_from = r.start_date))) AS "moveIn"
+         FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid
+         JOIN gate_codes g ON g.rental_record_uuid = r.uuid WHERE r.lead_uuid = $1`,
       [id('lead:4')],
     );
     expect(reply.body).toEqual({
@@ -170,6 +173,8 @@ describe('operation 3: converted lead details', () => {
       facilityAddress: '120 Hudson St, New York, NY 10013',
       facilityOperatingHours: expect.objectContaining({ monday: { open: '08:00', close: '20:00' }, sunday: null }),
       facilityPhone: '(212) 555-0142',
+      // The first period's charges net of promotions; signing a lease is where they are posted (lifecycle tests).
+      amountDueAtMoveInInPennies: rental.moveIn,
     });
     expect(reply.body.rentalStartDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });

@@ -52,6 +52,7 @@ export {
   CHARGE_KINDS,
   chargesForPeriod,
   monthlyServiceFee,
+  moveInCharges,
   netAmount,
   rentForPeriod,
   type PeriodCharge,

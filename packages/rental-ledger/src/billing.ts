@@ -34,7 +34,19 @@ interface BillingRow {
   rent_in_pennies: number;
   rent_changes: { effectiveDate: CalendarDate; rentInPennies: number; previousRentInPennies: number }[];
   services: { description: string; amount: number; feeType: 'FIXED_AMOUNT' | 'PERCENTAGE'; itemTypeUuid: string; startDate: CalendarDate; endDate: CalendarDate | null }[];
-  promotions: (Omit<PromotionTerms, 'family' | 'percentage'> & { itemTypeUuid: string | null; percentage: string | null })[];
+  promotions: StoredPromotionTerms[];
+}
+
+/** A promotion's terms as stored (in `promotions`, and frozen in `rental_promotions`), read as JSON. */
+export type StoredPromotionTerms = Omit<PromotionTerms, 'family' | 'percentage'> & { itemTypeUuid: string | null; percentage: string | null };
+
+/** The domain's terms of a stored promotion: one with an item type discounts that service, one without the rent. */
+export function promotionTermsOf({ itemTypeUuid, percentage, ...terms }: StoredPromotionTerms): PromotionTerms {
+  return {
+    ...terms,
+    percentage: percentage === null ? null : Number(percentage),
+    family: itemTypeUuid === null ? { kind: 'RENT' } : { kind: 'DISCOUNTED_SERVICE', itemTypeUuid },
+  };
 }
 
 const TERMS_SQL = `
@@ -170,11 +182,7 @@ function termsOn(row: BillingRow, dueOn: CalendarDate): RentalBillingTerms {
       .filter((service) => service.startDate <= dueOn && (service.endDate === null || service.endDate > dueOn))
       .map(({ description, amount, feeType, itemTypeUuid }) => ({ description, amount, feeType, itemTypeUuid })),
     coverage: null,
-    promotions: row.promotions.map(({ itemTypeUuid, percentage, ...terms }) => ({
-      ...terms,
-      percentage: percentage === null ? null : Number(percentage),
-      family: itemTypeUuid === null ? { kind: 'RENT' } : { kind: 'DISCOUNTED_SERVICE', itemTypeUuid },
-    })),
+    promotions: row.promotions.map(promotionTermsOf),
   };
 }
 

@@ -11,6 +11,14 @@ export interface ShownPromotion {
   appliesTo: string;
 }
 
+/** The lease as the page offers it: its terms, the promotions it shows, and what signing charges. */
+export interface LeaseOffer {
+  terms: LeaseTerms;
+  promotions: ShownPromotion[];
+  /** The first period's charges net of the promotions, due on signing (`moveInCharges`). */
+  dueAtSigningInPennies: number;
+}
+
 /** What the tenant sees once the lease is signed. */
 export interface SignedRental {
   facilityName: string;
@@ -20,6 +28,9 @@ export interface SignedRental {
   startDate: string;
   rentInPennies: number;
   nextDueDate: string;
+  /** What signing charged (the first period, net of promotions) and what the tenant owes now. */
+  amountDueAtMoveInInPennies: number;
+  balanceInPennies: number;
 }
 
 const escapeHtml = (text: string): string =>
@@ -51,7 +62,8 @@ const rows = (entries: [string, string][]): string =>
   `<table>${entries.map(([label, value]) => `<tr><th scope="row">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>`;
 
 /** The lease terms and the sign form; `problem` is shown above the form when a submission was refused. */
-export function termsPage(token: string, terms: LeaseTerms, promotions: ShownPromotion[], problem?: string): string {
+export function termsPage(token: string, offer: LeaseOffer, problem?: string): string {
+  const { terms, promotions } = offer;
   const coverage = terms.coverage;
   const services = coverage === null ? 'None' : `${coverage.itemTypeName}: ${money(coverage.premiumInPennies)} per month`;
   const body = `
@@ -63,6 +75,7 @@ ${rows([
   ['Monthly rent', money(terms.rentInPennies)],
   ['Recurring services', services],
   ['Coverage', coverage === null ? 'None' : `${coverage.description}, ${money(coverage.premiumInPennies)} per month`],
+  ['Due at signing', `${money(offer.dueAtSigningInPennies)} (the first month's rent and services, less promotions; a first month shorter than a month is charged by the day)`],
 ])}
 <h2>Promotions</h2>
 ${
@@ -87,6 +100,8 @@ ${rows([
   ['Gate access code', rental.gateAccessCode ?? 'No longer active'],
   ['Rental start', rental.startDate],
   ['Monthly rent', money(rental.rentInPennies)],
+  ['Charged at move-in', money(rental.amountDueAtMoveInInPennies)],
+  ['Balance', money(rental.balanceInPennies)],
   ['Next payment due', rental.nextDueDate],
 ])}`;
   return layout('Lease signed', body);

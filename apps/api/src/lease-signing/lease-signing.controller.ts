@@ -45,7 +45,7 @@ export class LeaseSigningController {
     if (!agreed(form)) {
       const outcome = await this.leases.view(token);
       if (outcome.kind !== 'terms') return send(reply, pageFor(token, outcome));
-      return send(reply, { status: 400, html: termsPage(token, outcome.terms, outcome.promotions, 'Please tick the box to agree to the terms before signing.') });
+      return send(reply, { status: 400, html: termsPage(token, outcome, 'Please tick the box to agree to the terms before signing.') });
     }
     return send(reply, pageFor(token, await this.leases.sign(token)));
   }
@@ -59,7 +59,7 @@ function agreed(form: unknown): boolean {
 function pageFor(token: string, outcome: LeaseOutcome): Page {
   switch (outcome.kind) {
     case 'terms':
-      return { status: 200, html: termsPage(token, outcome.terms, outcome.promotions) };
+      return { status: 200, html: termsPage(token, outcome) };
     case 'signed':
       return { status: 200, html: signedPage(outcome.rental, outcome.firstTime) };
     case 'unknown':

@@ -1,17 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { moveInCharges } from '@storage/domain';
+import { billRentals, promotionTermsOf, type StoredPromotionTerms } from '@storage/rental-ledger';
+import { SERVICE_NAME } from '../service-info';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import { LifecyclePublisher } from '../rentals/lifecycle-publisher';
 import type { EligibleAutoAppliedPromotion } from '../shopping/promotions.dto';
 import { PromotionsService } from '../shopping/promotions.service';
 import { recordAppliedPromotions } from './applied-promotions';
-import type { ShownPromotion, SignedRental } from './lease-page';
+import type { LeaseOffer, ShownPromotion, SignedRental } from './lease-page';
 import { loadLeaseTerms, type LeaseTerms } from './lease-terms';
 import { claimVacantUnit, openRental } from './move-in';
 
 /** What a signing link leads to. */
 export type LeaseOutcome =
-  | { kind: 'terms'; terms: LeaseTerms; promotions: ShownPromotion[] }
+  | ({ kind: 'terms' } & LeaseOffer)
   | { kind: 'signed'; rental: SignedRental; firstTime: boolean }
   | { kind: 'unknown' }
   | { kind: 'expired' }
@@ -32,7 +35,8 @@ export class LeaseSigningService {
     if (terms === null) return { kind: 'unknown' };
     if (terms.status === 'SIGNED') return { kind: 'signed', rental: await signedRental(db, terms.leadUuid), firstTime: false };
     if (terms.status === 'VOID' || terms.expired) return { kind: 'expired' };
-    return { kind: 'terms', terms, promotions: await this.shownPromotions(db, terms) };
+    const promotions = await this.shownPromotions(db, terms);
+    return { kind: 'terms', terms, promotions, dueAtSigningInPennies: await dueAtSigning(db, terms, promotions) };
   }
 
   /**
@@ -52,6 +56,8 @@ export class LeaseSigningService {
       if (unitUuid === null) return { kind: 'no-vacant-unit' };
       const rentalUuid = await openRental(db, terms, unitUuid);
       await recordAppliedPromotions(db, rentalUuid, terms.facilityToday, promotions);
+      // Move-in: the first period's charges, due today, posted with the rental (its next due date moves past them).
+      await billRentals(db, [rentalUuid], terms.facilityToday, { postedOn: terms.facilityToday, source: SERVICE_NAME });
       await db.query(`UPDATE leads SET status = 'CONVERTED', converted_rental_record_uuid = $2, updated_at = now() WHERE uuid = $1`, [terms.leadUuid, rentalUuid]);
       await db.query(`UPDATE leases SET status = 'SIGNED', signed_at = now(), rental_record_uuid = $2 WHERE uuid = $1`, [terms.leaseUuid, rentalUuid]);
       await this.events.publish(db, 'moved-in', rentalUuid, {}, null);
@@ -82,7 +88,8 @@ export class LeaseSigningService {
 async function signedRental(db: EntityManager, leadUuid: string): Promise<SignedRental> {
   const rows: SignedRental[] = await db.query(
     `SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, ${SHOWN_GATE_CODE_SQL} AS "gateAccessCode", r.start_date::text AS "startDate",
-            r.rent_in_pennies AS "rentInPennies", r.next_due_date::text AS "nextDueDate"
+            r.rent_in_pennies AS "rentInPennies", r.next_due_date::text AS "nextDueDate",
+            rental_ledger_move_in_due(r.uuid) AS "amountDueAtMoveInInPennies", r.balance_in_pennies AS "balanceInPennies"
        FROM leads l
        JOIN rental_records r ON r.uuid = l.converted_rental_record_uuid
        JOIN units u ON u.uuid = r.unit_uuid
@@ -94,4 +101,26 @@ async function signedRental(db: EntityManager, leadUuid: string): Promise<Signed
   const rental = rows[0];
   if (rental === undefined) throw new Error(`signed lease of lead ${leadUuid} has no converted rental`);
   return rental;
+}
+
+/** What signing now would charge: the first period of the lease's rent, its default coverage and the promotions shown. */
+async function dueAtSigning(db: EntityManager, terms: LeaseTerms, shown: ShownPromotion[]): Promise<number> {
+  const stored: { terms: StoredPromotionTerms }[] = await db.query(
+    `SELECT json_build_object('uuid', p.uuid, 'name', p.name, 'itemTypeUuid', p.item_type_uuid, 'discountType', p.discount_type,
+                              'percentage', p.percentage::text, 'amountInPennies', p.amount_in_pennies, 'monthStarts', p.month_starts,
+                              'durationInMonths', p.duration_in_months) AS terms
+       FROM unnest($1::uuid[]) WITH ORDINALITY AS s(uuid, ord) JOIN promotions p ON p.uuid = s.uuid ORDER BY s.ord`,
+    [shown.map((promotion) => promotion.promotionUuid)],
+  );
+  const coverage = terms.coverage;
+  return moveInCharges(
+    {
+      rentInPennies: terms.rentInPennies,
+      rentChanges: [],
+      services: coverage === null ? [] : [{ description: coverage.itemTypeName, amount: coverage.premiumInPennies, feeType: 'FIXED_AMOUNT', itemTypeUuid: coverage.itemTypeUuid }],
+      coverage: null,
+      promotions: stored.map((row) => promotionTermsOf(row.terms)),
+    },
+    terms.facilityToday,
+  ).amountDueInPennies;
 }

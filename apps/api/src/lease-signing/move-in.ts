@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { billingDayFor, nextDueDateAfter } from '@storage/domain';
+import { billingDayFor } from '@storage/domain';
 import { setUnitStatus } from '@storage/unit-occupancy';
 import { issueGateCode } from '../rentals/gate-codes';
 import type { LeaseTerms } from './lease-terms';
@@ -19,8 +19,9 @@ export async function claimVacantUnit(db: EntityManager, unitGroupUuid: string):
 }
 
 /**
- * The tenant's rental on the claimed unit: the lease's rent, billed on the start day each month, the
- * default coverage enrolled and billed as a service, a gate code, the unit occupied. Returns its uuid.
+ * The tenant's rental on the claimed unit: the lease's rent, billed on the start day each month (capped at 28),
+ * the default coverage enrolled and billed as a service, a gate code, the unit occupied. Its first period is due
+ * today: billing it (`billRentals`) moves the next due date on. Returns its uuid.
  */
 export async function openRental(db: EntityManager, terms: LeaseTerms, unitUuid: string): Promise<string> {
   const startDate = terms.facilityToday;
@@ -30,7 +31,7 @@ export async function openRental(db: EntityManager, terms: LeaseTerms, unitUuid:
                                  balance_in_pennies, billing_day_of_month, next_due_date, start_date)
      VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10) RETURNING uuid`,
     [terms.portfolioUuid, terms.facilityUuid, unitUuid, terms.unitGroupUuid, terms.personUuid, terms.leadUuid, terms.rentInPennies, billingDay,
-      nextDueDateAfter(startDate, billingDay), startDate],
+      startDate, startDate],
   );
   const rentalUuid = rows[0].uuid;
   const coverage = terms.coverage;

@@ -22,15 +22,22 @@ CROSS JOIN LATERAL (
    WHERE r.uuid = k.uuid AND r.facility_uuid = k.facility_uuid AND r.portfolio_uuid = k.portfolio_uuid) x`,
 };
 
-/** The rentals still at their version read, changed, each with its event; notified at commit as OutboxPublisher does. */
+/**
+ * The rentals still at their version read, changed, each with its event and its change recorded with the date
+ * billing applies it from; notified at commit as OutboxPublisher does.
+ */
 const WRITE: PreparedStatement = {
-  name: 'api-rent-change-write',
+  name: 'api-rent-change-write-v2',
   text: `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[])
-    WITH ORDINALITY AS i(uuid, rent, occurred_at, version, topic, key, type, event_id, envelope, ord)
+  SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[],
+                       $11::int[], $12::date[])
+    WITH ORDINALITY AS i(uuid, rent, occurred_at, version, topic, key, type, event_id, envelope, previous_rent, effective_date, ord)
 ), changed AS (
   UPDATE rental_records r SET rent_in_pennies = i.rent, updated_at = now(), last_event_at = i.occurred_at
     FROM input i WHERE r.uuid = i.uuid AND r.uuid = ANY($1::uuid[]) AND r.xmin = i.version::xid RETURNING r.uuid
+), recorded AS (
+  INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies)
+  SELECT i.uuid, i.effective_date, i.rent, i.previous_rent FROM input i JOIN changed c ON c.uuid = i.uuid
 ), entry AS (
   ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$10')}
   RETURNING id
@@ -46,6 +53,8 @@ interface RentalRow extends VersionedRow, RentalEventContextRow {
 interface RentWrite {
   rentalRecordUuid: string;
   rentInPennies: number;
+  previousRentInPennies: number;
+  effectiveDate: CalendarDate;
   occurredAt: Date;
   version: string;
   envelope: EventEnvelope;
@@ -71,6 +80,8 @@ export class RentChangeService {
         writes.map((write) => write.version),
         ...outboxColumns(writes.map((write) => write.envelope)),
         SERVICE_NAME, // the producing service, as MessagingModule is given it
+        writes.map((write) => write.previousRentInPennies),
+        writes.map((write) => write.effectiveDate),
       ],
     });
   }
@@ -92,7 +103,15 @@ export class RentChangeService {
       const occurredAt = nextEventTime(rental.lastEventAt);
       const envelope: EventEnvelope = rentalEnvelope('rent-change', context, { rentChange }, occurredAt);
       return {
-        write: { rentalRecordUuid: rental.rental_record_uuid, rentInPennies: newRentInPennies, occurredAt, version: rental.version, envelope },
+        write: {
+          rentalRecordUuid: rental.rental_record_uuid,
+          rentInPennies: newRentInPennies,
+          previousRentInPennies: rental.rent_in_pennies,
+          effectiveDate,
+          occurredAt,
+          version: rental.version,
+          envelope,
+        },
         result: rentalView(context, 'ACTIVE'),
       };
     });

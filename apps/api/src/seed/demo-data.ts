@@ -1,4 +1,4 @@
-import { addDays, COVERAGE_PROVIDERS, currentRates, occupancyPercent, PRIVATE_COVERAGE_UUID, type OccupancyBand } from '@storage/domain';
+import { addDays, billingDayFor, COVERAGE_PROVIDERS, nextDueDateAfter, currentRates, occupancyPercent, PRIVATE_COVERAGE_UUID, type OccupancyBand } from '@storage/domain';
 import type { OperatingHours } from '../model/facility.entity';
 import { seedUuid } from './seed-uuid';
 
@@ -119,7 +119,7 @@ export function demoTables(today: string): DemoTables {
           const unitName = `${String.fromCharCode(65 + sizeIndex)}${tierIndex + 1}${String(n).padStart(2, '0')}`;
           const isOccupied = n <= occupied;
           t.units.push({ uuid: unitUuid, facilityUuid, unitGroupUuid: groupUuid, name: unitName, floor: tierIndex > 0 || size.type !== 'Climate Controlled' ? '1' : '2', status: isOccupied ? 'occupied' : 'vacant' });
-          if (isOccupied) addTenant(t, { index: tenant++, facilityUuid, facilityKey: key, unitUuid, groupUuid, rent: rates.currentStreetRateInPennies, isVehicle: size.type === 'Vehicle Parking', monthStart });
+          if (isOccupied) addTenant(t, { index: tenant++, facilityUuid, facilityKey: key, unitUuid, groupUuid, rent: rates.currentStreetRateInPennies, isVehicle: size.type === 'Vehicle Parking', monthStart, today });
         }
       });
     });
@@ -138,6 +138,21 @@ interface TenantSpec {
   rent: number;
   isVehicle: boolean;
   monthStart: string;
+  today: string;
+}
+
+/** The last due date on or before `today` of a rental started on `startDate` (its start date at the earliest). */
+function latestDueDate(startDate: string, billingDay: number, today: string): string {
+  let due = startDate;
+  for (let next = nextDueDateAfter(due, billingDay); next <= today; next = nextDueDateAfter(next, billingDay)) due = next;
+  return due;
+}
+
+/** The due date before `due` (the start date at the earliest). */
+function previousDueDate(startDate: string, billingDay: number, due: string): string {
+  let previous = startDate;
+  for (let next = nextDueDateAfter(previous, billingDay); next < due; next = nextDueDateAfter(next, billingDay)) previous = next;
+  return previous;
 }
 
 function addTenant(t: DemoTables, spec: TenantSpec): void {
@@ -159,24 +174,38 @@ function addTenant(t: DemoTables, spec: TenantSpec): void {
   });
   // Start dates spread over two years; billing on the start day (capped at 28 so every month has it).
   const startDate = addDays(spec.monthStart, -((i * 23) % 730));
-  const billingDay = Math.min(Number(startDate.slice(8, 10)), 28);
-  const dueThisMonth = `${spec.monthStart.slice(0, 8)}${String(billingDay).padStart(2, '0')}`;
-  // Every seventh tenant is behind by a month: the delinquency scheduler has work in the demo.
-  const isBehind = i % 7 === 3;
-  const nextDueDate = isBehind ? addDays(dueThisMonth, -30) : addDays(dueThisMonth, 30);
+  const billingDay = billingDayFor(startDate);
+  // The period billed last: the latest due date up to today. Every seventh tenant is a month behind: the period
+  // before it is unpaid, and today's business day bills the latest one too, so the scheduler has work in the demo.
+  const latestDue = latestDueDate(startDate, billingDay, spec.today);
+  const isBehind = i % 7 === 3 && latestDue > startDate;
+  const billedDue = isBehind ? previousDueDate(startDate, billingDay, latestDue) : latestDue;
+  const billedPeriod = { from: billedDue, to: nextDueDateAfter(billedDue, billingDay) };
   t.rental_records.push({
     uuid: rentalUuid, portfolioUuid: DEMO_PORTFOLIO_UUID, facilityUuid: spec.facilityUuid, unitUuid: spec.unitUuid, unitGroupUuid: spec.groupUuid, personUuid,
     leadUuid: null, rentInPennies: spec.rent, billingDayOfMonth: billingDay,
-    nextDueDate, startDate, endDate: null, status: 'ACTIVE', isAutopayEnabled: i % 3 === 1,
+    nextDueDate: billedPeriod.to, startDate, endDate: null, status: 'ACTIVE', isAutopayEnabled: i % 3 === 1,
   });
-  // The ledger's trigger makes the balance: the last month's rent, paid, or (behind) unpaid since its due date.
-  const rentDue = isBehind ? nextDueDate : dueThisMonth;
-  t.rental_ledger_entries.push({ uuid: seedUuid(`rent:${i}`), rentalRecordUuid: rentalUuid, kind: 'RENT', description: 'Rent', amountInPennies: spec.rent, postedOn: rentDue, dueOn: rentDue });
+  // The ledger's trigger makes the balance: the period's charges as billing posts them (same charge keys, so a
+  // business day never bills them again), paid, or (behind) unpaid since their due date.
+  const hasLock = i % 4 === 1;
+  const charges = [
+    { key: 'rent', kind: 'RENT', description: `Rent ${billedPeriod.from} to ${addDays(billedPeriod.to, -1)}`, amountInPennies: spec.rent, itemTypeUuid: null },
+    ...(hasLock ? [{ key: 'lock', kind: 'SERVICE_FEE', description: 'Disc lock rental', amountInPennies: 500, itemTypeUuid: seedUuid('item-type:lock') }] : []),
+  ];
+  for (const charge of charges) {
+    t.rental_ledger_entries.push({
+      uuid: seedUuid(`${charge.key}:${i}`), rentalRecordUuid: rentalUuid, kind: charge.kind, description: charge.description, amountInPennies: charge.amountInPennies,
+      postedOn: billedDue, dueOn: billedDue, periodFrom: billedPeriod.from, periodTo: billedPeriod.to, itemTypeUuid: charge.itemTypeUuid,
+      chargeKey: `${charge.kind}:${charge.itemTypeUuid ?? '-'}:${billedDue}`,
+    });
+  }
   if (!isBehind) {
-    t.rental_ledger_entries.push({ uuid: seedUuid(`payment:${i}`), rentalRecordUuid: rentalUuid, kind: 'PAYMENT', description: 'Payment', amountInPennies: -spec.rent, postedOn: rentDue, dueOn: null });
+    const paid = charges.reduce((sum, charge) => sum + charge.amountInPennies, 0);
+    t.rental_ledger_entries.push({ uuid: seedUuid(`payment:${i}`), rentalRecordUuid: rentalUuid, kind: 'PAYMENT', description: 'Payment', amountInPennies: -paid, postedOn: billedDue, dueOn: null });
   }
   t.gate_codes.push({ uuid: seedUuid(`gate:${i}`), facilityUuid: spec.facilityUuid, rentalRecordUuid: rentalUuid, code: String(100_000 + ((i * 7_919) % 900_000)) });
-  if (i % 4 === 1) {
+  if (hasLock) {
     t.rental_services.push({ uuid: seedUuid(`rental-service:${i}`), rentalRecordUuid: rentalUuid, itemTypeUuid: seedUuid('item-type:lock'), description: 'Disc lock rental', amountInPennies: 500, feeType: 'FIXED_AMOUNT', startDate, endDate: null });
   }
   if (spec.isVehicle || i % 10 === 6) {

@@ -112,4 +112,9 @@ export class ConvertedLeadDetails {
   })
   facilityOperatingHours!: Record<string, { open: string; close: string } | null>;
   @ApiProperty() facilityPhone!: string;
+  @ApiProperty({
+    type: 'integer',
+    description: 'Extension: what moving in charged, the first period (rent, services, coverage) net of its promotions, due on the start date.',
+  })
+  amountDueAtMoveInInPennies!: number;
 }

@@ -98,7 +98,8 @@ export class TenantsService {
       `SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(${SHOWN_GATE_CODE_SQL}, '') AS "gateAccessNumber",
               to_char(r.start_date, 'YYYY-MM-DD') AS "rentalStartDate", f.name AS "facilityName",
               concat_ws(', ', f.address_line1, f.address_line2, f.city, f.state || ' ' || f.zip) AS "facilityAddress",
-              f.operating_hours AS "facilityOperatingHours", f.phone AS "facilityPhone"
+              f.operating_hours AS "facilityOperatingHours", f.phone AS "facilityPhone",
+              rental_ledger_move_in_due(r.uuid) AS "amountDueAtMoveInInPennies"
        FROM leads l
        JOIN rental_records r ON r.uuid = l.converted_rental_record_uuid
        JOIN units u ON u.uuid = r.unit_uuid

@@ -19,11 +19,13 @@ describe('rental lifecycle, embedded transport (the outbox is the log)', () => {
       walk.rentals,
     ]);
     expect(facts.map((fact) => parseEnvelope(fact.envelope))).toEqual([
+      expect.objectContaining({ type: 'charge-posted', key: walk.payment.rentalRecordUuid, portfolio: 'demo' }),
+      expect.objectContaining({ type: 'charge-posted', key: walk.payment.rentalRecordUuid, portfolio: 'demo' }),
       expect.objectContaining({
         type: 'payment-recorded',
         key: walk.payment.rentalRecordUuid,
         portfolio: 'demo',
-        payload: { ...walk.payment, amountInPennies: 5000, balanceAfterInPennies: -5000 },
+        payload: { ...walk.payment, amountInPennies: 5000, balanceAfterInPennies: walk.moveInInPennies - 5000 },
       }),
     ]);
   }, 60_000);

@@ -37,10 +37,12 @@ describeWithKafka('rental lifecycle, Kafka transport (outbox relay to the broker
     lifecycle.forEach((message) => expect(message.key).toBe(message.envelope.key));
     expectWalkEvents(lifecycle.map((message) => message.envelope), walk);
 
-    await eventually(() => expect(ofWalk(BILLING_TOPIC)).toHaveLength(1), { timeoutMs: 30_000 });
-    expect(ofWalk(BILLING_TOPIC)[0].envelope).toMatchObject({
+    // The move-in's two charges, then the payment.
+    await eventually(() => expect(ofWalk(BILLING_TOPIC)).toHaveLength(3), { timeoutMs: 30_000 });
+    expect(ofWalk(BILLING_TOPIC).map((fact) => fact.envelope.type)).toEqual(['charge-posted', 'charge-posted', 'payment-recorded']);
+    expect(ofWalk(BILLING_TOPIC)[2].envelope).toMatchObject({
       type: 'payment-recorded',
-      payload: { ...walk.payment, amountInPennies: 5000, balanceAfterInPennies: -5000 },
+      payload: { ...walk.payment, amountInPennies: 5000, balanceAfterInPennies: walk.moveInInPennies - 5000 },
     });
   }, 90_000);
 });

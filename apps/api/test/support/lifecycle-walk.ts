@@ -1,4 +1,4 @@
-import { parseEnvelope, type EventEnvelope, type PublicEventType } from '@storage/domain';
+import { billingPeriodStarting, parseEnvelope, type EventEnvelope, type PublicEventType } from '@storage/domain';
 import { launchBrowser } from '@storage/testing';
 import { id } from './test-api';
 import type { LifecycleApi } from './lifecycle-api';
@@ -31,6 +31,8 @@ export interface Walk {
   rentals: string[];
   expected: ExpectedEvent[];
   payment: { paymentUuid: string; rentalRecordUuid: string; paidOn: string };
+  /** What signing charged: the billing facts are its two charges, then the payment. */
+  moveInInPennies: number;
 }
 
 
@@ -47,6 +49,14 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
   const promotions = await promisedPromotions(api, FIRST_GROUP);
   expect(promotions.map((promotion) => promotion.promotionName)).toEqual(['$1 first month', '$2 off lock for 3 months']);
 
+  // Signing charges the first period: the rent at the '$1 first month' rate and the $9.00 default coverage, by the
+  // day when the first period is short (a start on the 29th to the 31st bills to the 28th).
+  const period = billingPeriodStarting(await facilityToday(api.db), await facilityToday(api.db));
+  const share = period.days / period.fullMonthDays;
+  const moveIn = Math.round(rent * share) - Math.round((rent - 100) * share) + Math.round(900 * share);
+  const dollars = (pennies: number): string => `$${(pennies / 100).toFixed(2)}`;
+  const credit = PAYMENT - moveIn;
+
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
@@ -58,10 +68,14 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     expect(text).toContain('10x10 Climate Controlled');
     expect(text).toContain('Coverage premium (SAFE_LEASE): $9.00 per month');
     for (const promotion of promotions) expect(text).toContain(`${promotion.promotionName}: $${(promotion.discountAmountInPennies / 100).toFixed(2)} off`);
+    expect(text).toContain(`Due at signing\t${dollars(moveIn)}`);
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Sign the lease' }).click();
     await page.getByText('Thank you, your lease is signed.').waitFor();
-    expect(await page.locator('body').innerText()).toMatch(/Gate access code\s+\d{6}/);
+    const signed = await page.locator('body').innerText();
+    expect(signed).toMatch(/Gate access code\s+\d{6}/);
+    expect(signed).toContain(`Charged at move-in\t${dollars(moveIn)}`);
+    expect(signed).toContain(`Balance\t${dollars(moveIn)}`);
     // Reloading the link shows the signed lease; nothing is signed twice.
     await page.goto(lead.link);
     await page.getByText('This lease is already signed; nothing was changed.').waitFor();
@@ -77,7 +91,21 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
   );
   const converted = await api.call('GET', `/shopping/demo/v1/facilities/tenant/${lead.leadUuid}`);
   expect(converted.status).toBe(200);
-  expect(converted.body).toMatchObject({ facilityName: 'Downtown Self Storage', rentalStartDate: today, gateAccessNumber: expect.stringMatching(/^\d{6}$/) });
+  expect(converted.body).toMatchObject({
+    facilityName: 'Downtown Self Storage',
+    rentalStartDate: today,
+    gateAccessNumber: expect.stringMatching(/^\d{6}$/),
+    amountDueAtMoveInInPennies: moveIn,
+  });
+  // Posted with the rental, each charge a billing fact, due today; the next due date a period later.
+  const charges = (await api.db.query<{ envelope: unknown }[]>(`SELECT envelope FROM outbox WHERE key = $1 AND type = 'charge-posted' ORDER BY id`, [rental])).map(
+    (row) => parseEnvelope(row.envelope) as EventEnvelope<'charge-posted'>,
+  );
+  expect(charges.map((charge) => [charge.payload.dueDate, charge.payload.balanceAfterInPennies])).toEqual([
+    [today, moveIn - Math.round(900 * share)],
+    [today, moveIn],
+  ]);
+  expect(moved.nextDueDate).toBe(period.to);
 
   const firstFilters = { facilityUuid: DOWNTOWN, unitType: id('unit-type:Climate Controlled'), amenityUuids: [id('amenity:climate')] };
   const primaryContact = { firstName: 'Rosa', lastName: 'Walker', phone: '6465550123', isSMSEnrolled: false, email: 'rosa.walker@example.com' };
@@ -104,24 +132,24 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     primaryContact,
   });
   const expected: ExpectedEvent[] = [
-    { type: 'moved-in', key: rental, filters: firstFilters, payload: { event: 'moved-in', ...base({ balance: 0, rent, services: [DEFAULT_COVERAGE_SERVICE] }) } },
+    { type: 'moved-in', key: rental, filters: firstFilters, payload: { event: 'moved-in', ...base({ balance: moveIn, rent, services: [DEFAULT_COVERAGE_SERVICE] }) } },
   ];
 
   const paid = await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies: PAYMENT });
   expect(paid.status).toBe(200);
-  expect(paid.body).toEqual({ paymentUuid: expect.any(String), rentalRecordUuid: rental, amountInPennies: PAYMENT, balanceInPennies: -PAYMENT, paidOn: today });
+  expect(paid.body).toEqual({ paymentUuid: expect.any(String), rentalRecordUuid: rental, amountInPennies: PAYMENT, balanceInPennies: -credit, paidOn: today });
 
   const newRent = rent + 1000;
   const changed = await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: newRent, effectiveDate: moved.nextDueDate });
   expect(changed.status).toBe(200);
-  expect(changed.body).toMatchObject({ rentalRecordUuid: rental, rentInPennies: newRent, balanceInPennies: -PAYMENT, status: 'ACTIVE' });
+  expect(changed.body).toMatchObject({ rentalRecordUuid: rental, rentInPennies: newRent, balanceInPennies: -credit, status: 'ACTIVE' });
   expected.push({
     type: 'rent-change',
     key: rental,
     filters: firstFilters,
     payload: {
       event: 'rent-change',
-      ...base({ balance: -PAYMENT, rent: newRent, services: [DEFAULT_COVERAGE_SERVICE] }),
+      ...base({ balance: -credit, rent: newRent, services: [DEFAULT_COVERAGE_SERVICE] }),
       rentChange: { previousRentInPennies: rent, currentRentInPennies: newRent, rentChangeDate: today, rentChangeEffectiveDate: moved.nextDueDate },
     },
   });
@@ -142,7 +170,7 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     filters: firstFilters,
     payload: {
       event: 'recurring-service-change',
-      ...base({ balance: -PAYMENT, rent: newRent, services: withLock }),
+      ...base({ balance: -credit, rent: newRent, services: withLock }),
       recurringServiceChange: serviceChange([DEFAULT_COVERAGE_SERVICE], withLock),
     },
   });
@@ -156,7 +184,7 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     filters: firstFilters,
     payload: {
       event: 'recurring-service-change',
-      ...base({ balance: -PAYMENT, rent: newRent, services: [DEFAULT_COVERAGE_SERVICE] }),
+      ...base({ balance: -credit, rent: newRent, services: [DEFAULT_COVERAGE_SERVICE] }),
       recurringServiceChange: serviceChange(withLock, [DEFAULT_COVERAGE_SERVICE]),
     },
   });
@@ -166,7 +194,7 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
   const transferred = await api.call('POST', `${rentalPath(rental)}/transfer`, { newUnitUuid: targetUnit });
   expect(transferred.status).toBe(200);
   const newRental: string = transferred.body.rentalRecordUuid;
-  expect(transferred.body).toMatchObject({ oldRentalRecordUuid: rental, unitUuid: targetUnit, rentInPennies: target.webRate, balanceInPennies: -PAYMENT, transferCreditAmountInPennies: PAYMENT });
+  expect(transferred.body).toMatchObject({ oldRentalRecordUuid: rental, unitUuid: targetUnit, rentInPennies: target.webRate, balanceInPennies: -credit, transferCreditAmountInPennies: credit });
   const transferFilters = { facilityUuid: DOWNTOWN, unitType: id('unit-type:Drive-Up'), amenityUuids: [id('amenity:drive-up')] };
   const newUnitRental = { rentalRecordUuid: newRental, unitGroupUuid: TRANSFER_GROUP, unitUuid: targetUnit };
   expected.push({
@@ -175,14 +203,14 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     filters: transferFilters,
     payload: {
       event: 'transfer',
-      ...base({ balance: -PAYMENT, rent: target.webRate, services: [DEFAULT_COVERAGE_SERVICE], unitRental: newUnitRental }),
+      ...base({ balance: -credit, rent: target.webRate, services: [DEFAULT_COVERAGE_SERVICE], unitRental: newUnitRental }),
       transfer: {
         transferDate: today,
         oldUnitRentalRecordUuid: rental,
         oldUnitUuid: moved.unitUuid,
         oldUnitRentAmountInPennies: newRent,
         newUnitRentAmountInPennies: target.webRate,
-        transferCreditAmountInPennies: PAYMENT,
+        transferCreditAmountInPennies: credit,
       },
     },
   });
@@ -196,11 +224,11 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     filters: transferFilters,
     payload: {
       event: 'moved-out',
-      ...base({ balance: -PAYMENT, rent: target.webRate, services: [], unitRental: { ...newUnitRental, endRentDate: today } }),
+      ...base({ balance: -credit, rent: target.webRate, services: [], unitRental: { ...newUnitRental, endRentDate: today } }),
     },
   });
 
-  return { rentals: [rental, newRental], expected, payment: { paymentUuid: paid.body.paymentUuid, rentalRecordUuid: rental, paidOn: today } };
+  return { rentals: [rental, newRental], expected, payment: { paymentUuid: paid.body.paymentUuid, rentalRecordUuid: rental, paidOn: today }, moveInInPennies: moveIn };
 }
 
 /** The events match the walk's, in order, once each, field by field (spec 6.2 and 6.3, ARCHITECTURE eventId). */

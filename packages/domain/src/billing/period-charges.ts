@@ -3,7 +3,7 @@ import type { ServiceFee } from '../events/tenant-lifecycle/service-fee';
 import { isPennies, roundPennies, type Pennies } from '../money';
 import type { Promotion, PromotionFamily } from '../pricing/promotion';
 import { monthlyDiscount } from '../pricing/promotion-amount';
-import type { BillingPeriod } from './billing-period';
+import { billingPeriodStarting, type BillingPeriod } from './billing-period';
 
 /** A promotion's terms as frozen on the rental at signing (`rental_promotions`). */
 export type PromotionTerms = Pick<
@@ -137,4 +137,10 @@ function covers(promotion: PromotionTerms, month: number): boolean {
 
 function sameFamily(a: PromotionFamily, b: PromotionFamily): boolean {
   return a.kind === 'RENT' ? b.kind === 'RENT' : b.kind === 'DISCOUNTED_SERVICE' && a.itemTypeUuid === b.itemTypeUuid;
+}
+
+/** What a rental starting on `startDate` is charged when it is signed: its first period's charges, and their total net of promotions. */
+export function moveInCharges(terms: RentalBillingTerms, startDate: CalendarDate): { charges: PeriodCharge[]; amountDueInPennies: Pennies } {
+  const charges = chargesForPeriod(terms, billingPeriodStarting(startDate, startDate));
+  return { charges, amountDueInPennies: charges.reduce((sum, charge) => sum + netAmount(charge), 0) };
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   billingPeriodStarting,
   chargesForPeriod,
+  moveInCharges,
   netAmount,
   rentForPeriod,
   type PeriodCharge,
@@ -178,3 +179,17 @@ describe('charges of a period', () => {
     );
   });
 });
+
+describe('move-in charges', () => {
+  it('are the first period: prorated from a move-in on the 30th to the 28th, the first month promotion off, the total net', () => {
+    const rental = terms({ rentInPennies: 10_000, services: [lock], promotions: [rentPromotion({ discountType: 'PERCENTAGE', percentage: 50, monthStarts: 1, durationInMonths: 1 })] });
+    const { charges, amountDueInPennies } = moveInCharges(rental, '2026-01-30');
+    // 2026-01-30 to 2026-02-28: 29 days of the month that ends on Feb 28th (Jan 28th to Feb 28th: 31 days).
+    expect(summary(charges)).toEqual([
+      ['MOVE_IN_PRORATION', 9_355, 4_678],
+      ['SERVICE_FEE', 1_403, 1_403],
+    ]);
+    expect(amountDueInPennies).toBe(4_678 + 1_403);
+  });
+});
+

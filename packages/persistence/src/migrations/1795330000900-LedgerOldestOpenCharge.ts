@@ -10,6 +10,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * then posting order) adding up to the balance: the oldest open one is the first, walking back from the newest,
  * where their sum reaches the balance. A promotion's credit nets its own charge before that.
  *
+ * What a tenant is charged at move-in is the rental's first period, starting on its start date, net of its
+ * promotions (`rental_ledger_move_in_due`), as the lease page and operation 3 show it.
+ *
  * Rent changes get a table of their own: a change takes effect from the first billing period that starts on or
  * after its effective date, so billing needs each change with its date, not only the rent now.
  */
@@ -39,6 +42,13 @@ export class LedgerOldestOpenCharge1795330000900 implements MigrationInterface {
          WHERE r.uuid = s.rental_record_uuid;
         RETURN NULL;
       END $$`);
+    await queryRunner.query(`
+      CREATE FUNCTION "rental_ledger_move_in_due"(rental uuid) RETURNS integer LANGUAGE sql STABLE AS $$
+        SELECT coalesce(sum(e.amount_in_pennies), 0)::integer
+          FROM rental_ledger_entries e JOIN rental_records r ON r.uuid = e.rental_record_uuid
+          LEFT JOIN rental_ledger_entries charge ON charge.uuid = e.applies_to
+         WHERE e.rental_record_uuid = rental AND coalesce(e.period_from, charge.period_from) = r.start_date
+      $$`);
     await queryRunner.query(`UPDATE rental_records SET oldest_open_due_on = rental_ledger_oldest_open_due(uuid, balance_in_pennies) WHERE balance_in_pennies > 0`);
     await queryRunner.query(`DROP TRIGGER "rental_balance_kept_by_ledger" ON "rental_records"`);
     await queryRunner.query(`DROP TRIGGER "rental_balance_starts_at_zero" ON "rental_records"`);
@@ -82,6 +92,7 @@ export class LedgerOldestOpenCharge1795330000900 implements MigrationInterface {
          WHERE r.uuid = s.rental_record_uuid;
         RETURN NULL;
       END $$`);
+    await queryRunner.query(`DROP FUNCTION "rental_ledger_move_in_due"(uuid)`);
     await queryRunner.query(`DROP FUNCTION "rental_ledger_oldest_open_due"(uuid, integer)`);
     await queryRunner.query(`ALTER TABLE "rental_records" DROP COLUMN "oldest_open_due_on"`);
   }
