@@ -86,7 +86,7 @@ export class MessageStore {
         `UPDATE webhook_messages m
          SET status = u.status, attempts = m.attempts + 1, last_attempt_at = u.attempted_at, next_attempt_at = u.next_attempt_at
          FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS u(id, status, attempted_at, next_attempt_at)
-         WHERE m.id = u.id`,
+         WHERE m.id = ANY($1::text[]) AND m.id = u.id`,
         [
           batch.map((r) => r.message.id),
           batch.map((r): MessageStatus => (r.outcome === 'retry' ? 'pending' : r.outcome === 'gone' ? 'failed' : r.outcome)),
@@ -138,6 +138,8 @@ const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[
 /**
  * The usual batch, every attempt a success, in one statement (atomic on its own, one round trip): the attempts,
  * their messages succeeded, their endpoints' failure runs ended. No endpoint can be disabled by a success.
+ * Rows are found by `= ANY(the ids)`: joined to the unnest alone, the generic plan (which guesses 100 attempts)
+ * scanned all of webhook_messages for each batch of a few.
  */
 async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<void> {
   await queryPrepared(
@@ -149,9 +151,9 @@ async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRe
        SELECT * FROM a),
      messages AS (
        UPDATE webhook_messages m SET status = 'succeeded', attempts = m.attempts + 1, last_attempt_at = a.attempted_at, next_attempt_at = NULL
-       FROM a WHERE m.id = a.message_id),
+       FROM a WHERE m.id = ANY($1::text[]) AND m.id = a.message_id),
      recovered AS (
-       UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id IN (SELECT endpoint_id FROM a) AND e.failing_since IS NOT NULL)
+       UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = ANY($2::uuid[]) AND e.failing_since IS NOT NULL)
      SELECT 1`,
     attemptParams(batch),
   );
