@@ -28,6 +28,7 @@ interface BillingRow {
   uuid: string;
   portfolio_id: string;
   version: string;
+  /** The tenancy's start (carried by transfers): it anchors the billing day and the months promotions count. */
   start_date: CalendarDate;
   next_due_date: CalendarDate;
   balance_in_pennies: number;
@@ -50,7 +51,7 @@ export function promotionTermsOf({ itemTypeUuid, percentage, ...terms }: StoredP
 }
 
 const TERMS_SQL = `
-SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, r.start_date::text AS start_date, r.next_due_date::text AS next_due_date,
+SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, coalesce(r.tenancy_start_date, r.start_date)::text AS start_date, r.next_due_date::text AS next_due_date,
        r.balance_in_pennies, r.rent_in_pennies,
        COALESCE((SELECT json_agg(json_build_object('effectiveDate', c.effective_date::text, 'rentInPennies', c.rent_in_pennies,
                                                    'previousRentInPennies', c.previous_rent_in_pennies) ORDER BY c.created_at, c.uuid)

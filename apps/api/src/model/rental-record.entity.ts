@@ -24,6 +24,8 @@ export class RentalRecord {
   @Column('smallint') billingDayOfMonth!: number;
   @Column('date') nextDueDate!: string;
   @Column('date') startDate!: string;
+  /** When the tenancy began, carried by transfers (null: startDate): it anchors billing. */
+  @Column('date', { nullable: true }) tenancyStartDate!: string | null;
   @Column('date', { nullable: true }) endDate!: string | null;
   @Column('enum', { enum: RENTAL_STATUSES, enumName: 'rental_status', default: 'ACTIVE' }) status!: RentalStatus;
   @Column('boolean', { default: false }) isAutopayEnabled!: boolean;

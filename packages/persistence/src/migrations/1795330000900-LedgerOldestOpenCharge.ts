@@ -13,6 +13,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * What a tenant is charged at move-in is the rental's first period, starting on its start date, net of its
  * promotions (`rental_ledger_move_in_due`), as the lease page and operation 3 show it.
  *
+ * A transfer opens a new rental that goes on with the tenancy's billing: `tenancy_start_date` keeps the day the
+ * tenancy began (null: the rental's own start date), which anchors its billing day and the months promotions count.
+ *
  * Rent changes get a table of their own: a change takes effect from the first billing period that starts on or
  * after its effective date, so billing needs each change with its date, not only the rent now.
  */
@@ -20,7 +23,7 @@ export class LedgerOldestOpenCharge1795330000900 implements MigrationInterface {
   name = 'LedgerOldestOpenCharge1795330000900';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "rental_records" ADD "oldest_open_due_on" date`);
+    await queryRunner.query(`ALTER TABLE "rental_records" ADD "oldest_open_due_on" date, ADD "tenancy_start_date" date`);
     await queryRunner.query(`
       CREATE FUNCTION "rental_ledger_oldest_open_due"(rental uuid, balance integer) RETURNS date LANGUAGE sql STABLE AS $$
         SELECT c.due_on FROM (
@@ -94,6 +97,6 @@ export class LedgerOldestOpenCharge1795330000900 implements MigrationInterface {
       END $$`);
     await queryRunner.query(`DROP FUNCTION "rental_ledger_move_in_due"(uuid)`);
     await queryRunner.query(`DROP FUNCTION "rental_ledger_oldest_open_due"(uuid, integer)`);
-    await queryRunner.query(`ALTER TABLE "rental_records" DROP COLUMN "oldest_open_due_on"`);
+    await queryRunner.query(`ALTER TABLE "rental_records" DROP COLUMN "oldest_open_due_on", DROP COLUMN "tenancy_start_date"`);
   }
 }

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '@storage/persistence';
+import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { billRentals, ledgerEntries } from '../src';
+
+let database: TestDatabase;
+let db: DataSource;
+const portfolioUuid = randomUUID();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await createDataSource({ url: database.url, applicationName: 'billing-test', poolSize: 4 }).initialize();
+  await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'billing', 'Billing')`, [portfolioUuid]);
+});
+afterAll(async () => {
+  await db?.destroy();
+  await database?.drop();
+});
+
+const LOCK = '8b3e4c50-2d6f-4e70-9b82-3c4d5e6f7082';
+
+/** A rental of 10000 a month billed on the 10th since 2026-01-10, its first period billed, with a 15.00 lock service. */
+async function rental(options: { startDate?: string; tenancyStartDate?: string; nextDueDate?: string } = {}): Promise<string> {
+  const [row]: { uuid: string }[] = await db.query(
+    `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+                                 billing_day_of_month, next_due_date, start_date, tenancy_start_date)
+     VALUES ($1, $2, $3, $4, $5, 10000, 10, $6, $7, $8) RETURNING uuid`,
+    [portfolioUuid, randomUUID(), randomUUID(), randomUUID(), randomUUID(), options.nextDueDate ?? '2026-02-10', options.startDate ?? '2026-01-10', options.tenancyStartDate ?? null],
+  );
+  await db.query(
+    `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
+     VALUES ($1, $2, 'Lock', 1500, 'FIXED_AMOUNT', '2026-01-10')`,
+    [row.uuid, LOCK],
+  );
+  // Half off the rent in months 1 and 2, as frozen at signing.
+  await db.query(
+    `INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, name, family, discount_type, percentage, month_starts, duration_in_months,
+                                    discount_in_pennies, applied_on)
+     VALUES ($1, $2, 'Half off two months', 'RENT', 'PERCENTAGE', 50, 1, 2, 5000, '2026-01-10')`,
+    [row.uuid, randomUUID()],
+  );
+  return row.uuid;
+}
+
+const bill = (uuids: string[], through: string) => billRentals(db, uuids, through, { postedOn: through, source: 'test' });
+
+async function summary(uuid: string): Promise<(string | number | null)[][]> {
+  return (await ledgerEntries(db.manager, uuid)).map((e) => [e.kind, e.amountInPennies, e.dueOn, e.description]);
+}
+
+describe('billing a rental', () => {
+  it('posts every period due in order, each once: promotions in their months, a rent change from the first period on or after it', async () => {
+    const uuid = await rental();
+    await db.query(
+      `INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies) VALUES ($1, '2026-03-05', 12000, 10000)`,
+      [uuid],
+    );
+    const first = await bill([uuid], '2026-04-10');
+    expect(first).toEqual({ billed: [uuid], changed: [], charges: 6 });
+    expect(await summary(uuid)).toEqual([
+      ['RENT', 10000, '2026-02-10', 'Rent 2026-02-10 to 2026-03-09'],
+      ['PROMOTION_CREDIT', -5000, null, 'Half off two months'],
+      ['SERVICE_FEE', 1500, '2026-02-10', 'Lock'],
+      ['RENT', 12000, '2026-03-10', 'Rent 2026-03-10 to 2026-04-09'],
+      ['SERVICE_FEE', 1500, '2026-03-10', 'Lock'],
+      ['RENT', 12000, '2026-04-10', 'Rent 2026-04-10 to 2026-05-09'],
+      ['SERVICE_FEE', 1500, '2026-04-10', 'Lock'],
+    ]);
+    const [row] = await db.query('SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [uuid]);
+    expect(row).toEqual({ next: '2026-05-10', balance: 5000 + 1500 + 12000 + 1500 + 12000 + 1500 });
+    const events: { envelope: { payload: { chargeUuid: string; amountInPennies: number; balanceAfterInPennies: number; description: string } } }[] = await db.query(
+      `SELECT envelope FROM outbox WHERE key = $1 AND type = 'charge-posted' ORDER BY id`,
+      [uuid],
+    );
+    expect(events.map((e) => [e.envelope.payload.amountInPennies, e.envelope.payload.balanceAfterInPennies])).toEqual([
+      [5000, 5000],
+      [1500, 6500],
+      [12000, 18500],
+      [1500, 20000],
+      [12000, 32000],
+      [1500, 33500],
+    ]);
+    expect(events[0].envelope.payload.description).toBe('Rent 2026-02-10 to 2026-03-09, less Half off two months');
+
+    // Again, for the same day or any day before the next due date: nothing.
+    expect(await bill([uuid], '2026-04-10')).toEqual({ billed: [], changed: [], charges: 0 });
+    expect(await bill([uuid], '2026-05-09')).toEqual({ billed: [], changed: [], charges: 0 });
+    expect(await summary(uuid)).toHaveLength(7);
+  });
+
+  it('goes on with the tenancy after a transfer: billing day and promotion months count from the tenancy start', async () => {
+    const uuid = await rental({ startDate: '2026-03-20', tenancyStartDate: '2026-01-10', nextDueDate: '2026-04-10' });
+    await bill([uuid], '2026-04-10');
+    // Month 4 of the tenancy: no promotion left.
+    expect(await summary(uuid)).toEqual([
+      ['RENT', 10000, '2026-04-10', 'Rent 2026-04-10 to 2026-05-09'],
+      ['SERVICE_FEE', 1500, '2026-04-10', 'Lock'],
+    ]);
+  });
+
+  it('leaves a rental that moved out, or is not due yet, alone', async () => {
+    const movedOut = await rental();
+    await db.query(`UPDATE rental_records SET status = 'MOVED_OUT', end_date = '2026-02-01' WHERE uuid = $1`, [movedOut]);
+    const notDue = await rental();
+    expect(await bill([movedOut, notDue], '2026-02-09')).toEqual({ billed: [], changed: [], charges: 0 });
+    expect(await bill([movedOut], '2026-06-01')).toEqual({ billed: [], changed: [], charges: 0 });
+    expect(await summary(movedOut)).toEqual([]);
+  });
+});
