@@ -1,7 +1,8 @@
 import { stat, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PRIVATE_COVERAGE_UUID } from '@storage/domain';
+import { balanceOf, PRIVATE_COVERAGE_UUID } from '@storage/domain';
+import { asLedgerLines, billRentals, ledgerEntries } from '@storage/rental-ledger';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { createDataSource } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
@@ -54,6 +55,22 @@ describe('seed demo', () => {
     expect(second.seeded).toBe(false);
     const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM facilities f JOIN portfolios p ON p.uuid = f.portfolio_uuid WHERE p.portfolio_id = 'demo'`);
     expect(count).toBe(3);
+  });
+
+  it('bills as the scheduler does: only the tenants a month behind have a period due today, billed once; every balance is its ledger', async () => {
+    const rentals: { uuid: string; balance: number }[] = await db.query(
+      `SELECT r.uuid, r.balance_in_pennies AS balance FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid
+        WHERE p.portfolio_id = 'demo' AND r.status = 'ACTIVE'`,
+    );
+    const owing = rentals.filter((rental) => rental.balance > 0);
+    expect(owing.length).toBeGreaterThan(0);
+    for (const rental of rentals) expect(rental.balance).toBe(balanceOf(asLedgerLines(await ledgerEntries(db.manager, rental.uuid))));
+    // The behind owe the period before the one under way, which the business day of the seed's day bills (the demo
+    // is seeded for the UTC date); nobody else is due.
+    const latest: string = (await db.query(`SELECT (now() AT TIME ZONE 'UTC')::date::text AS today`))[0].today;
+    const billed = await billRentals(db, rentals.map((rental) => rental.uuid), latest, { postedOn: latest, source: 'test' });
+    expect(new Set(billed.billed)).toEqual(new Set(owing.map((rental) => rental.uuid)));
+    expect((await billRentals(db, rentals.map((rental) => rental.uuid), latest, { postedOn: latest, source: 'test' })).billed).toEqual([]);
   });
 });
 
@@ -135,5 +152,22 @@ describe('seed scale', () => {
       inconsistent: 0,
       endedWithoutNext: 0,
     });
+  });
+
+  it('bills as the scheduler does: the period under way is billed, the tenth that owe it by an unpaid charge; today bills nobody again', async () => {
+    const rentals: { uuid: string; balance: number; next: string; oldest: string | null }[] = await db.query(
+      `SELECT r.uuid, r.balance_in_pennies AS balance, r.next_due_date::text AS next, r.oldest_open_due_on::text AS oldest
+         FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE p.portfolio_id = 'scale-test'`,
+    );
+    const owing = rentals.filter((rental) => rental.balance > 0);
+    expect(owing).toHaveLength(tenantsWhere((n) => n % 10 === 0));
+    for (const rental of owing) {
+      const entries = await ledgerEntries(db.manager, rental.uuid);
+      expect(entries.map((entry) => [entry.kind, entry.periodTo])).toEqual([['RENT', rental.next]]);
+      expect(rental.oldest).toBe(entries[0].dueOn);
+    }
+    const today: string = (await db.query(`SELECT current_date::text AS today`))[0].today;
+    expect(rentals.every((rental) => rental.next > today)).toBe(true);
+    expect((await billRentals(db, rentals.map((rental) => rental.uuid), today, { postedOn: today, source: 'test' })).billed).toEqual([]);
   });
 });

@@ -117,6 +117,12 @@ function scaleFacilities(b: Batch): string {
   return `(SELECT md5('${b.portfolioUuid}:' || i)::uuid AS uuid, i AS seq FROM generate_series(${b.first}, ${b.last}) AS i) AS f`;
 }
 
+/** SQL for the first billing day (1 to 28) strictly after the date `day`: this month's when still ahead, else next month's. */
+function nextBillingDay(day: string, billingDay: string): string {
+  return `(date_trunc('month', ${day}) + ((${billingDay} - 1) || ' days')::interval
+           + CASE WHEN ${billingDay} > extract(day FROM ${day}) THEN interval '0 months' ELSE interval '1 month' END)::date`;
+}
+
 /**
  * One batch of facilities with their share of the rentals. Every id derives from the facility and a
  * number (md5), so units, rentals, persons, gate codes, vehicles, coverages and enrollments are computed
@@ -160,18 +166,21 @@ function batchStatements(b: Batch): string[] {
     `INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone)
      SELECT ${id('person', 'n')}, '${b.portfolioUuid}', 'Tenant', n || '-' || f.seq, 'tenant.' || f.seq || '.' || n || '@example.com', '555' || lpad((n % 10000000)::text, 7, '0')
      FROM ${tenants}`,
-    // Every tenth tenant owes a month, so the delinquency scheduler has work at scale too: its rent is an unpaid
-    // ledger charge due on its next due date, which the ledger's trigger adds to its balance.
+    // Rentals began a month to two years ago, billed on their start day (capped at 28); the period under way is
+    // billed (its next due date is the billing day after today). Paid periods leave nothing on the ledger; every
+    // tenth tenant owes the period under way, an unpaid charge as billing posts it (its charge key, so a business
+    // day never bills it again), which the ledger's trigger adds to the balance: the scheduler has work at scale too.
     `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                  billing_day_of_month, next_due_date, start_date)
      SELECT ${id('rental', 'n')}, '${b.portfolioUuid}', f.uuid, ${id('unit', 'n')}, ${groupOfUnit}, ${id('person', 'n')}, z.rate + (${tierOfUnit} - 1) * 1000,
-            1 + n % 28,
-            (date_trunc('month', current_date) + ((n % 28) || ' days')::interval + CASE WHEN n % 10 = 0 THEN interval '0 days' ELSE interval '1 month' END)::date,
-            current_date - (n % 700)
-     FROM ${unitsOfBatch(rentalsOf)}`,
-    `INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on)
-     SELECT r.uuid, 'RENT', 'Rent', r.rent_in_pennies, r.next_due_date, r.next_due_date
+            s.billing_day, ${nextBillingDay('current_date', 's.billing_day')}, s.start_date
+     FROM ${unitsOfBatch(rentalsOf)}
+     CROSS JOIN LATERAL (SELECT current_date - 31 - n % 700 AS start_date) AS st
+     CROSS JOIN LATERAL (SELECT st.start_date, least(extract(day FROM st.start_date)::int, 28) AS billing_day) AS s`,
+    `INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on, period_from, period_to, charge_key)
+     SELECT r.uuid, 'RENT', 'Rent ' || p.due || ' to ' || (r.next_due_date - 1), r.rent_in_pennies, p.due, p.due, p.due, r.next_due_date, 'RENT:-:' || p.due
        FROM ${tenants} JOIN rental_records r ON r.uuid = ${id('rental', 'n')}
+      CROSS JOIN LATERAL (SELECT (r.next_due_date - interval '1 month')::date AS due) AS p
       WHERE n % 10 = 0`,
     `INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code)
      SELECT f.uuid, ${id('rental', 'n')}, lpad(n::text, 6, '0') FROM ${tenants}`,
