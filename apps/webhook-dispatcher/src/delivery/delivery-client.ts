@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { bareHost, checkTargetUrlSyntax, parseIp, systemResolver, TargetUrlRefused, type AddressPolicy, type HostResolver } from '@storage/webhooks';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -70,30 +70,24 @@ export class DeliveryClient {
     } catch (error) {
       return { kind: 'error', error: (error as Error).message, timedOut: false, latencyMs: latency() };
     }
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    try {
-      const response = await this.agent.request({
-        origin: url.origin,
-        path: url.pathname,
-        method: 'POST',
-        headers: { ...request.headers, 'content-type': 'application/json', 'user-agent': 'storage-webhooks/1' },
-        body: request.body,
-        signal,
-      });
-      const body = await readCapped(response.body, RESPONSE_BODY_LIMIT_BYTES);
-      const retryAfter = response.headers['retry-after'];
-      return {
-        kind: 'response',
-        statusCode: response.statusCode,
-        body,
-        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-        latencyMs: latency(),
-      };
-    } catch (error) {
-      const timedOut = signal.aborted || isTimeout(error);
-      const reason = timedOut ? `no answer within ${this.timeoutMs} ms` : describe(error);
-      return { kind: 'error', error: reason, timedOut, latencyMs: latency() };
-    }
+    return new Promise((resolve) => {
+      const exchange = new Exchange(this.timeoutMs, (response) => resolve({ ...response, latencyMs: latency() }));
+      // dispatch rather than request: no body stream nor abort signal per delivery, a handler gathering the answer.
+      try {
+        this.agent.dispatch(
+          {
+            origin: url.origin,
+            path: url.pathname,
+            method: 'POST',
+            headers: { ...request.headers, 'content-type': 'application/json', 'user-agent': 'storage-webhooks/1' },
+            body: request.body,
+          },
+          exchange,
+        );
+      } catch (error) {
+        exchange.fail(error);
+      }
+    });
   }
 
   async close(): Promise<void> {
@@ -112,18 +106,80 @@ async function vettedAddresses(hostname: string, resolve: HostResolver, policy: 
   return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy: () => void }, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) {
-      body.destroy();
-      break;
-    }
+type Answer = DistributiveOmit<DeliveryResponse, 'latencyMs'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * One delivery's exchange as an undici dispatch handler: the status, `retry-after` and the first
+ * RESPONSE_BODY_LIMIT_BYTES of the body (the connection is dropped past them), settled once. One timer bounds the
+ * whole exchange (connect, headers, body), so a receiver trickling its answer cannot hold a slot for longer.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private timedOut = false;
+  private settled = false;
+  private statusCode = 0;
+  private retryAfter: string | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly settle: (answer: Answer) => void,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller?.abort(new Error('timed out'));
+      this.finish({ kind: 'error', error: `no answer within ${timeoutMs} ms`, timedOut: true });
+    }, timeoutMs);
   }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.timedOut) controller.abort(new Error('timed out'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.statusCode = statusCode;
+    const retryAfter = headers['retry-after'];
+    this.retryAfter = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    if (this.size < RESPONSE_BODY_LIMIT_BYTES) return;
+    // Answered first: the abort reports an error at once.
+    this.answered();
+    controller.abort(new Error('response body limit reached'));
+  }
+
+  onResponseEnd(): void {
+    this.answered();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.fail(error);
+  }
+
+  fail(error: unknown): void {
+    const timedOut = this.timedOut || isTimeout(error);
+    this.finish({ kind: 'error', error: timedOut ? `no answer within ${this.timeoutMs} ms` : describe(error), timedOut });
+  }
+
+  private answered(): void {
+    const body = Buffer.concat(this.chunks).subarray(0, RESPONSE_BODY_LIMIT_BYTES).toString('utf8');
+    this.finish({ kind: 'response', statusCode: this.statusCode, body, retryAfter: this.retryAfter });
+  }
+
+  /** The first outcome counts: an abort after the limit or the timeout reports an error that is not the answer. */
+  private finish(answer: Answer): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.settle(answer);
+  }
 }
 
 function isTimeout(error: unknown): boolean {
