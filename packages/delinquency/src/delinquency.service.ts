@@ -11,7 +11,7 @@ import {
   type PaymentRecordedPayload,
 } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
-import { DelinquencyConflict } from './errors';
+import { DelinquencyConflict, RentalNotFound } from './errors';
 import { delinquencyInput, delinquencyState, lockRental, type LockedRental, type RentalRef } from './locked-rental';
 import { facilitySchedule } from './schedules';
 import { writeTransition, type DelinquencyView } from './transition-writer';
@@ -53,7 +53,13 @@ export class DelinquencyService {
    * the payment's date; anything else does nothing.
    */
   async resolvePayment(manager: EntityManager, payment: PaymentRecordedPayload): Promise<DelinquencyTransition | null> {
-    const rental = await lockRental(manager, { rentalRecordUuid: payment.rentalRecordUuid });
+    // Rentals are never deleted: a payment of a rental this database does not hold belongs to another deployment
+    // sharing the broker's topic. There is nothing to resolve, and retrying it would only hold up the partition.
+    const rental = await lockRental(manager, { rentalRecordUuid: payment.rentalRecordUuid }).catch((error: unknown) => {
+      if (error instanceof RentalNotFound) return null;
+      throw error;
+    });
+    if (rental === null) return null;
     const { schedule } = await facilitySchedule(manager, rental.facilityUuid);
     const transition = transitionForPayment({ state: delinquencyState(rental), oldestOpenDueOn: rental.oldestOpenDueOn, paidOn: payment.paidOn, schedule });
     if (transition === null) return null;

@@ -58,7 +58,7 @@ SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, coalesce(r.tenancy_star
                    FROM rental_rent_changes c WHERE c.rental_record_uuid = r.uuid), '[]') AS rent_changes,
        COALESCE((SELECT json_agg(json_build_object('description', s.description, 'amount', s.amount_in_pennies, 'feeType', s.fee_type,
                                                    'itemTypeUuid', s.item_type_uuid, 'startDate', s.start_date::text, 'endDate', s.end_date::text)
-                                 ORDER BY s.start_date, s.uuid)
+                                 ORDER BY s.start_date, s.created_at, s.uuid)
                    FROM rental_services s WHERE s.rental_record_uuid = r.uuid AND (s.end_date IS NULL OR s.end_date > r.next_due_date)), '[]') AS services,
        COALESCE((SELECT json_agg(json_build_object('uuid', p.promotion_uuid, 'name', p.name, 'itemTypeUuid', p.item_type_uuid,
                                                    'discountType', p.discount_type, 'percentage', p.percentage::text, 'amountInPennies', p.amount_in_pennies,

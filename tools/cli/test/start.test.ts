@@ -1,34 +1,10 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eventually, freePort } from '@storage/testing';
-
-const cli = path.resolve(__dirname, '../dist/main.js');
-
-interface RunningSystem {
-  process: ChildProcessWithoutNullStreams;
-  output: () => string;
-}
-
-async function startSystem(env: NodeJS.ProcessEnv): Promise<RunningSystem> {
-  const child = spawn(process.execPath, [cli, 'start'], { env });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(() => {
-    if (child.exitCode !== null) throw new Error(`start exited early:\n${output}`);
-    expect(output).toContain('is ready');
-  }, { timeoutMs: 120_000, intervalMs: 250 });
-  return { process: child, output: () => output };
-}
-
-async function stopWithCtrlC(system: RunningSystem): Promise<number | null> {
-  system.process.kill('SIGINT');
-  return new Promise((resolve) => system.process.once('exit', (code) => resolve(code)));
-}
+import { freePort } from '@storage/testing';
+import { runCli, startSystem, stopWithCtrlC } from './support/system';
 
 const portIsClosed = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -70,7 +46,7 @@ describe('npm start', () => {
     expect(await portfolios.json()).toEqual(expect.arrayContaining([expect.objectContaining({ portfolioId: 'demo' })]));
 
     // Written while the system runs: a new key, stored only in the database.
-    const created = spawnSync(process.execPath, [cli, 'api-keys', 'create', '--portfolio', 'demo', '--scope', 'read'], { env, encoding: 'utf8' });
+    const created = runCli(env, 'api-keys', 'create', '--portfolio', 'demo', '--scope', 'read');
     expect(created.status).toBe(0);
     const newKey = /\b(sk_[A-Za-z0-9_-]+)/.exec(created.stdout)?.[1];
     expect(newKey).toBeDefined();
