@@ -1,7 +1,8 @@
 /**
- * `npm run bench:scheduler [-- --sizes 100000,1000000 --facilities 100 --concurrency 8]`: time and peak memory
- * of one business-day run over generated rentals (10 % delinquent, each due one stage that day), one child
- * process per size in a database of its own, then a table with the scaling ratio.
+ * `npm run bench:scheduler [-- --sizes 100000,1000000 --days typical,worst --facilities 100 --concurrency 8]`: time
+ * and peak memory of one business-day run (billing, then delinquency) over generated rentals (10 % delinquent,
+ * each due one stage that day; on a typical day a 28th of the rentals bill, on the worst day all of them), one
+ * child process per size and day in a database of its own, then a table with the scaling ratio.
  */
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
@@ -14,13 +15,16 @@ import { createDataSource, locateDatabase, migrate } from '@storage/persistence'
 import { BillingDay } from '../run/billing-day';
 import { BusinessDayRunner } from '../run/business-day-runner';
 import { runBusinessDate } from '../run/run-business-date';
-import { BENCH_UUID_FUNCTION, createScaleDataset } from './scale-dataset';
+import { BENCH_UUID_FUNCTION, createScaleDataset, type BillingSpread } from './scale-dataset';
 
 const BUSINESS_DATE = '2025-06-01';
 
 interface Measurement {
+  day: BillingSpread;
   rentals: number;
   facilities: number;
+  billed: number;
+  charges: number;
   candidates: number;
   transitions: number;
   events: number;
@@ -31,13 +35,15 @@ interface Measurement {
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '100000,1000000' },
+    days: { type: 'string', default: 'typical,worst' },
+    day: { type: 'string' },
     facilities: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '8' },
     'one-size': { type: 'string' },
   },
 });
 
-async function measureOne(rentals: number, facilities: number, concurrency: number): Promise<Measurement> {
+async function measureOne(day: BillingSpread, rentals: number, facilities: number, concurrency: number): Promise<Measurement> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
   const name = `bench_scheduler_${rentals}`;
   const admin = new Client({ connectionString: database.url });
@@ -52,7 +58,7 @@ async function measureOne(rentals: number, facilities: number, concurrency: numb
     await migrate(url.toString());
     await dataSource.query(BENCH_UUID_FUNCTION);
     const generating = Date.now();
-    await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE });
+    await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: day });
     process.stderr.write(`  ${rentals} rentals generated in ${((Date.now() - generating) / 1000).toFixed(1)} s\n`);
     await settle(dataSource);
 
@@ -67,8 +73,11 @@ async function measureOne(rentals: number, facilities: number, concurrency: numb
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     const [{ events }] = await dataSource.query<[{ events: number }]>('SELECT count(*)::int AS events FROM outbox');
     return {
+      day,
       rentals,
       facilities,
+      billed: results.reduce((sum, result) => sum + result.billed, 0),
+      charges: results.reduce((sum, result) => sum + result.charges, 0),
       candidates: results.reduce((sum, result) => sum + result.candidates, 0),
       transitions: results.reduce((sum, result) => sum + result.transitions, 0),
       events,
@@ -96,9 +105,18 @@ async function settle(dataSource: DataSource): Promise<void> {
   }
 }
 
+function spreadOf(day: string): BillingSpread {
+  if (day !== 'typical' && day !== 'worst') throw new Error(`--days takes typical and/or worst, got ${day}`);
+  return day;
+}
+
 function table(rows: Measurement[]): string {
-  const header = ['rentals', 'facilities', 'candidates', 'transitions', 'events', 'seconds', 'rentals/s', 'peak RSS MB'];
-  const lines = rows.map((m) => [m.rentals, m.facilities, m.candidates, m.transitions, m.events, m.seconds.toFixed(1), Math.round(m.rentals / m.seconds), m.peakRssMb.toFixed(0)].map(String));
+  const header = ['day', 'rentals', 'facilities', 'billed', 'charges', 'candidates', 'transitions', 'events', 'seconds', 'rentals/s', 'peak RSS MB'];
+  const lines = rows.map((m) =>
+    [m.day, m.rentals, m.facilities, m.billed, m.charges, m.candidates, m.transitions, m.events, m.seconds.toFixed(1), Math.round(m.rentals / m.seconds), m.peakRssMb.toFixed(0)].map(
+      String,
+    ),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
   const format = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i])).join('  ');
   return [format(header), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)].join('\n');
@@ -108,26 +126,32 @@ async function main(): Promise<void> {
   const facilities = Number(values.facilities);
   const concurrency = Number(values.concurrency);
   if (values['one-size'] !== undefined) {
-    // A child: one size, its measurement on stdout as JSON.
-    process.stdout.write(JSON.stringify(await measureOne(Number(values['one-size']), facilities, concurrency)));
+    // A child: one size and day, its measurement on stdout as JSON.
+    process.stdout.write(JSON.stringify(await measureOne(spreadOf(values.day ?? 'typical'), Number(values['one-size']), facilities, concurrency)));
     return;
   }
   const measurements: Measurement[] = [];
-  for (const size of values.sizes.split(',').map(Number)) {
-    process.stderr.write(`measuring ${size} rentals ...\n`);
-    const child = spawnSync(
-      process.execPath,
-      ['--expose-gc', path.join(__dirname, 'business-day.js'), '--one-size', String(size), '--facilities', String(facilities), '--concurrency', String(concurrency)],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 },
-    );
-    if (child.status !== 0) throw new Error(`measuring ${size} rentals failed (exit ${String(child.status)})`);
-    measurements.push(JSON.parse(child.stdout) as Measurement);
+  const days = values.days.split(',').map(spreadOf);
+  for (const day of days) {
+    for (const size of values.sizes.split(',').map(Number)) {
+      process.stderr.write(`measuring ${size} rentals, ${day} day ...\n`);
+      const child = spawnSync(
+        process.execPath,
+        ['--expose-gc', path.join(__dirname, 'business-day.js'), '--one-size', String(size), '--day', day, '--facilities', String(facilities), '--concurrency', String(concurrency)],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 },
+      );
+      if (child.status !== 0) throw new Error(`measuring ${size} rentals (${day} day) failed (exit ${String(child.status)})`);
+      measurements.push(JSON.parse(child.stdout) as Measurement);
+    }
   }
-  process.stdout.write(`\nOne business-day run (${BUSINESS_DATE}), 10 % delinquent, concurrency ${concurrency}\n\n${table(measurements)}\n`);
-  const [small, large] = [measurements[0], measurements[measurements.length - 1]];
-  if (small && large && small !== large) {
-    const sizeRatio = large.rentals / small.rentals;
-    process.stdout.write(`\nsize ×${sizeRatio.toFixed(0)} → time ×${(large.seconds / small.seconds).toFixed(1)} (linear: ×${sizeRatio.toFixed(0)})\n`);
+  process.stdout.write(`\nOne business-day run (${BUSINESS_DATE}: billing, then delinquency), 10 % delinquent, concurrency ${concurrency}\n\n${table(measurements)}\n`);
+  for (const day of days) {
+    const ofDay = measurements.filter((m) => m.day === day);
+    const [small, large] = [ofDay[0], ofDay[ofDay.length - 1]];
+    if (small && large && small !== large) {
+      const sizeRatio = large.rentals / small.rentals;
+      process.stdout.write(`${day} day: size ×${sizeRatio.toFixed(0)} → time ×${(large.seconds / small.seconds).toFixed(1)} (linear: ×${sizeRatio.toFixed(0)})\n`);
+    }
   }
 }
 

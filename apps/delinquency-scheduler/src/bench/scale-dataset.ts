@@ -2,12 +2,24 @@ import type { DataSource } from 'typeorm';
 import { addDays, type CalendarDate } from '@storage/domain';
 
 /**
- * A scale dataset written by set-based SQL: `rentals` rentals over `facilities` facilities, a tenth of them
- * delinquent and each due exactly one stage on `businessDate` (a quarter each entering OVERDUE, OVERLOCK,
- * LIEN and AUCTION, the last three with their delinquency at the stage before): the heaviest steady day.
+ * Which rentals bill on the business date: on a typical day the billing days are spread over the month (1 to 28,
+ * so a 28th of the rentals bill); on the worst day every rental bills.
  */
-export async function createScaleDataset(db: DataSource, options: { facilities: number; rentals: number; businessDate: CalendarDate }): Promise<void> {
+export type BillingSpread = 'typical' | 'worst';
+
+/**
+ * A scale dataset written by set-based SQL: `rentals` rentals over `facilities` facilities (every third with a
+ * 12.00 service), a tenth of them delinquent and each due exactly one stage on `businessDate` (a quarter each
+ * entering OVERDUE, OVERLOCK, LIEN and AUCTION, the last three with their delinquency at the stage before), and
+ * the rentals whose billing day it is (`spread`) due to be billed: the heaviest steady days.
+ */
+export async function createScaleDataset(
+  db: DataSource,
+  options: { facilities: number; rentals: number; businessDate: CalendarDate; spread: BillingSpread },
+): Promise<void> {
   const { facilities, rentals, businessDate } = options;
+  const billingDayOfToday = Number(businessDate.slice(8, 10));
+  if (billingDayOfToday > 28) throw new RangeError(`A benchmark business date is a billing day (1 to 28), got ${businessDate}`);
   await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'bench', 'Bench')`);
   await db.query(`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'Standard')`);
   await db.query(
@@ -39,24 +51,32 @@ export async function createScaleDataset(db: DataSource, options: { facilities: 
        FROM generate_series(1, $1) i`,
     [rentals],
   );
-  // Every tenth rental is delinquent; its quarter (i / 10 % 4) says which stage today brings.
+  // Billed since January 2024 on their billing day: due today when it is today's, else later this month or next.
   await db.query(
     `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                  billing_day_of_month, next_due_date, start_date)
      SELECT bench_uuid('r', i), '00000000-0000-4000-8000-000000000001', bench_uuid('f', 1 + i % $2), bench_uuid('u', i), bench_uuid('g', 1 + i % $2),
-            bench_uuid('t', i), 10000, 1,
-            CASE WHEN i % 10 <> 0 THEN $3::date + 1 + i % 27
-                 ELSE $3::date - (ARRAY[6, 10, 30, 60])[1 + (i / 10) % 4] END,
-            '2024-01-01'
-       FROM generate_series(1, $1) i`,
-    [rentals, facilities, businessDate],
+            bench_uuid('t', i), 10000, d.day,
+            CASE WHEN d.day = $4 THEN $3::date
+                 WHEN d.day > $4 THEN $3::date + (d.day - $4)
+                 ELSE ($3::date + interval '1 month')::date + (d.day - $4) END,
+            make_date(2024, 1, d.day)
+       FROM generate_series(1, $1) i CROSS JOIN LATERAL (SELECT CASE WHEN $5 = 'worst' THEN $4 ELSE 1 + i % 28 END AS day) d`,
+    [rentals, facilities, businessDate, billingDayOfToday, options.spread],
   );
-  // What a delinquent rental owes: its unpaid rent, due on its next due date (the ledger's trigger sets the balance).
+  await db.query(
+    `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
+     SELECT bench_uuid('r', i), '00000000-0000-4000-8000-000000000003', 'Tenant protection', 1200, 'FIXED_AMOUNT', '2024-01-01'
+       FROM generate_series(3, $1, 3) i`,
+    [rentals],
+  );
+  // Every tenth rental is delinquent: it owes rent due so many days ago that today brings its next stage, its quarter
+  // (i / 10 % 4) saying which (the ledger's trigger sets the balance and the oldest open charge).
   await db.query(
     `INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on)
-     SELECT uuid, 'RENT', 'Rent', rent_in_pennies, next_due_date, next_due_date FROM rental_records
-      WHERE uuid IN (SELECT bench_uuid('r', i) FROM generate_series(10, $1, 10) i)`,
-    [rentals],
+     SELECT bench_uuid('r', i), 'RENT', 'Rent', 10000, d.due, d.due
+       FROM generate_series(10, $1, 10) i CROSS JOIN LATERAL (SELECT $2::date - (ARRAY[6, 10, 30, 60])[1 + (i / 10) % 4] AS due) d`,
+    [rentals, businessDate],
   );
   await db.query(
     `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since, status_changed_on)
