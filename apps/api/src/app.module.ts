@@ -9,7 +9,7 @@ import type { Config } from './config';
 import { LeaseSigningModule } from './lease-signing/lease-signing.module';
 import { LeasesModule } from './leases/leases.module';
 import { API_ENTITIES } from './model';
-import { NotificationsModule } from './notifications/notifications.module';
+import { NotificationsListingModule, NotificationsModule } from './notifications/notifications.module';
 import { PortfolioModule } from './portfolio/portfolio.module';
 import { RentalsModule } from './rentals/rentals.module';
 import { SERVICE_NAME, SERVICE_VERSION } from './service-info';
@@ -30,6 +30,7 @@ export class AppModule {
         }),
         AuthModule,
         NotificationsModule,
+        NotificationsListingModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),
         ShoppingModule,
         PortfolioModule,
         LeasesModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),

@@ -5,7 +5,8 @@ import type { FieldError } from '@storage/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { notFound, updateReturning } from '../common';
 import type { ContactMethod } from '../model/lease.entity';
-import { NOTIFICATION_PORT, type NotificationPort } from '../notifications/notification.port';
+import { NOTIFICATION_PORT, SECRET_PLACEHOLDER, type NotificationPort } from '../notifications/notification.port';
+import { signingLink } from '../notifications/signing-link';
 
 export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
 
@@ -21,9 +22,6 @@ interface LeadToLease {
   facilityName: string;
   signed: boolean;
 }
-
-/** The signing link of a lease: the lease page of this service. */
-export const signingLink = (publicBaseUrl: string, token: string): string => `${publicBaseUrl}/leases/sign/${token}`;
 
 /** Operation 13: validates the lead, reuses its signable lease or creates one, and sends it. */
 @Injectable()
@@ -41,7 +39,6 @@ export class LeasesService {
       const problems = leadProblems(lead, method);
       if (problems.length > 0) throw new ConflictException({ detail: 'The lead is not ready for a lease.', errors: problems });
       const lease = await this.signableLease(db, lead, facilityUuid);
-      const link = signingLink(this.publicBaseUrl, lease.signingToken);
       await this.notifications.send(
         {
           portfolioUuid,
@@ -50,8 +47,9 @@ export class LeasesService {
           channel: method,
           recipient: method === 'email' ? lead.email! : lead.phone!,
           subject: `Your lease at ${lead.facilityName}`,
-          body: `Hello ${lead.firstName}, your lease at ${lead.facilityName} is ready to sign: ${link}`,
-          link,
+          body: `Hello ${lead.firstName}, your lease at ${lead.facilityName} is ready to sign: ${SECRET_PLACEHOLDER}`,
+          secret: signingLink(this.publicBaseUrl, lease.signingToken),
+          leaseUuid: lease.uuid,
         },
         db,
       );
@@ -61,10 +59,10 @@ export class LeasesService {
   }
 
   /** The lead's SENT lease, or a new one at the unit group's current web rate; needs a vacant unit. */
-  private async signableLease(db: EntityManager, lead: LeadToLease, facilityUuid: string): Promise<{ signingToken: string }> {
-    const existing = await updateReturning<{ signingToken: string }>(
+  private async signableLease(db: EntityManager, lead: LeadToLease, facilityUuid: string): Promise<{ uuid: string; signingToken: string }> {
+    const existing = await updateReturning<{ uuid: string; signingToken: string }>(
       db,
-      `UPDATE leases SET sent_at = now() WHERE lead_uuid = $1 AND status = 'SENT' RETURNING signing_token AS "signingToken"`,
+      `UPDATE leases SET sent_at = now() WHERE lead_uuid = $1 AND status = 'SENT' RETURNING uuid, signing_token AS "signingToken"`,
       [lead.leadUuid],
     );
     if (existing[0] !== undefined) return existing[0];
@@ -79,12 +77,12 @@ export class LeasesService {
       throw new ConflictException({ detail: 'The lead’s unit group has no vacant unit.', errors: [{ field: 'unitGroupUuid', message: 'no vacant unit' }] });
     }
     const signingToken = randomBytes(32).toString('base64url');
-    await db.query(
+    const inserted: { uuid: string }[] = await db.query(
       `INSERT INTO leases (lead_uuid, facility_uuid, unit_group_uuid, rent_in_pennies, signing_token, status, sent_at)
-       VALUES ($1, $2, $3, $4, $5, 'SENT', now())`,
+       VALUES ($1, $2, $3, $4, $5, 'SENT', now()) RETURNING uuid`,
       [lead.leadUuid, facilityUuid, lead.unitGroupUuid, group.webRate, signingToken],
     );
-    return { signingToken };
+    return { uuid: inserted[0].uuid, signingToken };
   }
 }
 

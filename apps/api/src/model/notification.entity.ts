@@ -2,7 +2,7 @@ import { Column, Entity, Index } from 'typeorm';
 import { CreatedAt, UuidPrimaryColumn } from './columns';
 import { CONTACT_METHODS, type ContactMethod } from './lease.entity';
 
-/** A message sent through the notification port; the embedded adapter's store, listed by the notifications extension. */
+/** A message sent through the notification port, its secret left out; the embedded adapter's store, listed by the notifications extension. */
 @Entity('notifications')
 export class Notification {
   @UuidPrimaryColumn() uuid!: string;
@@ -13,6 +13,7 @@ export class Notification {
   @Column('text') recipient!: string;
   @Column('text') subject!: string;
   @Column('text') body!: string;
-  @Column('text', { nullable: true }) link!: string | null;
+  /** The lease whose signing link was sent (the link itself is not stored). */
+  @Column('uuid', { nullable: true }) leaseUuid!: string | null;
   @CreatedAt() createdAt!: Date;
 }

@@ -1,6 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import type { ContactMethod } from '../model/lease.entity';
 
+/** Stands for a message's secret wherever the message is kept or listed: the secret itself is only sent. */
+export const SECRET_PLACEHOLDER = '[hidden]';
+
 export interface OutgoingNotification {
   portfolioUuid: string;
   leadUuid: string | null;
@@ -9,9 +12,17 @@ export interface OutgoingNotification {
   /** An email address or a ten-digit phone number. */
   recipient: string;
   subject: string;
+  /** The text sent, with `SECRET_PLACEHOLDER` where the secret goes. */
   body: string;
-  link: string | null;
+  /** A one-time credential (a verification code, a signing link): sent, never stored, listed or logged. */
+  secret: string | null;
+  /** The lease whose signing link the message carries: a write key's listing shows the link again from it. */
+  leaseUuid: string | null;
 }
+
+/** The text as the recipient gets it. */
+export const sentText = (notification: Pick<OutgoingNotification, 'body' | 'secret'>): string =>
+  notification.secret === null ? notification.body : notification.body.replace(SECRET_PLACEHOLDER, notification.secret);
 
 /**
  * Sends email and SMS. The embedded adapter stores and logs; a real mail or SMS adapter replaces it

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { notFound, requireFacility } from '../common';
-import { NOTIFICATION_PORT, type NotificationPort } from '../notifications/notification.port';
+import { NOTIFICATION_PORT, SECRET_PLACEHOLDER, type NotificationPort } from '../notifications/notification.port';
 import type { Person } from '../model/person.entity';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import { CODE_LIFETIME_MS, codeMatches, generateCode, hashCode, MAX_CODE_ATTEMPTS } from './verification-code';
@@ -35,7 +35,7 @@ export class TenantsService {
       const expiresAt = new Date(Date.now() + CODE_LIFETIME_MS);
       await db.query(
         'INSERT INTO tenant_verification_codes (facility_uuid, person_uuid, code_hash, expires_at) VALUES ($1, $2, $3, $4)',
-        [facility.uuid, person.uuid, hashCode(code), expiresAt],
+        [facility.uuid, person.uuid, await hashCode(code), expiresAt],
       );
       await this.notifications.send(
         {
@@ -45,8 +45,9 @@ export class TenantsService {
           channel: 'email',
           recipient: person.email,
           subject: `Your ${facility.name} verification code`,
-          body: `Your verification code is ${code}. It expires in ${CODE_LIFETIME_MS / 60_000} minutes.`,
-          link: null,
+          body: `Your verification code is ${SECRET_PLACEHOLDER}. It expires in ${CODE_LIFETIME_MS / 60_000} minutes.`,
+          secret: code,
+          leaseUuid: null,
         },
         db,
       );
@@ -67,7 +68,7 @@ export class TenantsService {
       );
       const latest = codes[0];
       if (latest === undefined || latest.failedAttempts >= MAX_CODE_ATTEMPTS) return NOT_VALID;
-      if (!codeMatches(request.code, latest.codeHash)) {
+      if (!(await codeMatches(request.code, latest.codeHash))) {
         await db.query('UPDATE tenant_verification_codes SET failed_attempts = failed_attempts + 1 WHERE uuid = $1', [latest.uuid]);
         return NOT_VALID;
       }

@@ -9,6 +9,8 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { createApiKey } from '../../src/auth/create-api-key';
 import { loadServiceConfig } from '../../src/config';
+import type { EmbeddedNotificationAdapter } from '../../src/notifications/embedded-notification.adapter';
+import { NOTIFICATION_PORT } from '../../src/notifications/notification.port';
 import { BODY_LIMIT_BYTES, configureHttp } from '../../src/http';
 import { seedDemo } from '../../src/seed/demo-seed';
 import { seedUuid } from '../../src/seed/seed-uuid';
@@ -36,6 +38,8 @@ export interface TestApi {
   listen: () => Promise<string>;
   call: (method: string, url: string, options?: { key?: string | null; body?: unknown; headers?: Record<string, string>; payload?: string }) => Promise<Reply>;
   close: () => Promise<void>;
+  /** What the notification port sent, in full (codes and links included), oldest first. */
+  sentNotifications: () => { recipient: string; body: string; subject: string }[];
 }
 
 /** Seeded ids by name (see src/seed/demo-data.ts). */
@@ -99,6 +103,7 @@ export async function startTestApi(): Promise<TestApi> {
       }
       return { status: response.statusCode, headers: response.headers, body, text: response.body };
     },
+    sentNotifications: () => app.get<EmbeddedNotificationAdapter>(NOTIFICATION_PORT, { strict: false }).mailbox,
     close: async () => {
       await app.close();
       await database.drop();

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { id, list, PUBLIC_BASE_URL, startTestApi, type TestApi } from './support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+const downtown = id('facility:downtown');
+const base = '/api/demo/portfolios/v1';
+const CHECK = '/shopping/demo/v1/facilities/tenant/check-preexisting';
+
+interface Listed {
+  body: string;
+  link: string | null;
+  subject: string;
+}
+
+/** Issue 14, "scopes do not hold", items 2 and 4: what notifications reveal and what they keep. */
+describe('secrets of notifications (signing links, verification codes)', () => {
+  let token: string;
+  const lead = id('lead:1');
+
+  beforeAll(async () => {
+    expect((await api.call('POST', `${base}/facilities/${downtown}/leads/${lead}/sendLease`)).status).toBe(200);
+    [{ signing_token: token }] = await api.db.query('SELECT signing_token FROM leases WHERE lead_uuid = $1', [lead]);
+  });
+
+  it('a read key sees the lease message without its signing link; a write key still gets the link', async () => {
+    const read = list<Listed>((await api.call('GET', `${base}/notifications?leadUuid=${lead}`, { key: api.keys.read })).body);
+    expect(read).toHaveLength(1);
+    expect(read[0].link).toBeNull();
+    expect(JSON.stringify(read)).not.toContain(token);
+    expect(read[0].body).toContain('ready to sign');
+
+    const write = list<Listed>((await api.call('GET', `${base}/notifications?leadUuid=${lead}`)).body);
+    expect(write[0].link).toBe(`${PUBLIC_BASE_URL}/leases/sign/${token}`);
+    expect(write[0].body).toContain(`${PUBLIC_BASE_URL}/leases/sign/${token}`);
+  });
+
+  it('stores neither the signing token nor the verification code in clear', async () => {
+    const [person] = await api.db.query('SELECT uuid, email FROM persons WHERE uuid = $1', [id('person:0')]);
+    expect((await api.call('POST', CHECK, { body: { facilityUuid: downtown, email: person.email } })).body.exists).toBe(true);
+    const code = /code is (\d{6})/.exec(api.sentNotifications().at(-1)!.body)![1];
+
+    const stored: { body: string }[] = await api.db.query('SELECT body FROM notifications');
+    const all = JSON.stringify(stored);
+    expect(all).not.toContain(token);
+    expect(all).not.toContain(`code is ${code}`);
+
+    // Listed to no one, whatever the key.
+    for (const key of [api.keys.read, api.keys.write]) {
+      const listed = JSON.stringify((await api.call('GET', `${base}/notifications`, { key })).body);
+      expect(listed).toContain('verification code');
+      expect(listed).not.toContain(`code is ${code}`);
+    }
+  });
+
+  it('hashes verification codes with a salt: not the bare SHA-256, and the same code never hashes the same', async () => {
+    const [person] = await api.db.query('SELECT uuid, email FROM persons WHERE uuid = $1', [id('person:0')]);
+    const codes: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      await api.call('POST', CHECK, { body: { facilityUuid: downtown, email: person.email } });
+      codes.push(/code is (\d{6})/.exec(api.sentNotifications().at(-1)!.body)![1]);
+    }
+    const rows: { code_hash: string }[] = await api.db.query(
+      'SELECT code_hash FROM tenant_verification_codes WHERE person_uuid = $1 ORDER BY created_at DESC LIMIT 2',
+      [person.uuid],
+    );
+    const bare = (code: string) => createHash('sha256').update(code).digest('hex');
+    expect(rows.map((row) => row.code_hash)).not.toContain(bare(codes[0]));
+    expect(rows.map((row) => row.code_hash)).not.toContain(bare(codes[1]));
+    expect(rows[0].code_hash).not.toContain(bare(codes[1]));
+    expect(new Set(rows.map((row) => row.code_hash)).size).toBe(2);
+  });
+});
