@@ -1,7 +1,7 @@
 export { commonConfigSchema, ConfigError, loadConfig, portSchema, type CommonConfig } from './config';
 export { DatabaseModule, databaseReadiness } from './database';
 export { HealthController, HealthModule, READINESS_CHECKS, type ReadinessCheck } from './health';
-export { loggingModule, REDACTED_PATHS, requestId, type LoggingOptions } from './logging';
+export { loggingModule, REDACTED_PATHS, redactUrl, requestId, type LoggingOptions } from './logging';
 export { AcceptsFormBody, acceptJsonBodies } from './body-media-types';
 export { createHttpAdapter, MAX_PATH_PARAMETER_LENGTH } from './http-adapter';
 export { limitJsonDepth, MAX_JSON_DEPTH } from './json-depth';

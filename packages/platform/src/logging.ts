@@ -29,8 +29,12 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
-/** Query values that are credentials (the portal login link carries its token in the query) never reach a log line. */
-const redactUrl = (url: string): string => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+/**
+ * Credentials carried in a URL never reach a log line: a `token` query value (the portal login link) and the path
+ * segment after `/leases/sign/` (the api's lease signing link, whose token is the whole credential).
+ */
+export const redactUrl = (url: string): string =>
+  url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]').replace(/(\/leases\/sign\/)[^/?#]+/gi, '$1[redacted]');
 
 /** Structured JSON logs: service and version on every line, a request id per request, health probes silent. */
 export function loggingModule(options: LoggingOptions): DynamicModule {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACTED_PATHS } from '../src';
+import { REDACTED_PATHS, redactUrl } from '../src';
 
 describe('log redaction', () => {
   it('never writes API keys, secrets or signatures', () => {
@@ -14,5 +14,15 @@ describe('log redaction', () => {
     const line = lines.join('');
     for (const secret of ['sk_live_123', 'Bearer abc', 'v1,xyz', 'whsec_abc', 'v1,sig']) expect(line).not.toContain(secret);
     expect(line).toContain('[redacted]');
+  });
+});
+
+describe('request URLs in the access log', () => {
+  it('hides credentials carried in the query (portal login) and in the path (lease signing links)', () => {
+    const token = 'FcyYU11zuLfKxsnREVuQSgnVOIeIyd6gmZOdMRguXRA';
+    expect(redactUrl(`/portal/login?token=${token}`)).toBe('/portal/login?token=[redacted]');
+    expect(redactUrl(`/leases/sign/${token}`)).toBe('/leases/sign/[redacted]');
+    expect(redactUrl(`/leases/sign/${token}?x=1`)).toBe('/leases/sign/[redacted]?x=1');
+    expect(redactUrl('/api/demo/portfolios/v1/facilities')).toBe('/api/demo/portfolios/v1/facilities');
   });
 });
