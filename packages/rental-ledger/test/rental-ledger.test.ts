@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { DataSource, EntityManager } from 'typeorm';
 import { balanceOf, billingPeriodStarting, chargesForPeriod, openCharges, pastDueSince, type CalendarDate } from '@storage/domain';
 import { createDataSource } from '@storage/persistence';
-import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import {
   applyAuctionProceeds,
   asLedgerLines,
@@ -172,6 +172,34 @@ describe('the balance', () => {
 });
 
 describe('the oldest open charge', () => {
+  it('counts the entries of a posting that committed while this one waited for the rental', async () => {
+    const rental = await newRental();
+    const first = db.createQueryRunner();
+    const second = db.createQueryRunner();
+    try {
+      await first.startTransaction();
+      await postEntries(first.manager, rental, [{ kind: 'RENT', description: 'March', amountInPennies: 10_000, postedOn: TODAY, dueOn: '2026-03-15' }]);
+      // The second posting inserts its entry, then its balance update waits for the first's lock on the rental.
+      await second.startTransaction();
+      const waiting = postEntries(second.manager, rental, [{ kind: 'RENT', description: 'April', amountInPennies: 5_000, postedOn: TODAY, dueOn: '2026-04-15' }]);
+      await eventually(async () => {
+        const [row]: { waiting: number }[] = await db.query(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
+        expect(row.waiting).toBe(1);
+      });
+      await first.commitTransaction();
+      await waiting;
+      await second.commitTransaction();
+    } finally {
+      await first.release();
+      await second.release();
+    }
+    const [row]: { balance: number; oldest: string | null }[] = await db.query(
+      'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS oldest FROM rental_records WHERE uuid = $1',
+      [rental],
+    );
+    expect(row).toEqual({ balance: 15_000, oldest: '2026-03-15' });
+  });
+
   it('is the oldest due one a payment leaves open: a partial payment covers the oldest first, a full one leaves none', async () => {
     const rental = await newRental();
     const oldest = async (): Promise<string | null> => {

@@ -10,6 +10,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * then posting order) adding up to the balance: the oldest open one is the first, walking back from the newest,
  * where their sum reaches the balance. A promotion's credit nets its own charge before that.
  *
+ * The function is VOLATILE on purpose: its query then takes a snapshot of its own when it runs. The trigger's
+ * update of a rental waits for another posting's lock on it and is then re-evaluated on the row that posting
+ * committed; the balance comes from that row, and the entries must come from as late a snapshot, not from the
+ * statement's (a STABLE function's), which misses the entries committed while it waited.
+ *
  * What a tenant is charged at move-in is the rental's first period, starting on its start date, net of its
  * promotions (`rental_ledger_move_in_due`), as the lease page and operation 3 show it.
  *
@@ -25,7 +30,7 @@ export class LedgerOldestOpenCharge1795330000900 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "rental_records" ADD "oldest_open_due_on" date, ADD "tenancy_start_date" date`);
     await queryRunner.query(`
-      CREATE FUNCTION "rental_ledger_oldest_open_due"(rental uuid, balance integer) RETURNS date LANGUAGE sql STABLE AS $$
+      CREATE FUNCTION "rental_ledger_oldest_open_due"(rental uuid, balance integer) RETURNS date LANGUAGE sql VOLATILE AS $$
         SELECT c.due_on FROM (
           SELECT n.due_on, sum(n.net) OVER (ORDER BY n.due_on DESC, n.seq DESC) AS open_from_here
             FROM (SELECT e.due_on, e.seq,
