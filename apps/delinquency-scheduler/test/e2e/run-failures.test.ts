@@ -78,4 +78,30 @@ describe('a rental whose transition fails', () => {
       expect(statusTrail(await outboxEvents(scheduler.dataSource, rental.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07']);
     }
   });
+
+  it("billing a rental that fails leaves its batch's others billed once, fails the run, and bills it once repaired", async () => {
+    const facility = await seedFacility(scheduler.dataSource);
+    const rentals: RentalFixture[] = [];
+    for (let i = 0; i < 5; i++) rentals.push(await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-03-01' }));
+    const [, broken] = rentals;
+    if (broken === undefined) throw new Error('five rentals were seeded');
+    // A next due date that is not one of its billing days, as a bad row would: its periods cannot be computed.
+    await scheduler.dataSource.query(`UPDATE rental_records SET next_due_date = '2025-04-02' WHERE uuid = $1`, [broken.rentalRecordUuid]);
+    const billed = async (rental: RentalFixture): Promise<string[]> =>
+      (
+        await scheduler.dataSource.query<{ due: string }[]>(
+          `SELECT due_on::text AS due FROM rental_ledger_entries WHERE rental_record_uuid = $1 AND period_from IS NOT NULL AND kind = 'RENT' ORDER BY seq`,
+          [rental.rentalRecordUuid],
+        )
+      ).map((row) => row.due);
+
+    const failed = await scheduler.run('2025-04-02', facility.facilityUuid).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(RunFailed);
+    expect((failed as RunFailed).failures.map((failure) => failure.rentalRecordUuid)).toEqual([broken.rentalRecordUuid]);
+    for (const rental of rentals) expect(await billed(rental)).toEqual(rental === broken ? [] : ['2025-04-01']);
+
+    await scheduler.dataSource.query(`UPDATE rental_records SET next_due_date = '2025-04-01' WHERE uuid = $1`, [broken.rentalRecordUuid]);
+    await scheduler.run('2025-04-02', facility.facilityUuid);
+    for (const rental of rentals) expect(await billed(rental)).toEqual(['2025-04-01']);
+  });
 });
