@@ -28,7 +28,6 @@ interface Row {
   claimed: {
     id: string;
     endpoint_id: string;
-    body: string;
     url: string;
     secret: string;
     previous_secret: string | null;
@@ -57,7 +56,7 @@ const FAN_OUT_MANY = `WITH i AS (
    RETURNING id, endpoint_id, event_id, body, next_attempt_at)
  SELECT EXISTS (SELECT 1 FROM mark WHERE mark.consumer_group = i.grp AND mark.event_id = i.key) AS applied,
         (SELECT count(*)::int FROM created c WHERE c.event_id = i.event_id) AS created,
-        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'endpoint_id', c.endpoint_id, 'body', c.body, 'url', e.url, 'secret', e.secret,
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'endpoint_id', c.endpoint_id, 'url', e.url, 'secret', e.secret,
                   'previous_secret', e.previous_secret, 'previous_secret_expires_at', e.previous_secret_expires_at)), '[]')
            FROM created c JOIN webhook_endpoints e ON e.id = c.endpoint_id
           WHERE c.event_id = i.event_id AND c.next_attempt_at = $3) AS claimed
@@ -82,14 +81,16 @@ export async function fanOutManyOnce(dataSource: DataSource, events: readonly Ma
     unit_type: event.filters.unitType,
     amenities: event.filters.amenityUuids,
   }));
+  // Claimed messages come back without their body: it is the event's, which is here already (no second copy to
+  // escape, send and parse).
   const rows = await queryPrepared<Row>(dataSource, 'webhook-fan-out-many', FAN_OUT_MANY, [JSON.stringify(input), now, claim.leaseUntil, claim.count]);
   return {
     created: rows.map((row) => (row.applied ? row.created : undefined)),
-    claimed: rows.flatMap((row) =>
+    claimed: rows.flatMap((row, n) =>
       row.claimed.map((m) => ({
         id: m.id,
         endpointId: m.endpoint_id,
-        body: m.body,
+        body: input[n].body,
         attempts: 0,
         url: m.url,
         storedSecret: m.secret,
