@@ -1,69 +1,36 @@
 /**
- * The api's commands, reached through the root CLI (`npm run cli -- <command>`):
+ * The api's commands, reached through the root CLI (`npm run cli -- <command>`); `--help` on any of them:
  *   seed demo [--if-empty | --yes]
  *   seed scale --facilities N --rentals M [--portfolio <id>]
- *   api-keys create --portfolio <id> [--portfolio <id>…] | --all-portfolios  [--scope read|write] [--label <text>]
+ *   api-keys create (--portfolio <id>… | --all-portfolios) [--scope read|write] [--label <text>]
+ *   api-keys list [--portfolio <id>]
+ *   api-keys revoke <uuid or prefix> --yes
+ * Exit codes: 0 done, 1 failed, 2 usage error or refused.
  */
 import 'reflect-metadata';
+import { Command, CommanderError, Option } from 'commander';
 import { createDataSource, locateDatabase, migrate } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
 import { createApiKey } from './auth/create-api-key';
-import { parseArgs, positiveInt, type ParsedArgs } from './cli-args';
+import { assertPortfolios, listApiKeys, revokeApiKey, NotFound } from './auth/manage-api-keys';
+import { positiveInt } from './cli-args';
 import { API_KEY_SCOPES, type ApiKeyScope } from './model/api-key.entity';
 import { DemoExists, seedDemo } from './seed/demo-seed';
 import { seedScale } from './seed/scale-seed';
 
-const USAGE = `Usage:
-  seed demo [--if-empty | --yes]      an existing demo is kept with --if-empty, replaced with --yes, else refused
-  seed scale --facilities N --rentals M [--portfolio <id>]
-  api-keys create (--portfolio <id>… | --all-portfolios) [--scope read|write] [--label <text>]`;
-
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
-async function run(args: ParsedArgs, dataSource: DataSource): Promise<void> {
-  const command = args.positional.join(' ');
-  switch (command) {
-    case 'seed demo':
-      await seedDemo(dataSource, {
-        whenExists: args.flags.has('if-empty') ? 'keep' : args.flags.has('yes') ? 'replace' : 'refuse',
-        apiKey: process.env.DEMO_API_KEY || undefined,
-        dataDir: process.env.DATA_DIR ?? '.data',
-        log,
-      });
-      return;
-    case 'seed scale':
-      await seedScale(dataSource, {
-        portfolioId: args.flags.get('portfolio')?.at(-1) ?? 'scale',
-        facilities: positiveInt(args, 'facilities'),
-        rentals: positiveInt(args, 'rentals'),
-        log,
-      });
-      return;
-    case 'api-keys create': {
-      const scope = (args.flags.get('scope')?.at(-1) ?? 'write') as ApiKeyScope;
-      if (!API_KEY_SCOPES.includes(scope)) throw new Error(`--scope must be one of ${API_KEY_SCOPES.join(', ')}`);
-      const portfolios = args.flags.get('portfolio') ?? [];
-      const all = args.flags.has('all-portfolios');
-      if (portfolios.length === 0 && !all) throw new Error('--portfolio <id> (repeatable) or --all-portfolios is required');
-      const { key } = await createApiKey(dataSource, { portfolioIds: all ? null : portfolios, scope, label: args.flags.get('label')?.at(-1) ?? '' });
-      log(`API key (${scope}, ${all ? 'all portfolios' : portfolios.join(', ')}); shown once, store it now:`);
-      log(key);
-      return;
-    }
-    default:
-      throw new Error(`Unknown command "${command}".\n${USAGE}`);
-  }
-}
+/** Refused before anything changed: exit 2, as usage errors. */
+class Refused extends Error {}
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+/** Opens the database (migrated: seeds and keys need the schema; a no-op when `npm start` did it) for one command. */
+async function withDatabase(work: (dataSource: DataSource) => Promise<void>): Promise<void> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
   try {
-    // Seeds and keys need the schema; applying pending migrations first is a no-op when `npm start` did it.
     await migrate(database.url);
     const dataSource = await createDataSource({ url: database.url, applicationName: 'api-cli' }).initialize();
     try {
-      await run(args, dataSource);
+      await work(dataSource);
     } finally {
       await dataSource.destroy();
     }
@@ -72,8 +39,94 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  // Refusing to replace the demo unasked is a usage error, as the router's are.
-  process.exitCode = error instanceof DemoExists ? 2 : 1;
-});
+const date = (value: Date | null): string => (value === null ? '-' : value.toISOString().replace(/\.\d+Z$/, 'Z'));
+
+function program(): Command {
+  const root = new Command('npm run cli --').exitOverride().showHelpAfterError('(add --help for usage)');
+  const seed = root.command('seed').description('fill the database with a portfolio');
+  seed
+    .command('demo')
+    .description('the demo portfolio (a few facilities, units, tenants and a demo API key); an existing one is refused unless --yes or --if-empty')
+    .addOption(new Option('--yes', 'replace an existing demo (the leads, rentals and lease links created in it since are lost)').conflicts('ifEmpty'))
+    .option('--if-empty', 'keep an existing demo (what npm start does)')
+    .action(async (options: { yes?: true; ifEmpty?: true }) => {
+      log('seeding the demo portfolio');
+      await withDatabase(async (dataSource) => {
+        await seedDemo(dataSource, {
+          whenExists: options.ifEmpty ? 'keep' : options.yes ? 'replace' : 'refuse',
+          apiKey: process.env.DEMO_API_KEY || undefined,
+          dataDir: process.env.DATA_DIR ?? '.data',
+          log,
+        });
+      });
+    });
+  seed
+    .command('scale')
+    .description('a large portfolio for benchmarks, written by set-based SQL')
+    .requiredOption('--facilities <N>', 'facilities', positiveInt)
+    .requiredOption('--rentals <M>', 'rentals, spread evenly over the facilities', positiveInt)
+    .option('--portfolio <id>', 'the new portfolio', 'scale')
+    .action(async (options: { facilities: number; rentals: number; portfolio: string }) => {
+      log(`seeding portfolio "${options.portfolio}": ${options.facilities} facilities, ${options.rentals} rentals`);
+      await withDatabase((dataSource) => seedScale(dataSource, { portfolioId: options.portfolio, facilities: options.facilities, rentals: options.rentals, log }));
+    });
+
+  const keys = root.command('api-keys').description('API keys: create, list, revoke');
+  keys
+    .command('create')
+    .description('a new key, printed once (only its hash is stored)')
+    .option('--portfolio <id>', 'a portfolio it reaches (repeatable)', (id: string, ids: string[] = []) => [...ids, id])
+    .addOption(new Option('--all-portfolios', 'reach every portfolio, present and future').conflicts('portfolio'))
+    .addOption(new Option('--scope <scope>', 'write includes read').choices(API_KEY_SCOPES).default('write'))
+    .option('--label <text>', 'what it is for', '')
+    .action(async (options: { portfolio?: string[]; allPortfolios?: true; scope: ApiKeyScope; label: string }, command: Command) => {
+      if (!options.portfolio && !options.allPortfolios) command.error('error: --portfolio <id> (repeatable) or --all-portfolios is required');
+      const portfolios = options.allPortfolios ? null : (options.portfolio ?? []);
+      await withDatabase(async (dataSource) => {
+        if (portfolios !== null) await assertPortfolios(dataSource, portfolios);
+        const { key } = await createApiKey(dataSource, { portfolioIds: portfolios, scope: options.scope, label: options.label });
+        log(`API key (${options.scope}, ${portfolios === null ? 'all portfolios' : portfolios.join(', ')}); shown once, store it now:`);
+        log(key);
+      });
+    });
+  keys
+    .command('list')
+    .description("the keys reaching a portfolio (or all keys): id, prefix, scope, portfolios, created, revoked; never the key")
+    .option('--portfolio <id>', 'only the keys reaching this portfolio')
+    .action(async (options: { portfolio?: string }) => {
+      await withDatabase(async (dataSource) => {
+        const listed = await listApiKeys(dataSource, options.portfolio);
+        log(['uuid', 'prefix', 'scope', 'portfolios', 'created', 'revoked', 'label'].join('\t'));
+        for (const key of listed) {
+          log([key.uuid, key.prefix, key.scope, key.portfolios?.join(',') ?? '*', date(key.createdAt), date(key.revokedAt), key.label].join('\t'));
+        }
+        log(`${listed.length} key(s)`);
+      });
+    });
+  keys
+    .command('revoke')
+    .description('revoke a key at once and for good (the api refuses it within 10 s)')
+    .argument('<key>', 'its uuid or prefix, as api-keys list shows them')
+    .option('--yes', 'revoke it (without: refused, nothing changes)')
+    .action(async (id: string, options: { yes?: true }) => {
+      if (!options.yes) throw new Refused(`Revoking a key cannot be undone: \`api-keys revoke ${id} --yes\` revokes it.`);
+      await withDatabase(async (dataSource) => {
+        const key = await revokeApiKey(dataSource, id);
+        log(`revoked API key ${key.uuid} (${key.prefix}, ${key.scope}) at ${date(key.revokedAt)}`);
+      });
+    });
+  return root;
+}
+
+program()
+  .parseAsync(process.argv.slice(2), { from: 'user' })
+  .catch((error: unknown) => {
+    // commander printed the usage or the usage error itself.
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    // Refusing to replace the demo or revoke a key unasked, or naming no such key, is a usage error.
+    process.exitCode = error instanceof DemoExists || error instanceof Refused || error instanceof NotFound ? 2 : 1;
+  });

@@ -4,7 +4,7 @@
  * Exit codes: 0 done, 1 failed, 2 bad arguments.
  */
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { isCalendarDate, isUuid } from '@storage/domain';
 import { BusinessDayAdvancer } from '@storage/delinquency';
 import { createDataSource, locateDatabase } from '@storage/persistence';
@@ -14,22 +14,30 @@ import { BusinessDayRunner, type RunProgress } from './run/business-day-runner';
 import { runBusinessDate } from './run/run-business-date';
 import { SERVICE_NAME } from './service-info';
 
-const USAGE = 'usage: delinquency run --as-of YYYY-MM-DD [--facility <uuid>]\n';
+/** Option parsers: a wrong value is a usage error (exit 2) naming it. */
+function calendarDate(value: string): string {
+  if (!isCalendarDate(value)) throw new InvalidArgumentError('a date YYYY-MM-DD is needed');
+  return value;
+}
 
-class UsageError extends Error {}
+function uuid(value: string): string {
+  if (!isUuid(value)) throw new InvalidArgumentError('a UUID is needed');
+  return value;
+}
 
-function parse(argv: string[]): { asOf: string; facilityUuid?: string } {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { 'as-of': { type: 'string' }, facility: { type: 'string' } },
-  });
-  if (positionals.join(' ') !== 'delinquency run') throw new UsageError(`unknown command "${positionals.join(' ')}"`);
-  const asOf = values['as-of'];
-  if (!isCalendarDate(asOf)) throw new UsageError('--as-of must be a date YYYY-MM-DD');
-  const facility = values.facility;
-  if (facility !== undefined && !isUuid(facility)) throw new UsageError('--facility must be a UUID');
-  return facility === undefined ? { asOf } : { asOf, facilityUuid: facility };
+function program(run: (args: { asOf: string; facilityUuid?: string }) => Promise<void>): Command {
+  const root = new Command('npm run cli --').exitOverride().showHelpAfterError('(add --help for usage)');
+  root
+    .command('delinquency')
+    .description('the facility business day, now')
+    .command('run')
+    .description('bill, then advance delinquency, for one business date in every facility (or one)')
+    .requiredOption('--as-of <YYYY-MM-DD>', 'the business date', calendarDate)
+    .option('--facility <uuid>', 'only this facility', uuid)
+    .action(async (options: { asOf: string; facility?: string }) =>
+      run(options.facility === undefined ? { asOf: options.asOf } : { asOf: options.asOf, facilityUuid: options.facility }),
+    );
+  return root;
 }
 
 function report(progress: RunProgress): void {
@@ -39,8 +47,8 @@ function report(progress: RunProgress): void {
   );
 }
 
-async function main(argv: string[]): Promise<void> {
-  const args = parse(argv);
+async function run(args: { asOf: string; facilityUuid?: string }): Promise<void> {
+  process.stdout.write(`running business date ${args.asOf} for ${args.facilityUuid === undefined ? 'every facility' : `facility ${args.facilityUuid}`}\n`);
   const config = loadServiceConfig();
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
   const dataSource = await createDataSource({ url: database.url, applicationName: `${SERVICE_NAME}-cli`, poolSize: config.SCHEDULER_CONCURRENCY + 2 }).initialize();
@@ -57,11 +65,14 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof UsageError) process.stderr.write(USAGE);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+program(run)
+  .parseAsync(process.argv.slice(2), { from: 'user' })
+  .then(
+    () => process.exit(0),
+    (error: unknown) => {
+      // commander printed the usage or the usage error itself: help exits 0, a usage error 2.
+      if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );

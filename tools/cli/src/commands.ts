@@ -2,33 +2,29 @@ import path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
+/** What the usage line of every command starts with, here and in each workspace's CLI. */
+export const PROGRAM = 'npm run cli --';
+
 /**
  * Commands owned by a workspace run that workspace's own CLI entry, so each team keeps its commands
- * beside its code and this router imports none of them.
+ * beside its code and this router imports none of them. Each parses its arguments with commander too.
  */
 export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; summary: string }> = {
   seed: { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'seed demo [--if-empty | --yes] | seed scale --facilities N --rentals M' },
-  'api-keys': { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'api-keys create --portfolio <id> [--scope read|write]' },
-  replay: { owner: 'packages/messaging', entry: 'packages/messaging/dist/cli.js', summary: 'replay --group <group> --from <ISO time> [--to <ISO time>] [--redeliver]' },
-  delinquency: { owner: 'apps/delinquency-scheduler', entry: 'apps/delinquency-scheduler/dist/cli.js', summary: 'delinquency run --as-of YYYY-MM-DD' },
+  'api-keys': { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'api-keys create | list | revoke: API keys of portfolios' },
+  replay: { owner: 'packages/messaging', entry: 'packages/messaging/dist/cli.js', summary: 'replay --group <group> --from <ISO time>: a consumer group reads again' },
+  delinquency: { owner: 'apps/delinquency-scheduler', entry: 'apps/delinquency-scheduler/dist/cli.js', summary: 'delinquency run --as-of YYYY-MM-DD: one business day now' },
 };
 
-/** The usage of one command (its line first), or of them all. */
-export function usageOf(command: string | undefined): string {
-  const line = command === 'start' || command === 'db' ? BUILT_IN[command] : command === undefined ? undefined : ROUTED_COMMANDS[command]?.summary;
-  return line === undefined ? USAGE : `Usage: npm run cli -- ${line}\n\n${USAGE}`;
+const HELP_FLAGS = new Set(['--help', '-h']);
+
+/**
+ * `--help` or `-h` anywhere before `--` asks for the usage of the command named by the words before the first
+ * option: those words and `--help` are all that is passed on, so no option value can swallow the flag and nothing runs.
+ */
+export function helpRequest(args: readonly string[]): string[] | undefined {
+  const end = args.indexOf('--');
+  if (!args.slice(0, end === -1 ? undefined : end).some((arg) => HELP_FLAGS.has(arg))) return undefined;
+  const words = args.findIndex((arg) => arg.startsWith('-'));
+  return [...args.slice(0, words), '--help'];
 }
-
-const BUILT_IN = {
-  start: 'start                 run the whole system (embedded PostgreSQL unless DATABASE_URL is set)',
-  db: 'db migrate            apply pending migrations',
-};
-
-export const USAGE = `Usage: npm run cli -- <command>
-
-  ${BUILT_IN.start}
-  ${BUILT_IN.db}
-${Object.entries(ROUTED_COMMANDS)
-  .map(([, command]) => `  ${command.summary}`)
-  .join('\n')}
-`;

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { Command, CommanderError } from 'commander';
 import { locateDatabase, migrate } from '@storage/persistence';
-import { repoRoot, ROUTED_COMMANDS, USAGE, usageOf } from './commands';
+import { helpRequest, PROGRAM, repoRoot, ROUTED_COMMANDS } from './commands';
 import { start } from './start';
 
 const dataDir = () => path.resolve(repoRoot, process.env.DATA_DIR ?? '.data');
@@ -10,6 +11,7 @@ const dataDir = () => path.resolve(repoRoot, process.env.DATA_DIR ?? '.data');
 async function dbMigrate(): Promise<void> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: dataDir() });
   try {
+    process.stdout.write('applying migrations\n');
     const applied = await migrate(database.url, (line) => process.stdout.write(`${line}\n`));
     process.stdout.write(applied.length ? `${applied.length} migration(s) applied\n` : 'database is up to date\n');
   } finally {
@@ -17,42 +19,75 @@ async function dbMigrate(): Promise<void> {
   }
 }
 
+/** A routed command silent this long says it is still at work, so no long command looks hung. */
+const HEARTBEAT_MS = 5_000;
+
 function route(command: string, args: string[]): Promise<number> {
   const target = ROUTED_COMMANDS[command];
-  if (!target) throw new UsageError(`unknown command "${command}"`);
   const entry = path.join(repoRoot, target.entry);
   if (!existsSync(entry)) throw new Error(`${target.owner} is not built: run npm run build`);
-  const child = spawn(process.execPath, [entry, command, ...args], { stdio: 'inherit', env: { ...process.env, DATA_DIR: dataDir() } });
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  const child = spawn(process.execPath, [entry, command, ...args], { stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, DATA_DIR: dataDir() } });
+  const started = Date.now();
+  let lastOutput = started;
+  child.stdout.on('data', (chunk: Buffer) => ((lastOutput = Date.now()), process.stdout.write(chunk)));
+  child.stderr.on('data', (chunk: Buffer) => ((lastOutput = Date.now()), process.stderr.write(chunk)));
+  const heartbeat = setInterval(() => {
+    if (Date.now() - lastOutput < HEARTBEAT_MS) return;
+    lastOutput = Date.now();
+    // On stderr: stdout stays the command's own output (a new API key, a listing) for scripts.
+    process.stderr.write(`${command}: still working (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  }, 250);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearInterval(heartbeat);
+      resolve(code ?? 1);
+    }),
+  );
 }
 
-class UsageError extends Error {}
-
-/** `--help` or `-h` anywhere asks for the usage: it is printed and nothing runs, whatever the command. */
-const HELP_FLAGS = new Set(['--help', '-h']);
-
-async function main([command, ...args]: string[]): Promise<number> {
-  if (command === undefined || command === 'help' || HELP_FLAGS.has(command) || args.some((arg) => HELP_FLAGS.has(arg))) {
-    process.stdout.write(usageOf(command));
-    return 0;
+function program(result: { code: number }): Command {
+  const root = new Command(PROGRAM)
+    .usage('<command> [options]')
+    .description('The command line of the storage rental platform. Every command takes --help.')
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)');
+  root
+    .command('start')
+    .description('run the whole system (embedded PostgreSQL unless DATABASE_URL is set); Ctrl-C stops it')
+    .action(async () => void (result.code = await start({ dataDir: dataDir() })));
+  root
+    .command('db')
+    .description('the database schema')
+    .command('migrate')
+    .description('apply pending migrations')
+    .action(dbMigrate);
+  for (const [name, { summary }] of Object.entries(ROUTED_COMMANDS)) {
+    // The owning workspace parses the rest (with commander as well) and prints its own usage.
+    root
+      .command(name)
+      .description(summary)
+      .helpOption(false)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .argument('[arguments...]')
+      .action(async (args: string[]) => void (result.code = await route(name, args)));
   }
-  switch (command) {
-    case 'start':
-      return start({ dataDir: dataDir() });
-    case 'db':
-      if (args[0] !== 'migrate') throw new UsageError('db takes: migrate');
-      await dbMigrate();
-      return 0;
-    default:
-      return route(command, args);
-  }
+  return root;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
+async function main(argv: string[]): Promise<number> {
+  const result = { code: 0 };
+  try {
+    // `help <command…>` is `<command…> --help`, so a routed command prints its own usage.
+    const args = argv[0] === 'help' && argv.length > 1 ? [...argv.slice(1), '--help'] : argv;
+    await program(result).parseAsync(helpRequest(args) ?? (args.length === 0 ? ['--help'] : args), { from: 'user' });
+    return result.code;
+  } catch (error) {
+    // commander has printed the usage or the usage error; a usage error exits 2, help 0.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof UsageError) process.stderr.write(USAGE);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+    return 1;
+  }
+}
+
+void main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,36 +47,136 @@ async function snapshot(): Promise<Record<string, string>> {
   }
 }
 
+/** Every command and sub-command, with arguments that would change something were they run. */
 const COMMANDS = [
+  [],
   ['start'],
+  ['db'],
   ['db', 'migrate'],
   ['seed'],
   ['seed', 'demo'],
   ['seed', 'demo', '--yes'],
   ['seed', 'scale', '--facilities', '1', '--rentals', '1'],
+  ['api-keys'],
   ['api-keys', 'create', '--portfolio', 'demo'],
+  ['api-keys', 'list', '--portfolio', 'demo'],
+  ['api-keys', 'revoke', 'sk_abcde', '--yes'],
   ['replay', '--group', 'webhook-dispatcher', '--from', '2020-01-01T00:00:00Z'],
+  ['delinquency'],
   ['delinquency', 'run', '--as-of', '2025-01-01'],
 ];
 
+/** The words naming the command: its usage line starts with them. */
+const words = (command: string[]): string => {
+  const end = command.findIndex((arg) => arg.startsWith('-'));
+  // A revoke's key argument is not part of the command's name.
+  return command.slice(0, end === -1 ? undefined : end).filter((arg) => !arg.startsWith('sk_')).join(' ');
+};
+
 describe('the CLI', () => {
-  it('answers --help and -h on every command with its usage, exit 0, and changes nothing', async () => {
+  it('answers --help and -h on every command and sub-command with its own usage, exit 0, and changes nothing', async () => {
+    expect(runCli(['seed', 'demo']).status).toBe(0);
     const before = await snapshot();
-    for (const command of COMMANDS) {
-      for (const help of ['--help', '-h']) {
-        const { status, output } = runCli([...command, help]);
-        expect({ command: [...command, help].join(' '), status, usage: output.startsWith('Usage: npm run cli -- ') }).toEqual({
-          command: [...command, help].join(' '),
-          status: 0,
-          usage: true,
-        });
-      }
+    const calls = COMMANDS.flatMap((command) => [
+      [...command, '--help'],
+      [...command, '-h'],
+      // Where an option would take it as its value.
+      ...(command.length > 2 ? [[...command.slice(0, 3), '-h', ...command.slice(3)]] : []),
+    ]);
+    for (const call of [...calls, ['help', 'seed', 'scale'], ['help']]) {
+      const { status, output } = runCli(call);
+      const command = call[0] === 'help' ? call.slice(1) : call;
+      const expected = `Usage: npm run cli -- ${words(command) || '<command>'}`;
+      expect({ call: call.join(' '), status, usage: output.split('\n')[0].startsWith(expected) ? expected : output }).toEqual({ call: call.join(' '), status: 0, usage: expected });
     }
     expect(await snapshot()).toEqual(before);
-  }, 120_000);
+  }, 300_000);
+
+  it('exits 2 on a usage error, naming it, and changes nothing', async () => {
+    const before = await snapshot();
+    const errors: [string[], string][] = [
+      [['bogus'], "unknown command 'bogus'"],
+      [['start', '--bogus'], "unknown option '--bogus'"],
+      [['db'], 'Usage: npm run cli -- db'],
+      [['db', 'bogus'], "unknown command 'bogus'"],
+      [['seed'], 'Usage: npm run cli -- seed'],
+      [['seed', 'bogus'], "unknown command 'bogus'"],
+      [['seed', 'demo', '--bogus'], "unknown option '--bogus'"],
+      [['seed', 'demo', '--yes', '--if-empty'], 'cannot be used with'],
+      [['seed', 'scale', '--rentals', '1'], "'--facilities <N>' not specified"],
+      [['seed', 'scale', '--facilities', 'x', '--rentals', '1'], 'a positive integer is needed, got "x"'],
+      [['api-keys'], 'Usage: npm run cli -- api-keys'],
+      [['api-keys', 'create'], '--portfolio <id> (repeatable) or --all-portfolios is required'],
+      [['api-keys', 'create', '--portfolio', 'demo', '--scope', 'admin'], 'Allowed choices are read, write'],
+      [['api-keys', 'create', '--portfolio', 'nowhere'], 'Unknown portfolio: nowhere'],
+      [['api-keys', 'list', '--portfolio', 'nowhere'], 'Unknown portfolio: nowhere'],
+      [['api-keys', 'revoke'], "missing required argument 'key'"],
+      [['api-keys', 'revoke', 'sk_nokey', '--yes'], 'No API key has the id or prefix "sk_nokey"'],
+      [['replay', '--from', '2020-01-01T00:00:00Z'], "'--group <group>' not specified"],
+      [['replay', '--group', 'webhook-dispatcher', '--from', 'yesterday'], 'an ISO 8601 time is needed'],
+      [['delinquency', 'run'], "'--as-of <YYYY-MM-DD>' not specified"],
+      [['delinquency', 'run', '--as-of', '2025-13-01'], 'a date YYYY-MM-DD is needed'],
+      [['delinquency', 'run', '--as-of', '2025-01-01', '--facility', 'x'], 'a UUID is needed'],
+    ];
+    for (const [call, message] of errors) {
+      const { status, output } = runCli(call);
+      expect({ call: call.join(' '), status, message: output.includes(message) ? message : output }).toEqual({ call: call.join(' '), status: 2, message });
+    }
+    expect(await snapshot()).toEqual(before);
+  }, 300_000);
+
+  it('refuses an unknown consumer group, exit 2, listing the known ones', async () => {
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    await client.query(`INSERT INTO consumer_offsets (consumer_group, position) VALUES ('webhook-dispatcher', 0), ('relay:api', 0) ON CONFLICT DO NOTHING`);
+    await client.end();
+    const typo = runCli(['replay', '--group', 'webhook-dispatchr', '--from', '2020-01-01T00:00:00Z']);
+    expect(typo.status).toBe(2);
+    expect(typo.output).toContain('unknown consumer group "webhook-dispatchr"; known groups: webhook-dispatcher\n');
+    expect(runCli(['replay', '--group', 'webhook-dispatcher', '--from', '2020-01-01T00:00:00Z']).status).toBe(0);
+  }, 60_000);
+
+  it('lists API keys without their secret and revokes one only when told --yes', async () => {
+    const created = runCli(['api-keys', 'create', '--portfolio', 'demo', '--scope', 'read', '--label', 'call centre']);
+    expect(created.status).toBe(0);
+    const key = /\b(sk_[A-Za-z0-9_-]+)/.exec(created.output)![1];
+    const listed = runCli(['api-keys', 'list', '--portfolio', 'demo']);
+    expect(listed.status).toBe(0);
+    expect(listed.output).not.toContain(key);
+    const row = listed.output.split('\n').find((line) => line.includes(key.slice(0, 8)))!.split('\t');
+    expect(row).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), key.slice(0, 8), 'read', 'demo', expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), '-', 'call centre']);
+
+    const unasked = runCli(['api-keys', 'revoke', row[0]]);
+    expect(unasked.status).toBe(2);
+    expect(unasked.output).toContain(`api-keys revoke ${row[0]} --yes`);
+    expect(runCli(['api-keys', 'list']).output).toContain(`${key.slice(0, 8)}\tread\tdemo\t${row[4]}\t-\t`);
+
+    const revoked = runCli(['api-keys', 'revoke', key.slice(0, 8), '--yes']);
+    expect(revoked.status).toBe(0);
+    expect(revoked.output).toContain(`revoked API key ${row[0]}`);
+    const after = runCli(['api-keys', 'list', '--portfolio', 'demo']).output.split('\n').find((line) => line.startsWith(row[0]))!.split('\t');
+    expect(after[5]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  }, 60_000);
+
+  it('shows progress from the first seconds of a long command, and never stays silent 6 s', async () => {
+    const child = spawn(process.execPath, [cli, 'seed', 'scale', '--facilities', '2', '--rentals', '80000', '--portfolio', 'progress'], {
+      env: { PATH: process.env.PATH, DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    });
+    const started = Date.now();
+    const lines: { at: number; line: string }[] = [];
+    const record = (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n').map((line) => ({ at: Date.now() - started, line })));
+    child.stdout.on('data', record);
+    child.stderr.on('data', record);
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect({ code, last: lines.at(-1)?.line }).toEqual({ code: 0, last: expect.stringContaining('Seeded portfolio "progress"') });
+    expect(lines[0]).toEqual({ at: expect.any(Number), line: 'seeding portfolio "progress": 2 facilities, 80000 rentals' });
+    expect(lines[0].at).toBeLessThan(2_000);
+    const gaps = lines.map(({ at }, index) => at - (index === 0 ? 0 : lines[index - 1].at));
+    expect(Math.max(...gaps)).toBeLessThan(6_000);
+  }, 180_000);
 
   it('refuses to replace an existing demo unless told --yes, and keeps it with --if-empty', async () => {
-    expect(runCli(['seed', 'demo']).status).toBe(0);
+    expect(runCli(['seed', 'demo', '--if-empty']).status).toBe(0);
     const seeded = await snapshot();
     const refused = runCli(['seed', 'demo']);
     expect(refused.status).toBe(2);
