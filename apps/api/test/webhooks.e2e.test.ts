@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { checkPortalToken, DEVELOPMENT_PORTAL_TOKEN_SECRET, GENERATED_SECRET_KEY_FILE, openSecretKeyring } from '@storage/webhooks';
 import { expectProblem, id, startTestApi, UUID, type TestApi } from './support/test-api';
+import { hashApiKey } from '../src/auth/api-key';
 
 const BASE = '/api/v1/webhooks';
 const GOOD_URL = 'https://93.184.216.34/hooks/storage';
@@ -248,13 +249,14 @@ describe('operation 19: test event', () => {
 });
 
 describe('operation 20: dashboard link', () => {
-  it('links to the portal with a token for the portfolio, valid 7 days', async () => {
+  it('links to the portal with a token for the portfolio and the key, valid 7 days', async () => {
     const reply = await api.call('GET', `${BASE}/dashboard-link`);
     expect(reply.status).toBe(200);
     const url = new URL(reply.body.url);
     expect(`${url.origin}${url.pathname}`).toBe('http://localhost:3001/portal/login');
     const check = checkPortalToken(url.searchParams.get('token')!, new Date(), DEVELOPMENT_PORTAL_TOKEN_SECRET);
-    expect(check).toEqual({ ok: true, grant: { portfolio: 'demo', expiresAt: expect.any(Date) } });
+    const [key]: { uuid: string }[] = await api.db.query('SELECT uuid FROM api_keys WHERE key_hash = $1', [hashApiKey(api.keys.write)]);
+    expect(check).toEqual({ ok: true, grant: { portfolio: 'demo', expiresAt: expect.any(Date), apiKeyUuid: key.uuid } });
   });
 
   it('answers 404 for a portfolio the key may not reach and 401 without a key', async () => {

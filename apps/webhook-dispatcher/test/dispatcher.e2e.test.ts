@@ -14,6 +14,8 @@ import { testKeyring } from './support/secret-keys';
 import { verify } from './support/verify';
 
 const PORTAL_SECRET = 'e2e-portal-secret-at-least-32-characters-long';
+/** The write key portal links are issued to (the portal checks it on every request). */
+const PORTAL_KEY = randomUUID();
 
 /** The embedded transport: events reach the dispatcher through the outbox, as the api and scheduler write them. */
 describe('webhook-dispatcher end to end (embedded transport)', () => {
@@ -31,6 +33,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
     receiver = await new TestReceiver(certificate).start();
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'dispatcher-e2e' }).initialize();
+    await db.query(`INSERT INTO api_keys (uuid, key_hash, key_prefix, scope) VALUES ($1, $2, 'sk_e2e', 'write')`, [PORTAL_KEY, randomUUID()]);
     dispatcher = await startDispatcher({
       DATABASE_URL: database.url,
       WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32',
@@ -128,7 +131,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
 
       gone = false;
       const page = await browser.newPage();
-      await page.goto(`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), PORTAL_SECRET).token}`);
+      await page.goto(`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), PORTAL_SECRET, PORTAL_KEY).token}`);
       await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
       expect(await page.locator('tr.message', { hasText: 'moved-out' }).locator('td').nth(1).innerText()).toContain('failed');
       await page.click('text=Enable again');
@@ -160,7 +163,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
         expect(rows.map((r) => r.attempts)).toEqual([1, 1]);
       }, { timeoutMs: 15_000 });
 
-      const { token } = issuePortalToken('acme', new Date(), PORTAL_SECRET);
+      const { token } = issuePortalToken('acme', new Date(), PORTAL_SECRET, PORTAL_KEY);
       const page = await browser.newPage();
       await page.goto(`${dispatcher.baseUrl}/portal/login?token=${token}`);
       expect(page.url()).toBe(`${dispatcher.baseUrl}/portal`);
@@ -218,11 +221,11 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       expect(await page.locator('#secret').count()).toBe(0);
 
       // An expired link and a forged one: a clear page, none of the data.
-      const expired = issuePortalToken('acme', new Date(Date.now() - 8 * 86_400_000), PORTAL_SECRET).token;
+      const expired = issuePortalToken('acme', new Date(Date.now() - 8 * 86_400_000), PORTAL_SECRET, PORTAL_KEY).token;
       const fresh = await browser.newPage();
       for (const [link, text] of [
         [`${dispatcher.baseUrl}/portal/login?token=${expired}`, 'expired'],
-        [`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), 'some-other-secret-of-32-characters!!').token}`, 'not valid'],
+        [`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), 'some-other-secret-of-32-characters!!', PORTAL_KEY).token}`, 'not valid'],
         [`${dispatcher.baseUrl}/portal/endpoints/${id}`, 'not valid'],
       ] as const) {
         const response = await fresh.goto(link);

@@ -42,7 +42,8 @@ export class WebhookCommandsService {
 
   async portalLink(principal: ApiKeyPrincipal, given: string | undefined): Promise<PortalLink> {
     const portfolio = await this.subscriptions.portfolio(principal, given);
-    const { token } = issuePortalToken(portfolio.portfolioId, new Date(), this.config.portalTokenSecret);
+    // Bound to the key: the portal checks on every request that the key is still there and not revoked.
+    const { token } = issuePortalToken(portfolio.portfolioId, new Date(), this.config.portalTokenSecret, principal.apiKeyUuid);
     return { url: `${this.config.portalBaseUrl}/portal/login?token=${token}` };
   }
 }

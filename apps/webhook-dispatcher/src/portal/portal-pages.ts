@@ -9,13 +9,35 @@ const percent = (part: number, whole: number): string => (whole === 0 ? 'n/a' : 
 const duration = (ms: number): string =>
   ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`;
 
-/** The page for an expired or forged link: says what to do, shows nothing else. */
-export function deniedPage(reason: 'expired' | 'invalid' | 'missing'): string {
+export type DeniedReason = 'expired' | 'invalid' | 'missing' | 'revoked';
+
+/** The page for an expired, forged or revoked link: says what to do, shows nothing else. */
+export function deniedPage(reason: DeniedReason): string {
   const message =
     reason === 'expired'
       ? 'This portal link has expired. Links are valid for 7 days: request a new one with the dashboard-link operation.'
-      : 'This portal link is not valid. Request a new one with the dashboard-link operation.';
+      : reason === 'revoked'
+        ? 'The API key this portal link was issued to has been revoked (or may no longer manage webhooks). Request a new link with a current write key.'
+        : 'This portal link is not valid. Request a new one with the dashboard-link operation.';
   return layout('Link not valid', html`<p id="denied">${message}</p>`);
+}
+
+/** The page for a refused form post (no or wrong form token): nothing was changed. */
+export function forbiddenPage(): string {
+  return layout('Not allowed', html`<p id="denied">This form was not sent from this portal session; nothing was changed. Go back to the portal and try again.</p>`);
+}
+
+/** A form field carrying the session's token against cross-site posts. */
+export const csrfField = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}">`;
+
+/** A link of another portfolio while a session is open: switching needs a click from this session, not a link. */
+export function switchPortfolioPage(current: string, next: string, token: string, csrf: string): string {
+  return layout(
+    'Switch portfolio?',
+    html`<p id="switch">You are signed in to the webhook portal of <strong>${current}</strong>. This link opens the portal of <strong>${next}</strong>.</p>
+<form method="post" action="/portal/login"><input type="hidden" name="token" value="${token}">${csrfField(csrf)}<button id="switch-portfolio">Switch to ${next}</button></form>
+<p><a href="/portal">Stay in ${current}</a></p>`,
+  );
 }
 
 export function notFoundPage(): string {
@@ -46,6 +68,8 @@ export interface EndpointPageInput {
   revealedSecret: string | null;
   notice?: string;
   now: Date;
+  /** The session's form token, in every POST form. */
+  csrf: string;
 }
 
 export function endpointPage(input: EndpointPageInput): string {
@@ -60,14 +84,14 @@ export function endpointPage(input: EndpointPageInput): string {
 <tr><th>Status</th><td>${
       e.disabledAt
         ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
-<form class="inline" method="post" action="${base}/enable"><button>Enable again</button></form>`
+<form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
         : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}`
     }</td></tr></table>
 
 <h2>Signing secret</h2>
 <p>${input.revealedSecret !== null ? html`<code id="secret">${input.revealedSecret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
 ${e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > input.now ? html`<br>The previous secret also signs until ${when(e.previousSecretExpiresAt)}.` : ''}</p>
-<form method="post" action="${base}/rotate"><button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)</form>
+<form method="post" action="${base}/rotate">${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)</form>
 
 <h2>Success and failure rates</h2>
 <p>Last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded} succeeded, ${day.failed} failed)<br>${barChart(day.buckets, 'attempts per hour, last 24 hours')}</p>
@@ -83,14 +107,14 @@ A 410 Gone answer disables the endpoint, as do 5 days without a successful deliv
 <label>Event type <select name="eventType"><option value="">all</option>${PUBLIC_EVENT_TYPES.map((t) => option(t, input.filter.eventType))}</select></label>
 <label>Status <select name="status"><option value="">all</option>${MESSAGE_STATUSES.map((s) => option(s, input.filter.status))}</select></label>
 <button>Filter</button></form>
-<form method="post" action="${base}/recover">Recover all failed messages since <input type="datetime-local" name="since" required> (UTC) <button id="recover">Recover</button></form>
-${messageTable(input.messages, input.attempts)}`,
+<form method="post" action="${base}/recover">${csrfField(input.csrf)}Recover all failed messages since <input type="datetime-local" name="since" required> (UTC) <button id="recover">Recover</button></form>
+${messageTable(input.messages, input.attempts, input.csrf)}`,
   );
 }
 
 const option = (value: string, selected: string | undefined): Html => html`<option value="${value}"${selected === value ? html` selected` : ''}>${value}</option>`;
 
-function messageTable(messages: readonly MessageView[], attempts: readonly AttemptView[]): Html {
+function messageTable(messages: readonly MessageView[], attempts: readonly AttemptView[], csrf: string): Html {
   if (messages.length === 0) return html`<p>No messages.</p>`;
   const rows = messages.map((m) => {
     const tries = attempts.filter((a) => a.messageId === m.id);
@@ -100,7 +124,7 @@ function messageTable(messages: readonly MessageView[], attempts: readonly Attem
 <td><table class="attempts"><tr><th>Attempted</th><th>Result</th><th>Latency</th><th>Response</th></tr>${tries.map(
       (a) => html`<tr class="attempt"><td>${when(a.attemptedAt)}</td><td class="${a.succeeded ? 'ok' : 'failed'}">${a.statusCode ?? a.error}</td><td>${a.latencyMs} ms</td><td><pre>${a.responseBody ?? ''}</pre></td></tr>`,
     )}</table></td>
-<td><form method="post" action="/portal/messages/${m.id}/resend"><button class="resend">Resend</button></form></td></tr>`;
+<td><form method="post" action="/portal/messages/${m.id}/resend">${csrfField(csrf)}<button class="resend">Resend</button></form></td></tr>`;
   });
   return html`<table id="messages"><tr><th>Message</th><th>Status</th><th>Created</th><th>Attempts</th><th></th></tr>${rows}</table>`;
 }

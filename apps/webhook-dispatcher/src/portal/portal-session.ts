@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkPortalToken, type PortalGrant } from '@storage/webhooks';
 
@@ -13,19 +14,37 @@ export function sessionToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export type SessionCheck = { ok: true; grant: PortalGrant } | { ok: false; reason: 'expired' | 'invalid' | 'missing' };
+export type SessionCheck = { ok: true; grant: PortalGrant; token: string } | { ok: false; reason: 'expired' | 'invalid' | 'missing' };
 
 export function checkSession(request: FastifyRequest, now: Date, secret: string): SessionCheck {
   const token = sessionToken(request);
   if (!token) return { ok: false, reason: 'missing' };
-  return checkPortalToken(token, now, secret);
+  const check = checkPortalToken(token, now, secret);
+  return check.ok ? { ...check, token } : check;
 }
 
 /**
  * The cookie carries the token itself (no server state, any replica can check it) and lives no longer than
- * it. HttpOnly keeps it from scripts; SameSite=Lax keeps other sites from posting portal actions with it.
+ * it. HttpOnly keeps it from scripts; SameSite=Lax keeps other sites' posts from carrying it (form tokens, below,
+ * cover browsers that ignore it); Secure whenever the browser reached us over HTTPS, directly or through the
+ * proxy (`X-Forwarded-Proto`, trusted as runService configures Fastify), so it never travels in clear.
  */
-export function setSession(reply: FastifyReply, token: string, grant: PortalGrant, now: Date): void {
+export function setSession(reply: FastifyReply, request: FastifyRequest, token: string, grant: PortalGrant, now: Date): void {
   const maxAge = Math.max(0, Math.floor((grant.expiresAt.getTime() - now.getTime()) / 1000));
-  void reply.header('set-cookie', `${SESSION_COOKIE}=${encodeURIComponent(token)}; Max-Age=${maxAge}; Path=/portal; HttpOnly; SameSite=Lax`);
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  void reply.header('set-cookie', `${SESSION_COOKIE}=${encodeURIComponent(token)}; Max-Age=${maxAge}; Path=/portal; HttpOnly; SameSite=Lax${secure}`);
+}
+
+/** The form token of a session: derived from its cookie, so a page of another site can neither read nor guess it. */
+export function csrfToken(secret: string, session: string): string {
+  return createHmac('sha256', secret).update(`portal-csrf.${session}`).digest('base64url');
+}
+
+/** Whether a form post carries the form token of the session it came with. */
+export function csrfMatches(request: FastifyRequest, secret: string, session: string): boolean {
+  const given = (request.body as { csrf?: unknown } | undefined)?.csrf;
+  if (typeof given !== 'string') return false;
+  const expected = Buffer.from(csrfToken(secret, session));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

@@ -5,13 +5,20 @@ import { checkPortalToken, generateSecret, SecretKeyring, StoredSecretUnreadable
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
-import { deniedPage, endpointPage, endpointsPage, notFoundPage } from './portal-pages';
+import { grantKeyActive } from './portal-keys';
+import { deniedPage, endpointPage, endpointsPage, forbiddenPage, notFoundPage, switchPortfolioPage } from './portal-pages';
 import { PortalQueries } from './portal-queries';
-import { checkSession, setSession } from './portal-session';
+import { checkSession, csrfMatches, csrfToken, setSession } from './portal-session';
 import { PORTAL_SECRET } from './portal.tokens';
 
 const DAY = 86_400_000;
 const ROTATION_OVERLAP_MS = DAY;
+
+/** An open portal session: the grant of its link and the link's token (the cookie). */
+interface Session {
+  grant: PortalGrant;
+  token: string;
+}
 
 /** The webhook portal behind operation 20: server-rendered pages scoped to the portfolio of the link. */
 @Controller('portal')
@@ -28,20 +35,40 @@ export class PortalController {
     this.queries = new PortalQueries(dataSource);
   }
 
-  /** The link of operation 20: turns the token into a session cookie and drops it from the address bar. */
+  /**
+   * The link of operation 20: turns the token into a session cookie and drops it from the address bar. A link of
+   * another portfolio than the open session's asks first: a link someone sent must not swap the portal under you.
+   */
   @Get('login')
-  login(@Query('token') token: string | undefined, @Res() reply: FastifyReply): void {
-    const now = this.clock.now();
-    const check = token ? checkPortalToken(token, now, this.secret) : ({ ok: false, reason: 'missing' } as const);
-    if (!check.ok) return send(reply, 401, deniedPage(check.reason));
-    setSession(reply, token!, check.grant, now);
-    void reply.redirect('/portal', 303);
+  async login(@Query('token') token: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const grant = await this.linkGrant(token, reply);
+    if (!grant) return;
+    const current = await this.currentSession(request);
+    if (current && current.grant.portfolio !== grant.portfolio) {
+      return send(reply, 409, switchPortfolioPage(current.grant.portfolio, grant.portfolio, token!, csrfToken(this.secret, current.token)));
+    }
+    setSession(reply, request, token!, grant, this.clock.now());
+    redirect(reply, '/portal');
+  }
+
+  /** The confirmation of the switch page: a post of the open session (its form token), never a link alone. */
+  @Post('login')
+  async switchPortfolio(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const given = (request.body as { token?: unknown } | undefined)?.token;
+    const token = typeof given === 'string' ? given : undefined;
+    const current = await this.currentSession(request);
+    if (current && !csrfMatches(request, this.secret, current.token)) return send(reply, 403, forbiddenPage());
+    const grant = await this.linkGrant(token, reply);
+    if (!grant) return;
+    setSession(reply, request, token!, grant, this.clock.now());
+    redirect(reply, '/portal');
   }
 
   @Get()
   async endpoints(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const grant = this.grant(request, reply);
-    if (!grant) return;
+    const session = await this.session(request, reply);
+    if (!session) return;
+    const { grant } = session;
     const since = new Date(this.clock.now().getTime() - DAY);
     const endpoints = await this.queries.endpoints(grant.portfolio);
     const withRates = await Promise.all(endpoints.map(async (e) => ({ ...e, day: await this.queries.rates(e.id, since, 'hour', 24) })));
@@ -55,8 +82,9 @@ export class PortalController {
     @Param('id') id: string,
     @Query() query: { eventType?: string; status?: string; reveal?: string; notice?: string },
   ): Promise<void> {
-    const grant = this.grant(request, reply);
-    if (!grant) return;
+    const session = await this.session(request, reply);
+    if (!session) return;
+    const { grant } = session;
     const endpoint = await this.queries.endpoint(grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
     const now = this.clock.now();
@@ -73,7 +101,7 @@ export class PortalController {
     send(
       reply,
       200,
-      endpointPage({ endpoint, day, week, messages, attempts, filter, revealedSecret, now, ...(notice ? { notice } : {}) }),
+      endpointPage({ endpoint, day, week, messages, attempts, filter, revealedSecret, now, csrf: csrfToken(this.secret, session.token), ...(notice ? { notice } : {}) }),
     );
   }
 
@@ -89,7 +117,7 @@ export class PortalController {
 
   @Post('endpoints/:id/rotate')
   async rotate(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = this.grant(request, reply);
+    const grant = await this.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await this.dataSource.query(
@@ -101,7 +129,7 @@ export class PortalController {
 
   @Post('endpoints/:id/enable')
   async enable(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = this.grant(request, reply);
+    const grant = await this.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await this.dataSource.query(
@@ -113,7 +141,7 @@ export class PortalController {
 
   @Post('endpoints/:id/recover')
   async recover(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = this.grant(request, reply);
+    const grant = await this.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     const sinceText = (request.body as { since?: unknown } | undefined)?.since;
@@ -126,7 +154,7 @@ export class PortalController {
 
   @Post('messages/:id/resend')
   async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = this.grant(request, reply);
+    const grant = await this.action(request, reply);
     if (!grant) return;
     const rows: { endpointId: string }[] = await this.dataSource.query(
       `SELECT endpoint_id AS "endpointId" FROM webhook_messages WHERE id = $1 AND portfolio = $2`,
@@ -138,27 +166,60 @@ export class PortalController {
     back(reply, rows[0].endpointId, `Message ${id} queued to be sent again.`);
   }
 
-  /** The link's grant, or undefined after answering with the denied page (no data for an expired or forged link). */
-  private grant(request: FastifyRequest, reply: FastifyReply): PortalGrant | undefined {
+  /** The grant of a login link whose key is still active, or undefined after answering with the denied page. */
+  private async linkGrant(token: string | undefined, reply: FastifyReply): Promise<PortalGrant | undefined> {
+    const check = token ? checkPortalToken(token, this.clock.now(), this.secret) : ({ ok: false, reason: 'missing' } as const);
+    if (!check.ok) return send(reply, 401, deniedPage(check.reason));
+    if (!(await grantKeyActive(this.dataSource, check.grant))) return send(reply, 401, deniedPage('revoked'));
+    return check.grant;
+  }
+
+  /** The open session when it is valid and its key active, else undefined (nothing answered). */
+  private async currentSession(request: FastifyRequest): Promise<Session | undefined> {
     const check = checkSession(request, this.clock.now(), this.secret);
-    if (check.ok) return check.grant;
-    send(reply, 401, deniedPage(check.reason));
-    return undefined;
+    if (!check.ok || !(await grantKeyActive(this.dataSource, check.grant))) return undefined;
+    return check;
+  }
+
+  /**
+   * The session of a page, or undefined after answering with the denied page: no data for an expired or forged
+   * link, nor once its API key is revoked (checked on every request, not only at login).
+   */
+  private async session(request: FastifyRequest, reply: FastifyReply): Promise<Session | undefined> {
+    const check = checkSession(request, this.clock.now(), this.secret);
+    if (!check.ok) return send(reply, 401, deniedPage(check.reason));
+    if (!(await grantKeyActive(this.dataSource, check.grant))) return send(reply, 401, deniedPage('revoked'));
+    return check;
+  }
+
+  /** The grant of a form post: a session, and the form token of that very session (403 and nothing done otherwise). */
+  private async action(request: FastifyRequest, reply: FastifyReply): Promise<PortalGrant | undefined> {
+    const session = await this.session(request, reply);
+    if (!session) return undefined;
+    if (!csrfMatches(request, this.secret, session.token)) return send(reply, 403, forbiddenPage());
+    return session.grant;
   }
 }
 
-function send(reply: FastifyReply, status: number, page: string): void {
+/** Answers a page; undefined, so a guard can `return send(…)`. */
+function send(reply: FastifyReply, status: number, page: string): undefined {
   void reply
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
     .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'")
     .send(page);
+  return undefined;
+}
+
+function redirect(reply: FastifyReply, location: string): void {
+  void reply.header('x-content-type-options', 'nosniff').redirect(location, 303);
 }
 
 function back(reply: FastifyReply, endpointId: string, notice: string, reveal = false): void {
   const query = new URLSearchParams({ notice, ...(reveal ? { reveal: '1' } : {}) });
-  void reply.redirect(`/portal/endpoints/${endpointId}?${query.toString()}`, 303);
+  redirect(reply, `/portal/endpoints/${endpointId}?${query.toString()}`);
 }

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '@storage/persistence';
+import { createHttpAdapter } from '@storage/platform';
+import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { issuePortalToken, SecretKeyring } from '@storage/webhooks';
+import { Clock, SystemClock } from '../src/clock';
+import { DeliveryEngine } from '../src/delivery/delivery-engine';
+import { PortalController } from '../src/portal/portal.controller';
+import { PORTAL_SECRET } from '../src/portal/portal.tokens';
+import { seedEndpoint } from './support/endpoints';
+import { testKeyring } from './support/secret-keys';
+
+const SECRET = 'portal-security-secret-at-least-32-characters';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
+/** Issue 14, "scopes do not hold", items 3 (portal side), 5 and 6: the portal in-process, as the service runs it. */
+describe('portal security', () => {
+  let database: TestDatabase;
+  let db: DataSource;
+  let app: NestFastifyApplication;
+  const keys: Record<'acme' | 'globex', string> = { acme: '', globex: '' };
+
+  const request = async (method: 'GET' | 'POST', url: string, options: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Answer> => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: {
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...(options.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...options.headers,
+      },
+      ...(options.form ? { payload: new URLSearchParams(options.form).toString() } : {}),
+    });
+    return { status: response.statusCode, headers: response.headers, body: response.body };
+  };
+  const link = (portfolio: 'acme' | 'globex') => `/portal/login?token=${issuePortalToken(portfolio, new Date(), SECRET, keys[portfolio]).token}`;
+  /** Logs in with a fresh link and answers the session cookie. */
+  const login = async (portfolio: 'acme' | 'globex', headers: Record<string, string> = {}): Promise<string> => {
+    const answer = await request('GET', link(portfolio), { headers });
+    expect(answer.status).toBe(303);
+    return String(answer.headers['set-cookie']).split(';')[0];
+  };
+  const csrfOf = (page: string): string => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+  const disabled = async (id: string): Promise<boolean> =>
+    (await db.query<{ disabled: boolean }[]>('SELECT disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1', [id]))[0].disabled;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = await createDataSource({ url: database.url, applicationName: 'portal-security-test' }).initialize();
+    for (const portfolio of ['acme', 'globex'] as const) {
+      const [row] = await db.query<{ uuid: string }[]>(`INSERT INTO portfolios (portfolio_id, name) VALUES ($1, $1) RETURNING uuid`, [portfolio]);
+      const [key] = await db.query<{ uuid: string }[]>(
+        `INSERT INTO api_keys (key_hash, key_prefix, scope, portfolio_uuids) VALUES ($1, 'sk_test', 'write', $2) RETURNING uuid`,
+        [randomUUID(), [row.uuid]],
+      );
+      keys[portfolio] = key.uuid;
+    }
+    @Module({
+      controllers: [PortalController],
+      providers: [
+        { provide: DataSource, useValue: db },
+        { provide: Clock, useValue: new SystemClock() },
+        { provide: DeliveryEngine, useValue: { wake: () => undefined } },
+        { provide: PORTAL_SECRET, useValue: SECRET },
+        { provide: SecretKeyring, useValue: testKeyring },
+      ],
+    })
+    class PortalTestModule {}
+    // As runService builds it: behind a proxy, X-Forwarded-Proto tells how the browser reached us.
+    app = await NestFactory.create<NestFastifyApplication>(PortalTestModule, createHttpAdapter({ trustProxy: true }), { logger: false });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('a session stops at once when its API key is revoked: pages and actions alike', async () => {
+    const cookie = await login('acme');
+    const { id } = await seedEndpoint(db, { portfolio: 'acme', url: 'https://receiver.example/revoked' });
+    await db.query('UPDATE webhook_endpoints SET disabled_at = now() WHERE id = $1', [id]);
+    const page = await request('GET', `/portal/endpoints/${id}`, { cookie });
+    expect(page.status).toBe(200);
+    const csrf = csrfOf(page.body);
+
+    await db.query('UPDATE api_keys SET revoked_at = now() WHERE uuid = $1', [keys.acme]);
+    try {
+      for (const path of ['/portal', `/portal/endpoints/${id}`, `/portal/endpoints/${id}?reveal=1`]) {
+        const answer = await request('GET', path, { cookie });
+        expect(answer.status).toBe(401);
+        expect(answer.body).not.toContain('receiver.example');
+        expect(answer.body).not.toContain('whsec_');
+      }
+      expect((await request('POST', `/portal/endpoints/${id}/enable`, { cookie, form: { csrf } })).status).toBe(401);
+      expect(await disabled(id)).toBe(true);
+      // A new link of the revoked key does not log in either.
+      expect((await request('GET', link('acme'))).status).toBe(401);
+    } finally {
+      await db.query('UPDATE api_keys SET revoked_at = NULL WHERE uuid = $1', [keys.acme]);
+    }
+  });
+
+  it('refuses a POST without the form token of the session, or with another session’s, changing nothing', async () => {
+    const cookie = await login('acme');
+    await new Promise((resolve) => setTimeout(resolve, 5)); // another expiry, so another token
+    const other = await login('acme');
+    expect(other).not.toBe(cookie);
+    const { id } = await seedEndpoint(db, { portfolio: 'acme', url: 'https://receiver.example/csrf' });
+    await db.query('UPDATE webhook_endpoints SET disabled_at = now() WHERE id = $1', [id]);
+
+    expect((await request('POST', `/portal/endpoints/${id}/enable`, { cookie })).status).toBe(403);
+    expect((await request('POST', `/portal/endpoints/${id}/enable`, { cookie, form: { csrf: 'forged' } })).status).toBe(403);
+    const othersToken = csrfOf((await request('GET', `/portal/endpoints/${id}`, { cookie: other })).body);
+    expect((await request('POST', `/portal/endpoints/${id}/enable`, { cookie, form: { csrf: othersToken } })).status).toBe(403);
+    expect(await disabled(id)).toBe(true);
+
+    const page = await request('GET', `/portal/endpoints/${id}`, { cookie });
+    // Every POST form of the page carries the token.
+    const forms = page.body.match(/<form[^>]*method="post"[\s\S]*?<\/form>/g) ?? [];
+    expect(forms.length).toBeGreaterThan(0);
+    for (const form of forms) expect(form).toContain('name="csrf"');
+    const enabled = await request('POST', `/portal/endpoints/${id}/enable`, { cookie, form: { csrf: csrfOf(page.body) } });
+    expect(enabled.status).toBe(303);
+    expect(await disabled(id)).toBe(false);
+  });
+
+  it('a link of another portfolio does not replace the session silently: it asks, and switches only when confirmed', async () => {
+    const cookie = await login('acme');
+    const globexLink = link('globex');
+    const asked = await request('GET', globexLink, { cookie });
+    expect(asked.status).toBe(409);
+    expect(asked.headers['set-cookie']).toBeUndefined();
+    expect(asked.body).toContain('acme');
+    expect(asked.body).toContain('globex');
+    expect((await request('GET', '/portal', { cookie })).body).toContain('Endpoints of acme');
+
+    // The confirmation is a POST of the same session (its form token), never a cross-site GET.
+    const token = new URL(globexLink, 'http://portal.test').searchParams.get('token')!;
+    expect((await request('POST', '/portal/login', { cookie, form: { token } })).status).toBe(403);
+    const switched = await request('POST', '/portal/login', { cookie, form: { token, csrf: csrfOf(asked.body) } });
+    expect(switched.status).toBe(303);
+    const globexCookie = String(switched.headers['set-cookie']).split(';')[0];
+    expect((await request('GET', '/portal', { cookie: globexCookie })).body).toContain('Endpoints of globex');
+  });
+
+  it('marks the cookie Secure when the browser came over HTTPS (directly or through the proxy), not over plain HTTP', async () => {
+    const viaProxy = await request('GET', link('acme'), { headers: { 'x-forwarded-proto': 'https' } });
+    expect(String(viaProxy.headers['set-cookie'])).toMatch(/; Secure/);
+    expect(String(viaProxy.headers['set-cookie'])).toMatch(/HttpOnly/);
+    const plain = await request('GET', link('acme'));
+    expect(String(plain.headers['set-cookie'])).not.toMatch(/Secure/);
+  });
+
+  it('sends X-Content-Type-Options: nosniff on every portal answer', async () => {
+    const cookie = await login('acme');
+    for (const answer of [await request('GET', '/portal', { cookie }), await request('GET', '/portal'), await request('GET', '/portal/login?token=x')]) {
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+});
