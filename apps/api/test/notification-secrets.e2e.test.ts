@@ -75,3 +75,14 @@ describe('secrets of notifications (signing links, verification codes)', () => {
     expect(new Set(rows.map((row) => row.code_hash)).size).toBe(2);
   });
 });
+
+describe('lease pages', () => {
+  it('tell browsers not to sniff their type, on the page and on its refusals', async () => {
+    const [{ signing_token: token }] = await api.db.query('SELECT signing_token FROM leases WHERE lead_uuid = $1', [id('lead:1')]);
+    for (const path of [`/leases/sign/${token}`, '/leases/sign/unknown-token']) {
+      const page = await api.call('GET', path, { key: null });
+      expect(String(page.headers['content-type'])).toMatch(/^text\/html/);
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+});

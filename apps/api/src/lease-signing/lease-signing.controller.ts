@@ -75,8 +75,8 @@ function pageFor(token: string, outcome: LeaseOutcome): Page {
 }
 
 /*
- * Lease pages carry a secret in their address: never cached, never sent on as a referrer, and nothing but
- * our own inline style and a post back to ourselves allowed.
+ * Lease pages carry a secret in their address: never cached, never sent on as a referrer, never sniffed as another
+ * type, and nothing but our own inline style and a post back to ourselves allowed.
  */
 function send(reply: FastifyReply, page: Page): string {
   void reply
@@ -84,6 +84,7 @@ function send(reply: FastifyReply, page: Page): string {
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
   return page.html;
 }
