@@ -155,6 +155,7 @@ export {
 export { transferPayloadSchema, transferSchema, type Transfer, type TransferPayload } from './events/tenant-lifecycle/transfer';
 export { paymentRecordedPayloadSchema, type PaymentRecordedPayload } from './events/billing/payment-recorded';
 export { chargePostedPayloadSchema, type ChargePostedPayload } from './events/billing/charge-posted';
+export { paymentDeclinedPayloadSchema, type PaymentDeclinedPayload } from './events/billing/payment-declined';
 export { webhookTestEventPayloadSchema, type WebhookTestEventPayload } from './events/webhook-commands/webhook-test-event';
 export { webhookResendPayloadSchema, type WebhookResendPayload } from './events/webhook-commands/webhook-resend';
 export { webhookRecoverPayloadSchema, type WebhookRecoverPayload } from './events/webhook-commands/webhook-recover';

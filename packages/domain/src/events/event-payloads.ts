@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { chargePostedPayloadSchema } from './billing/charge-posted';
+import { paymentDeclinedPayloadSchema } from './billing/payment-declined';
 import { paymentRecordedPayloadSchema } from './billing/payment-recorded';
 import type { EventType, PublicEventType } from './event-types';
 import { InvalidEvent } from './invalid-event';
@@ -26,6 +27,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   transfer: transferPayloadSchema,
   'payment-recorded': paymentRecordedPayloadSchema,
   'charge-posted': chargePostedPayloadSchema,
+  'payment-declined': paymentDeclinedPayloadSchema,
   'webhook-test-event': webhookTestEventPayloadSchema,
   'webhook-resend': webhookResendPayloadSchema,
   'webhook-recover': webhookRecoverPayloadSchema,
@@ -48,6 +50,7 @@ export const EVENT_TOPIC = {
   transfer: TENANT_LIFECYCLE_TOPIC,
   'payment-recorded': BILLING_TOPIC,
   'charge-posted': BILLING_TOPIC,
+  'payment-declined': BILLING_TOPIC,
   'webhook-test-event': WEBHOOK_COMMANDS_TOPIC,
   'webhook-resend': WEBHOOK_COMMANDS_TOPIC,
   'webhook-recover': WEBHOOK_COMMANDS_TOPIC,

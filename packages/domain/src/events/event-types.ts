@@ -11,7 +11,7 @@ export const PUBLIC_EVENT_TYPES = [
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
 
 /** Internal billing facts. */
-export const BILLING_EVENT_TYPES = ['payment-recorded', 'charge-posted'] as const;
+export const BILLING_EVENT_TYPES = ['payment-recorded', 'charge-posted', 'payment-declined'] as const;
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number];
 
 /** Internal commands for the webhook dispatcher. */

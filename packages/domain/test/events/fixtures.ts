@@ -118,6 +118,13 @@ export const fixtures: EventPayloads = {
     balanceAfterInPennies: 14_900,
     dueDate: '2025-03-07',
   },
+  'payment-declined': {
+    rentalRecordUuid: RENTAL,
+    attemptUuid: 'bdcedfe0-f4a5-4167-a839-4ab5c6d7e8f9',
+    amountInPennies: 12_900,
+    reason: 'card_declined',
+    dueDate: '2025-04-01',
+  },
   'webhook-test-event': { portfolio: 'acme-storage', eventType: 'rent-change' },
   'webhook-resend': { messageId: 'msg_2vKqE8Z0bXQyLr6T1pN4sWcHdF' },
   'webhook-recover': { endpointId: 'ep_2vKqE3mJ8uYtRb0sQ5wXnLcGhA', since: '2025-04-01T00:00:00.000Z' },

@@ -70,6 +70,8 @@ describe('event payload schemas', () => {
     ['auction', ['auction', 'minimumBidAmount'], [250]],
     ['transfer', ['transfer', 'transferDate'], '2025-04-02T00:00:00Z'],
     ['payment-recorded', ['amountInPennies'], 0],
+    ['payment-declined', ['amountInPennies'], 0],
+    ['payment-declined', ['reason'], ''],
     ['webhook-test-event', ['eventType'], 'move_out'],
     ['webhook-recover', ['since'], 'yesterday'],
   ] as const)('%s refuses %s = %p', (type, path, value) => {
@@ -117,6 +119,7 @@ describe('topics', () => {
     for (const type of PUBLIC_EVENT_TYPES) expect(topicFor(type)).toBe('storage.tenant-lifecycle.v1');
     expect(EVENT_TOPIC['payment-recorded']).toBe('storage.billing.v1');
     expect(EVENT_TOPIC['charge-posted']).toBe('storage.billing.v1');
+    expect(EVENT_TOPIC['payment-declined']).toBe('storage.billing.v1');
     expect(EVENT_TOPIC['webhook-test-event']).toBe('storage.webhook-commands.v1');
     expect(EVENT_TOPIC['webhook-resend']).toBe('storage.webhook-commands.v1');
     expect(EVENT_TOPIC['webhook-recover']).toBe('storage.webhook-commands.v1');
