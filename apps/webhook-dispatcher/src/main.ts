@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { TENANT_LIFECYCLE_TOPIC, WEBHOOK_COMMANDS_TOPIC } from '@storage/domain';
 import { eventTransport } from '@storage/messaging';
 import { runService } from '@storage/platform';
+import { portalSecretWarnings } from '@storage/webhooks';
 import { AppModule } from './app.module';
 import { loadServiceConfig } from './config';
 import { SERVICE_NAME } from './service-info';
@@ -10,6 +11,7 @@ void runService({
   name: SERVICE_NAME,
   loadConfig: () => loadServiceConfig(),
   port: (config) => config.DISPATCHER_PORT,
+  bootWarnings: (config) => portalSecretWarnings(config.PORTAL_TOKEN_SECRET),
   module: (config, database) => AppModule.forRoot(config, database),
   configure: (app, config, database) => {
     app.connectMicroservice(

@@ -34,6 +34,14 @@ export const commonConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * The interface the HTTP server listens on: the loopback one by default, so a developer's services are not open
+   * to the network; container images set 0.0.0.0.
+   */
+  HOST: z
+    .string()
+    .regex(/^[\w.:-]{1,253}$/, 'must be an IP address or a host name (0.0.0.0 for every interface)')
+    .default('127.0.0.1'),
   KAFKA_BROKERS: z
     .string()
     .regex(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/, 'must be a comma-separated list of host:port')

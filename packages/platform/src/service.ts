@@ -16,6 +16,8 @@ export interface ServiceDefinition<Config extends CommonConfig> {
   /** Extra wiring before listening: microservice transports, global pipes, docs. */
   configure?: (app: NestFastifyApplication, config: Config, database: DatabaseLocation) => Promise<void> | void;
   bodyLimitBytes?: number;
+  /** What to warn about at boot (development defaults of secrets), logged once the logger is up. */
+  bootWarnings?: (config: Config) => string[];
 }
 
 /**
@@ -39,9 +41,10 @@ export async function runService<Config extends CommonConfig>(definition: Servic
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
+  for (const warning of definition.bootWarnings?.(config) ?? []) app.get(Logger).warn(warning);
   await definition.configure?.(app, config, database);
   await app.startAllMicroservices();
-  await app.listen(definition.port(config), '0.0.0.0');
+  await app.listen(definition.port(config), config.HOST);
   stopGracefully(app, database);
   return app;
 }

@@ -11,6 +11,12 @@ describe('loadConfig', () => {
     expect(config.KAFKA_BROKERS).toBeUndefined();
   });
 
+  it('listens on the loopback interface unless HOST says otherwise (containers set 0.0.0.0)', () => {
+    expect(loadConfig(schema, {}).HOST).toBe('127.0.0.1');
+    expect(loadConfig(schema, { HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(() => loadConfig(schema, { HOST: 'not a host!' })).toThrow(/HOST/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig(schema, { API_PORT: '', DATABASE_URL: '' })).toMatchObject({ API_PORT: 3000 });
   });

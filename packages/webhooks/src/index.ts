@@ -4,7 +4,7 @@ export { formatIp, parseCidr, parseIp, type Cidr, type IpAddress } from './ip-ad
 export { checkPortalToken, issuePortalToken, PORTAL_TOKEN_LIFETIME_MS, type PortalGrant, type PortalTokenCheck } from './portal-token';
 export { generateSecret, isSecret, signatureEntry, signatureHeader, signedHeaders, signingKey } from './signer';
 export { bareHost, checkTargetUrl, checkTargetUrlSyntax, systemResolver, TargetUrlRefused, type HostResolver } from './target-url';
-export { DEVELOPMENT_PORTAL_TOKEN_SECRET, MIN_PORTAL_TOKEN_SECRET_LENGTH, portalTokenSecret } from './portal-secret';
+export { DEVELOPMENT_PORTAL_TOKEN_SECRET, MIN_PORTAL_TOKEN_SECRET_LENGTH, portalSecretWarnings, portalTokenSecret } from './portal-secret';
 export { SecretKeyring, StoredSecretUnreadable, type SecretKey } from './secret-keyring';
 export { GENERATED_SECRET_KEY_FILE, openSecretKeyring, parseSecretKeys, secretKeysSetting, type SecretKeysSetting } from './secret-keys-setting';
 export { webhookSecrets, webhookSettingsVariables, type WebhookSecrets } from './settings';
