@@ -2,3 +2,4 @@
 export { asLedgerLines, entriesJson, periodChargeEntries, ledgerEntries, ledgerPage, type LedgerStatementEntry, LEDGER_ENTRY_KINDS, postEntries, type LedgerEntry, type LedgerEntryKind, type NewLedgerEntry, type PostedEntry } from './ledger-entries';
 export { applyAuctionProceeds, lateFeeEntry, postLateFee, paymentEntry, postPeriodCharges, recordPayment, transferBalance, writeOff, type LockedBalance } from './rental-money';
 export { billRentals, promotionTermsOf, type BilledRentals, type StoredPromotionTerms } from './billing';
+export { paymentRecordedEnvelope, RECORD_PAYMENTS_SQL, recordPayments, recordPaymentsParameters, type PaymentToRecord } from './payments';

@@ -1,0 +1,89 @@
+import type { EntityManager } from 'typeorm';
+import { createEnvelope, topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain';
+import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { entriesJson } from './ledger-entries';
+import { paymentEntry } from './rental-money';
+
+/*
+ * Recording payments: the one writer of the `payments` table, whoever took the money (an operator through the
+ * api, autopay through the scheduler's payment port). A payment is its `payments` row, its ledger PAYMENT entry
+ * and its `payment-recorded` fact, written together.
+ */
+
+/** A payment to record against a rental read at `version` (its row's xmin) with `balanceInPennies`. */
+export interface PaymentToRecord {
+  rentalRecordUuid: string;
+  /** The `{portfolio}` id events name their portfolio by. */
+  portfolioId: string;
+  paymentUuid: string;
+  amountInPennies: number;
+  paidOn: CalendarDate;
+  version: string;
+  balanceInPennies: number;
+}
+
+/**
+ * The payments of the rentals still at their version read, their ledger entries and events; notified at commit.
+ * `changed` claims each rental (row lock, version rechecked after a wait); the ledger's function posts the
+ * payments, and its trigger moves the balances, at the end of the statement. A row `{ uuid }` per rental written.
+ * Its parameters are `recordPaymentsParameters`'; callers may run it as a prepared statement.
+ */
+export const RECORD_PAYMENTS_SQL = `WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[], $12::jsonb[])
+    WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ledger_entries, ord)
+), changed AS (
+  UPDATE rental_records r SET updated_at = now()
+    FROM input i WHERE r.uuid = i.uuid AND r.uuid = ANY($1::uuid[]) AND r.xmin = i.version::xid RETURNING r.uuid
+), payment AS (
+  INSERT INTO payments (uuid, rental_record_uuid, amount_in_pennies, paid_on)
+  SELECT i.payment_uuid, i.uuid, i.amount, i.paid_on FROM input i JOIN changed c ON c.uuid = i.uuid
+), ledger AS (
+  SELECT count(*) AS posted FROM rental_ledger_post(
+    (SELECT jsonb_agg(e.entry ORDER BY i.ord, e.n) FROM input i JOIN changed c ON c.uuid = i.uuid,
+            jsonb_array_elements(i.ledger_entries) WITH ORDINALITY AS e(entry, n)))
+), entry AS (
+  ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$11')}
+  RETURNING id
+)
+SELECT c.uuid::text AS uuid FROM changed c, ledger, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`;
+
+/** The payment's `payment-recorded` fact: the balance after is the one read less the payment. */
+export function paymentRecordedEnvelope(payment: PaymentToRecord, occurredAt: Date): EventEnvelope<'payment-recorded'> {
+  const { rentalRecordUuid, paymentUuid, amountInPennies, paidOn } = payment;
+  const payload = { rentalRecordUuid, paymentUuid, amountInPennies, balanceAfterInPennies: payment.balanceInPennies - amountInPennies, paidOn };
+  return createEnvelope({ type: 'payment-recorded', payload, occurredAt, portfolio: payment.portfolioId });
+}
+
+/** `RECORD_PAYMENTS_SQL`'s parameters: `source` is the producing service, recorded on the outbox rows. */
+export function recordPaymentsParameters(payments: readonly { payment: PaymentToRecord; envelope: EventEnvelope<'payment-recorded'> }[], source: string): unknown[] {
+  return [
+    payments.map(({ payment }) => payment.rentalRecordUuid),
+    payments.map(({ payment }) => payment.paymentUuid),
+    payments.map(({ payment }) => payment.amountInPennies),
+    payments.map(({ payment }) => payment.paidOn),
+    payments.map(({ payment }) => payment.version),
+    payments.map(({ envelope }) => topicFor(envelope.type)),
+    payments.map(({ envelope }) => envelope.key),
+    payments.map(({ envelope }) => envelope.type),
+    payments.map(({ envelope }) => envelope.eventId),
+    payments.map(({ envelope }) => JSON.stringify(envelope)),
+    source,
+    payments.map(({ payment }) => entriesJson(payment.rentalRecordUuid, [paymentEntry(payment)])),
+  ];
+}
+
+/**
+ * Records payments in the caller's transaction (or as a statement of its own); answers the uuids of the rentals
+ * written: one changed since its version was read is left out, for the caller to read again.
+ */
+export async function recordPayments(db: Pick<EntityManager, 'query'>, payments: readonly PaymentToRecord[], source: string, occurredAt = new Date()): Promise<string[]> {
+  if (payments.length === 0) return [];
+  const written: { uuid: string }[] = await db.query(
+    RECORD_PAYMENTS_SQL,
+    recordPaymentsParameters(
+      payments.map((payment) => ({ payment, envelope: paymentRecordedEnvelope(payment, occurredAt) })),
+      source,
+    ),
+  );
+  return written.map((row) => row.uuid);
+}
