@@ -28,7 +28,10 @@ export class RentalRecord {
   @Column('date', { nullable: true }) tenancyStartDate!: string | null;
   @Column('date', { nullable: true }) endDate!: string | null;
   @Column('enum', { enum: RENTAL_STATUSES, enumName: 'rental_status', default: 'ACTIVE' }) status!: RentalStatus;
-  @Column('boolean', { default: false }) isAutopayEnabled!: boolean;
+  /** The payment method autopay charges on each due date (null: autopay off); set by the autopay routes. */
+  @Column('text', { nullable: true }) autopayPaymentMethod!: string | null;
+  /** Generated from `autopayPaymentMethod` (migration RentalAutopay): never written, so it cannot disagree. */
+  @Column({ type: 'boolean', generatedType: 'STORED', asExpression: 'autopay_payment_method IS NOT NULL', insert: false, update: false }) isAutopayEnabled!: boolean;
   /** Time of the rental's latest lifecycle event: the next one is later, so event ids never clash. */
   @Column('timestamptz', { nullable: true }) lastEventAt!: Date | null;
   @CreatedAt() createdAt!: Date;

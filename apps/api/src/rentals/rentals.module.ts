@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AutopayController } from './autopay.controller';
+import { AutopayService } from './autopay.service';
 import { LifecyclePublisher } from './lifecycle-publisher';
 import { MoveOutService } from './move-out.service';
 import { PaymentsService } from './payments.service';
@@ -10,8 +12,8 @@ import { TransferService } from './transfer.service';
 
 /** The rental lifecycle's operator extensions and the rental's ledger. Needs MessagingModule (global) for the outbox. */
 @Module({
-  controllers: [RentalsController, RentalLedgerController],
-  providers: [LifecyclePublisher, PaymentsService, MoveOutService, RentChangeService, RentalServicesService, TransferService],
+  controllers: [RentalsController, RentalLedgerController, AutopayController],
+  providers: [LifecyclePublisher, AutopayService, PaymentsService, MoveOutService, RentChangeService, RentalServicesService, TransferService],
   exports: [LifecyclePublisher],
 })
 export class RentalsModule {}

@@ -74,9 +74,9 @@ async function lockTargetUnit(db: EntityManager, facilityUuid: string, unitUuid:
 async function openRental(db: EntityManager, old: LockedRental, target: TargetUnit): Promise<string> {
   const rows: { uuid: string }[] = await db.query(
     `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies,
-                                 billing_day_of_month, next_due_date, start_date, tenancy_start_date, is_autopay_enabled)
+                                 billing_day_of_month, next_due_date, start_date, tenancy_start_date, autopay_payment_method)
      SELECT portfolio_uuid, facility_uuid, $2, $3, person_uuid, lead_uuid, $4, billing_day_of_month, next_due_date,
-            $5, coalesce(tenancy_start_date, start_date), is_autopay_enabled
+            $5, coalesce(tenancy_start_date, start_date), autopay_payment_method
        FROM rental_records WHERE uuid = $1
      RETURNING uuid`,
     [old.uuid, target.uuid, target.unitGroupUuid, target.webRateInPennies, old.facilityToday],

@@ -184,7 +184,9 @@ function addTenant(t: DemoTables, spec: TenantSpec): void {
   t.rental_records.push({
     uuid: rentalUuid, portfolioUuid: DEMO_PORTFOLIO_UUID, facilityUuid: spec.facilityUuid, unitUuid: spec.unitUuid, unitGroupUuid: spec.groupUuid, personUuid,
     leadUuid: null, rentInPennies: spec.rent, billingDayOfMonth: billingDay,
-    nextDueDate: billedPeriod.to, startDate, endDate: null, status: 'ACTIVE', isAutopayEnabled: i % 3 === 1,
+    nextDueDate: billedPeriod.to, startDate, endDate: null, status: 'ACTIVE',
+    // A third pay by autopay with the test card the embedded payment port approves.
+    autopayPaymentMethod: i % 3 === 1 ? 'pm_card_visa' : null,
   });
   // The ledger's trigger makes the balance: the period's charges as billing posts them (same charge keys, so a
   // business day never bills them again), paid, or (behind) unpaid since their due date.

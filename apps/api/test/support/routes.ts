@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { bringToAuction } from './delinquency';
 import { id, type TestApi } from './test-api';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteCall {
   /** The operation: its method and its path as the OpenAPI document names them. */
@@ -48,7 +48,7 @@ const downtown = id('facility:downtown');
 const READ_RENTALS = [id('rental:0'), id('rental:1'), id('rental:6')];
 
 /** Calls that each need a rental of their own (payment … auction completion, below). */
-const STATE_CHANGING_CALLS = 12;
+const STATE_CHANGING_CALLS = 14;
 
 interface Fixture {
   today: string;
@@ -88,7 +88,7 @@ async function fixture(db: DataSource): Promise<Fixture> {
  */
 export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
   const { today, rentals, lockRental, vacantUnit } = await fixture(api.db);
-  const [payment, moveOut, rentChange, addService, transfer, pause, resume, writeOff, schedule, update, cancel, complete] = rentals;
+  const [payment, moveOut, rentChange, addService, transfer, pause, resume, writeOff, schedule, update, cancel, complete, enableAutopay, disableAutopay] = rentals;
   const rental = (uuid: string) => ({ facilityUuid: downtown, unitRentalRecordUuid: uuid });
 
   for (const inAuction of [pause, resume, writeOff, schedule, update, cancel, complete]) await bringToAuction(api.db, inAuction.uuid);
@@ -157,6 +157,8 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     call('POST', `${RENTAL}/services`, { params: rental(addService.uuid), body: { itemTypeUuid: id('item-type:trash') }, write: true }),
     call('DELETE', `${RENTAL}/services/{itemTypeUuid}`, { params: { ...rental(lockRental), itemTypeUuid: id('item-type:lock') }, write: true }),
     call('POST', `${RENTAL}/transfer`, { params: rental(transfer.uuid), body: { newUnitUuid: vacantUnit }, write: true }),
+    call('PUT', `${RENTAL}/autopay`, { params: rental(enableAutopay.uuid), body: { paymentMethod: 'pm_card_visa' }, write: true }),
+    call('DELETE', `${RENTAL}/autopay`, { params: rental(disableAutopay.uuid), write: true }),
 
     // Delinquency and auction operator extensions.
     call('GET', `${OPS}/facilities/{facilityUuid}/delinquencySchedule`, { params: { facilityUuid: downtown }, write: false }),
