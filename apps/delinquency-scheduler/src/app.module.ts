@@ -4,6 +4,9 @@ import { BusinessDayAdvancer, DelinquencyModule } from '@storage/delinquency';
 import { MESSAGING_READINESS, MessagingModule, type MessagingReadinessCheck } from '@storage/messaging';
 import type { DatabaseLocation } from '@storage/persistence';
 import { DatabaseModule, databaseReadiness, HealthModule, loggingModule } from '@storage/platform';
+import { AutopayDay } from './autopay/autopay-day';
+import { EmbeddedPaymentPort } from './autopay/embedded-payment-port';
+import { PAYMENT_PORT } from './autopay/payment.port';
 import type { Config } from './config';
 import { PaymentsController } from './payments/payments.controller';
 import { BillingDay } from './run/billing-day';
@@ -37,7 +40,10 @@ export class AppModule {
         { provide: RUN_CONCURRENCY, useValue: config.SCHEDULER_CONCURRENCY },
         { provide: TICK_SECONDS, useValue: config.SCHEDULER_TICK_SECONDS },
         { provide: BusinessDayAdvancer, useFactory: (dataSource: DataSource) => new BusinessDayAdvancer(dataSource, SERVICE_NAME), inject: [DataSource] },
+        // A processor's adapter replaces the embedded one here.
+        { provide: PAYMENT_PORT, useClass: EmbeddedPaymentPort },
         BillingDay,
+        AutopayDay,
         BusinessDayRunner,
         DailyTimer,
       ],

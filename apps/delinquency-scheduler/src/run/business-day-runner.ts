@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { addDays, type CalendarDate } from '@storage/domain';
 import { BusinessDayAdvancer, facilitySchedule } from '@storage/delinquency';
+import { AutopayDay } from '../autopay/autopay-day';
+import { EmbeddedPaymentPort } from '../autopay/embedded-payment-port';
 import { BillingDay } from './billing-day';
 import type { DueRun } from './due-runs';
 import { FacilityLock } from './facility-lock';
@@ -55,8 +57,9 @@ const FACILITIES_AT_ONCE = 2;
 const MAX_CHUNK = 32;
 
 /**
- * Runs business dates of facilities: first billing (the charges due that day), then delinquency (candidates in
- * one query, then each rental's transitions one transaction at a time), so a charge due today counts at once.
+ * Runs business dates of facilities: first billing (the charges due that day), then autopay (what came due, charged
+ * through the payment port), then delinquency (candidates in one query, then each rental's transitions one
+ * transaction at a time), so a charge due today counts at once.
  */
 @Injectable()
 export class BusinessDayRunner {
@@ -65,6 +68,8 @@ export class BusinessDayRunner {
     @Inject(BusinessDayAdvancer) private readonly advancer: BusinessDayAdvancer,
     @Inject(BillingDay) private readonly billing: BillingDay,
     @Inject(RUN_CONCURRENCY) private readonly concurrency: number,
+    // Built without Nest (the CLI, the bench, tests), the runner charges through the embedded port, as the app binds it.
+    @Inject(AutopayDay) private readonly autopay: AutopayDay = new AutopayDay(dataSource, new EmbeddedPaymentPort()),
   ) {}
 
   /**
@@ -130,7 +135,9 @@ export class BusinessDayRunner {
       [facilityUuid, businessDate],
     );
     const billing = await this.billing.bill(facilityUuid, businessDate, workers);
-    const failures: { rentalRecordUuid: string; error: unknown }[] = [...billing.failures];
+    // Autopay pays what billing just made due, before delinquency counts it unpaid.
+    const autopay = await this.autopay.charge(facilityUuid, businessDate, workers);
+    const failures: { rentalRecordUuid: string; error: unknown }[] = [...billing.failures, ...autopay.failures];
     const { schedule } = await facilitySchedule(this.dataSource, facilityUuid);
     const candidates = await runCandidates(this.dataSource, facilityUuid, businessDate, schedule);
     const progress: RunProgress = {
