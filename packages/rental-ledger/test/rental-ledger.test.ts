@@ -321,3 +321,34 @@ describe('migration of a database that had balances before the ledger', () => {
     expect([await balance(owing), await balance(delinquent), await balance(inCredit), await balance(settled)]).toEqual([7_000, 9_000, -2_500, 0]);
   });
 });
+
+describe('migration of rentals that transfers opened before the tenancy start existed', () => {
+  it('anchors them on the billing day before their start, so billing goes on with them', async () => {
+    const undone: string[] = [];
+    while (!undone.includes('LedgerOldestOpenCharge1795330000900')) {
+      const [last]: { name: string }[] = await db.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1');
+      await db.undoLastMigration({ transaction: 'each' });
+      undone.push(last.name);
+    }
+    // Opened by a transfer on March 20th, billed on the 15th as the tenancy was; and one billed on its own start day.
+    const insert = async (billingDay: number, nextDueDate: string, startDate: string): Promise<string> => {
+      const [row]: { uuid: string }[] = await db.query(
+        `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+                                     billing_day_of_month, next_due_date, start_date)
+         VALUES ($1, $2, $3, $4, $5, 10000, $6, $7, $8) RETURNING uuid`,
+        [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), billingDay, nextDueDate, startDate],
+      );
+      return row.uuid;
+    };
+    const transferred = await insert(15, '2026-04-15', '2026-03-20');
+    const earlyInMonth = await insert(28, '2026-03-28', '2026-03-03');
+    const own = await insert(20, '2026-04-20', '2026-03-20');
+    await db.runMigrations({ transaction: 'each' });
+
+    const anchors: { uuid: string; tenancy: string | null }[] = await db.query(
+      'SELECT uuid, tenancy_start_date::text AS tenancy FROM rental_records WHERE uuid = ANY($1)',
+      [[transferred, earlyInMonth, own]],
+    );
+    expect(Object.fromEntries(anchors.map((a) => [a.uuid, a.tenancy]))).toEqual({ [transferred]: '2026-03-15', [earlyInMonth]: '2026-02-28', [own]: null });
+  });
+});

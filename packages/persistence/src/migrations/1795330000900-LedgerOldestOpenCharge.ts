@@ -20,6 +20,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * A transfer opens a new rental that goes on with the tenancy's billing: `tenancy_start_date` keeps the day the
  * tenancy began (null: the rental's own start date), which anchors its billing day and the months promotions count.
+ * Rentals that transfers opened before it existed kept the old billing day with a start date of another day: they
+ * get the last date on or before their start whose day is their billing day, so billing can go on with them.
  *
  * Rent changes get a table of their own: a change takes effect from the first billing period that starts on or
  * after its effective date, so billing needs each change with its date, not only the rent now.
@@ -50,6 +52,13 @@ export class LedgerOldestOpenCharge1795330000900 implements MigrationInterface {
          WHERE r.uuid = s.rental_record_uuid;
         RETURN NULL;
       END $$`);
+    await queryRunner.query(`
+      UPDATE rental_records SET tenancy_start_date = CASE
+          WHEN extract(day FROM start_date) >= billing_day_of_month
+            THEN make_date(extract(year FROM start_date)::int, extract(month FROM start_date)::int, billing_day_of_month)
+          ELSE (make_date(extract(year FROM start_date)::int, extract(month FROM start_date)::int, billing_day_of_month) - interval '1 month')::date
+        END
+       WHERE least(extract(day FROM start_date)::int, 28) <> billing_day_of_month`);
     await queryRunner.query(`
       CREATE FUNCTION "rental_ledger_move_in_due"(rental uuid) RETURNS integer LANGUAGE sql STABLE AS $$
         SELECT coalesce(sum(e.amount_in_pennies), 0)::integer
