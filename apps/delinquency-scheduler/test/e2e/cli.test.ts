@@ -39,8 +39,8 @@ describe('delinquency run --as-of (the CLI)', () => {
   it('refuses bad arguments with exit code 2 and the usage', () => {
     const bad = cli('delinquency', 'run', '--as-of', '2025-02-30');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--as-of must be a date YYYY-MM-DD');
-    expect(bad.stderr).toContain('usage: delinquency run');
+    expect(bad.stderr).toContain("option '--as-of <YYYY-MM-DD>' argument '2025-02-30' is invalid. a date YYYY-MM-DD is needed");
+    expect(bad.stderr).toContain('(add --help for usage)');
     expect(cli('delinquency', 'run', '--as-of', '2025-03-01', '--facility', 'nope').status).toBe(2);
   });
 });
