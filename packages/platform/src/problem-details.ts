@@ -7,10 +7,12 @@ import {
   HttpStatus,
   Logger,
   ValidationPipe,
+  type ArgumentMetadata,
   type ExceptionFilter,
   type ValidationError,
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { fieldWithNul, nulMessage } from './nul-field';
 import { shorten } from './shorten';
 
 /** One field at fault in a request. */
@@ -50,11 +52,24 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[
 }
 
 /**
+ * Refuses a NUL character (PostgreSQL text cannot hold one) in a body once validated: after unknown fields are
+ * stripped, so only what the route reads is refused, as the OpenAPI document (which allows other fields) says.
+ */
+class BodyValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const transformed: unknown = await super.transform(value, metadata);
+    const field = metadata.type === 'body' ? fieldWithNul(transformed) : null;
+    if (field !== null) throw new InvalidRequestException([{ field, message: nulMessage(field) }]);
+    return transformed;
+  }
+}
+
+/**
  * The pipe every service uses: transforms to the DTO class, strips unknown fields, and answers
- * invalid input with a problem naming each field.
+ * invalid input with a problem naming each field (a NUL character included).
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new BodyValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: true,
