@@ -21,7 +21,7 @@ describe('delivery refuses hostile targets even when they are already stored', (
   let h: Harness;
 
   beforeAll(async () => {
-    certificate = makeCertificate();
+    certificate = await makeCertificate();
     receiver = await new TestReceiver(certificate).start();
     h = await createHarness(certificate);
   });

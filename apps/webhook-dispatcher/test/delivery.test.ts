@@ -29,7 +29,7 @@ describe('delivery engine', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    certificate = makeCertificate();
+    certificate = await makeCertificate();
     receiver = await new TestReceiver(certificate).start();
   });
   afterAll(async () => {

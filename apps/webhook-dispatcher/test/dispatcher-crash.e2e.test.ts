@@ -30,7 +30,7 @@ describe('webhook-dispatcher killed mid-delivery', () => {
   const publish = (envelope: EventEnvelope) => db.transaction((manager) => outbox.publish(manager, envelope));
 
   beforeAll(async () => {
-    certificate = makeCertificate();
+    certificate = await makeCertificate();
     receiver = await new TestReceiver(certificate).start();
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'dispatcher-crash-e2e' }).initialize();

@@ -43,7 +43,7 @@ describeWithKafka('webhook-dispatcher end to end (Kafka transport)', (brokers) =
   const publish = (envelope: EventEnvelope) => db.transaction((manager) => outbox.publish(manager, envelope));
 
   beforeAll(async () => {
-    certificate = makeCertificate();
+    certificate = await makeCertificate();
     receiver = await new TestReceiver(certificate).start();
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'dispatcher-kafka-e2e' }).initialize();

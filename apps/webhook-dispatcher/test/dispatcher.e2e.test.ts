@@ -29,7 +29,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
   const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);
 
   beforeAll(async () => {
-    certificate = makeCertificate();
+    certificate = await makeCertificate();
     receiver = await new TestReceiver(certificate).start();
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'dispatcher-e2e' }).initialize();

@@ -34,8 +34,8 @@ describe('fan-out of many events in one statement', () => {
   let certificate: TestCertificate;
   let h: Harness;
 
-  beforeAll(() => {
-    certificate = makeCertificate();
+  beforeAll(async () => {
+    certificate = await makeCertificate();
   });
   afterAll(() => certificate.cleanup());
   beforeEach(async () => {

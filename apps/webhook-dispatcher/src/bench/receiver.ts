@@ -1,14 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { generate } from 'selfsigned';
 
-/** A self-signed certificate for 127.0.0.1; the dispatcher trusts it through NODE_EXTRA_CA_CERTS. */
-export function certificate(dir: string): { key: string; cert: string; certFile: string } {
-  const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
-  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
+/** A self-signed certificate for 127.0.0.1, made in JavaScript; the dispatcher trusts it through NODE_EXTRA_CA_CERTS. */
+export async function certificate(dir: string): Promise<{ key: string; cert: string; certFile: string }> {
+  const certFile = path.join(dir, 'cert.pem');
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec',
+    notAfterDate: new Date(Date.now() + 1 * 86_400_000),
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  writeFileSync(certFile, pems.cert);
+  return { key: pems.private, cert: pems.cert, certFile };
 }
 
 /**

@@ -81,7 +81,7 @@ function signaturesPerSecond(): number {
 
 async function main(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'bench-webhooks-'));
-  const tls = certificate(work);
+  const tls = await certificate(work);
   // Its own directory: under root the server runs as the postgres user, which must reach it.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-webhooks-pg-'));
   progress(`starting PostgreSQL (load average ${load()})`);

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generate } from 'selfsigned';
 
 export interface ReceivedRequest {
   path: string;
@@ -23,17 +23,17 @@ export interface TestCertificate {
   cleanup: () => void;
 }
 
-/** A self-signed certificate for 127.0.0.1 and hooks.test, made with the openssl CLI. */
-export function makeCertificate(): TestCertificate {
+/** A self-signed certificate for 127.0.0.1 and hooks.test, made in JavaScript (`selfsigned`): no openssl needed. */
+export async function makeCertificate(): Promise<TestCertificate> {
   const dir = mkdtempSync(path.join(tmpdir(), 'webhook-cert-'));
-  const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:hooks.test',
-    '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
-  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec',
+    notAfterDate: new Date(Date.now() + 2 * 86_400_000),
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'hooks.test' }] }],
+  });
+  writeFileSync(certFile, pems.cert);
+  return { key: pems.private, cert: pems.cert, certFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** An HTTPS receiver on 127.0.0.1 that records every request; answers 204 unless told otherwise. */
