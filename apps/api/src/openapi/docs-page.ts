@@ -16,11 +16,15 @@ const PAGE = (jsonUrl: string) => `<!doctype html>
 </html>`;
 
 /**
- * Serves Swagger UI at /docs from swagger-ui-dist with two plain routes, instead of @nestjs/swagger's
+ * Serves the base address (links to what follows) and Swagger UI at /docs from swagger-ui-dist with two plain routes, instead of @nestjs/swagger's
  * UI, which needs @fastify/static (ESM-only dependencies that jest cannot load).
  */
 export function serveDocsPage(app: NestFastifyApplication, jsonUrl: string): void {
   const fastify = app.getHttpAdapter().getInstance();
+  // The base address says where to start instead of answering 404 to whoever opens it first.
+  fastify.get('/', (_request, reply) =>
+    reply.send({ service: 'Storage Rental Service API', docs: '/docs', openapi: jsonUrl, health: '/health/ready', authentication: 'x-api-key header' }),
+  );
   const root = getAbsoluteFSPath();
   const assets = new Map(Object.entries(ASSETS).map(([file, type]) => [file, { type, body: readFileSync(path.join(root, file)) }]));
   fastify.get('/docs', (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE(jsonUrl)));
