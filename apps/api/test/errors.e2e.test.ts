@@ -45,6 +45,13 @@ describe('every failure is problem+json', () => {
     expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...lead, firstName: 'N\u0000l' } }), 400, ['firstName']);
   });
 
+  it('ignores `__proto__` and `constructor` keys as unknown fields (schemathesis: a schema-valid body was refused as not JSON), and they reach no prototype', async () => {
+    const payload = '{"noteText":"ok","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}';
+    const reply = await api.call('POST', NOTE, { payload, headers: { 'content-type': 'application/json' } });
+    expect(reply.status).toBe(200);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
   it('ignores a NUL character in a field it ignores: unknown fields stay unknown (schemathesis: schema-valid bodies were refused)', async () => {
     const reply = await api.call('POST', NOTE, { body: { noteText: 'ok', 'key\u0000': 1, extra: [{ deep: 'x\u0000' }] } });
     expect(reply.status).toBe(200);

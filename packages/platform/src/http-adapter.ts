@@ -23,6 +23,10 @@ function answerFrameworkError(error: FastifyError, _request: FastifyRequest, rep
 /** The Fastify adapter of every service: its options, and the framework's own refusals as problem+json. */
 export function createHttpAdapter(options: FastifyServerOptions = {}): FastifyAdapter {
   const adapter = new FastifyAdapter({
+    // `__proto__` and `constructor.prototype` keys are dropped, not refused: unknown fields are ignored anyway,
+    // and dropping them is what keeps them from reaching an object's prototype.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     ...options,
     maxParamLength: MAX_PATH_PARAMETER_LENGTH,
     frameworkErrors: answerFrameworkError,
