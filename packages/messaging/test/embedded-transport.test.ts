@@ -3,7 +3,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { Pool } from 'pg';
-import { eventTransport, OutboxPublisher } from '../src';
+import { eventTransport, OUTBOX_CHANNEL, OutboxPublisher } from '../src';
 import { replayEmbedded } from '../src/replay/embedded-replay';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer as startTestConsumer, type Script } from './support';
 
@@ -104,14 +104,16 @@ describe('embedded transport (outbox as the log)', () => {
 
   it('dead-letters a message that breaks its contract without calling the handler', async () => {
     const eventId = randomUUID();
-    await dataSource.transaction((manager) =>
-      manager.query(`INSERT INTO outbox (topic, key, type, event_id, source, envelope) VALUES ($1, NULL, 'payment-recorded', $2, $3, $4)`, [
+    // Written and announced as a producer that notifies once for any topic does (the safety poll may be 30 s away).
+    await dataSource.transaction(async (manager) => {
+      await manager.query(`INSERT INTO outbox (topic, key, type, event_id, source, envelope) VALUES ($1, NULL, 'payment-recorded', $2, $3, $4)`, [
         BILLING,
         eventId,
         SERVICE,
         JSON.stringify({ eventId, type: 'payment-recorded', payload: {} }),
-      ]),
-    );
+      ]);
+      await manager.query(`SELECT pg_notify($1, '')`, [OUTBOX_CHANNEL]);
+    });
     await eventually(async () => {
       const [letter] = await dataSource.query('SELECT reason, attempts FROM dead_letters WHERE event_id = $1', [eventId]);
       expect(letter).toEqual({ reason: expect.stringContaining('Invalid event'), attempts: 0 });
