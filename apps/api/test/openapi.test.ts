@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
 import { problemFor } from '@storage/platform';
 import { generateOpenApiDocument, OPENAPI_FILE, serializeOpenApi } from '../src/openapi/generate';
+import { NO_NUL_PATTERN } from '../src/openapi/request-strings';
 import { openApiSpecErrors, VALIDATOR_TIMEOUT_MS } from './support/openapi-spec-validator';
 
 /** The endpoint table of the published spec (section 4): number, method, path. */
@@ -169,6 +170,14 @@ describe('OpenAPI document', () => {
         if (name.endsWith('Uuid')) expect({ where, schema }).toEqual({ where, schema: { type: 'string', format: 'uuid' } });
       }
     }
+  });
+
+  it('says what the API refuses that a type alone does not: no NUL in a free-text request string, a lead with an email or a phone', () => {
+    const schemas = document.components!.schemas as Record<string, SchemaObject>;
+    expect(schemas.CreateNote.properties!.noteText).toMatchObject({ type: 'string', pattern: NO_NUL_PATTERN });
+    expect(schemas.CreateLeadRequest.anyOf).toEqual([{ required: ['email'] }, { required: ['phone'] }]);
+    expect(new RegExp((schemas.CreateLeadRequest.properties!.phone as SchemaObject).pattern!).test('(212) 555-0142')).toBe(true);
+    expect(schemas.ProblemDetails.properties!.detail).not.toHaveProperty('pattern');
   });
 
   it('types money as integer pennies, with the bounds the API enforces on bids and payments', () => {

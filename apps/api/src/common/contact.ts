@@ -21,3 +21,5 @@ export const IsEmailAddress = (options: ValidationOptions = {}): PropertyDecorat
   );
 
 export const PHONE_PATTERN_DESCRIPTION = '`(NPA) NXX-XXXX`, `NPA-NXX-XXXX` or `NPANXXXXXX`';
+/** The three formats of `isValidPhone` as one pattern, for the document (area code and exchange start with 2-9). */
+export const PHONE_PATTERN = '^(?:\\([2-9][0-9]{2}\\) [2-9][0-9]{2}-[0-9]{4}|[2-9][0-9]{2}-[2-9][0-9]{2}-[0-9]{4}|[2-9][0-9]{2}[2-9][0-9]{6})$';

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AcceptsFormBody } from '@storage/platform';
 import type { FastifyReply } from 'fastify';
 import { refusalPage, signedPage, termsPage } from './lease-page';
@@ -14,6 +14,9 @@ interface Page {
 const HtmlPage = (status: number, description: string): MethodDecorator =>
   ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
 
+/** The signing token of operation 13's link: base64url (43 characters), what `isSigningTokenShape` takes within the router's segment limit. */
+const TokenParam = ApiParam({ name: 'token', description: 'The signing token of the lease link.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,100}$' } });
+
 /**
  * The lease page of the signing link (no API key: the unguessable token is the credential). Answers are
  * HTML for the tenant's browser, failures included.
@@ -24,6 +27,7 @@ export class LeaseSigningController {
   constructor(@Inject(LeaseSigningService) private readonly leases: LeaseSigningService) {}
 
   @Get(':token')
+  @TokenParam
   @ApiOperation({ operationId: 'viewLease', summary: 'Lease page: the terms and a sign form (HTML)' })
   @HtmlPage(200, 'The terms, or the signed rental when already signed.')
   @HtmlPage(404, 'Unknown signing link.')
@@ -33,6 +37,7 @@ export class LeaseSigningController {
   }
 
   @Post(':token')
+  @TokenParam
   @HttpCode(200)
   @AcceptsFormBody()
   @ApiOperation({ operationId: 'signLease', summary: 'Sign the lease (form post with agree=yes): the lead becomes a tenant (event moved-in)' })

@@ -5,6 +5,7 @@ import { ProblemDetailsSchema } from './problem-details.schema';
 import { documentAtLeastOneField } from './at-least-one-field';
 import { documentPathParameters } from './path-parameters';
 import { documentProblems } from './problem-responses';
+import { documentRequestStrings } from './request-strings';
 
 const DESCRIPTION = `Self-storage rental: the shopping flow, portfolio operations and webhook subscriptions.
 
@@ -29,7 +30,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     autoTagControllers: false,
     extraModels: [ProblemDetailsSchema],
   });
-  return toOpenApi31(documentAtLeastOneField(documentProblems(documentPathParameters(document))));
+  return toOpenApi31(documentRequestStrings(documentAtLeastOneField(documentProblems(documentPathParameters(document)))));
 }
 
 /**

@@ -9,7 +9,8 @@ const PORTFOLIO: ParameterObject = {
   in: 'path',
   required: true,
   description: 'The portfolio (database prefix); one the API key does not reach is answered 404, as an unknown one.',
-  schema: { type: 'string', minLength: 1, maxLength: MAX_PATH_PARAMETER_LENGTH },
+  // Unreserved URI characters: sent as they are, so the router's segment limit counts them one by one.
+  schema: { type: 'string', minLength: 1, maxLength: MAX_PATH_PARAMETER_LENGTH, pattern: '^[A-Za-z0-9._~-]+$' },
   example: 'demo',
 };
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsEmailAddress, IsOmittable, IsPhone, IsUuidString, PHONE_PATTERN_DESCRIPTION } from '../common';
+import { IsEmailAddress, IsOmittable, IsPhone, IsUuidString, PHONE_PATTERN, PHONE_PATTERN_DESCRIPTION } from '../common';
 import { AtLeastOneField } from '../openapi/at-least-one-field';
 import { NOTE_TEXT_MAX_LENGTH } from '../model/note.entity';
 
@@ -126,7 +126,7 @@ export class UnitGroupRates {
 @AtLeastOneField()
 export class UpdatePerson {
   @ApiPropertyOptional({ format: 'email' }) @IsOmittable() @IsEmailAddress() email?: string;
-  @ApiPropertyOptional({ description: PHONE_PATTERN_DESCRIPTION, example: '(555) 555-0123' }) @IsOmittable() @IsPhone() phone?: string;
+  @ApiPropertyOptional({ pattern: PHONE_PATTERN, description: PHONE_PATTERN_DESCRIPTION, example: '(555) 555-0123' }) @IsOmittable() @IsPhone() phone?: string;
 }
 
 export class PersonContact {

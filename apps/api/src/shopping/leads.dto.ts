@@ -1,8 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength, Validate, ValidateIf } from 'class-validator';
-import { IsEmailAddress, IsPhone, IsUuidString, PHONE_PATTERN_DESCRIPTION } from '../common';
+import { IsEmailAddress, IsPhone, IsUuidString, PHONE_PATTERN, PHONE_PATTERN_DESCRIPTION } from '../common';
 import { IsCalendarDateString } from '../common/calendar-date';
+import { RequiresOneOf } from '../openapi/at-least-one-field';
 
+@RequiresOneOf('email', 'phone')
 export class CreateLeadRequest {
   @ApiProperty({ format: 'uuid' }) @IsUuidString() facilityUuid!: string;
   @ApiPropertyOptional({ format: 'uuid', description: 'The unit group the lead wants; needed before a lease can be sent.' })
@@ -15,7 +17,7 @@ export class CreateLeadRequest {
   @ValidateIf((lead: CreateLeadRequest) => lead.email !== undefined || lead.phone === undefined)
   @IsEmailAddress()
   email?: string;
-  @ApiPropertyOptional({ description: PHONE_PATTERN_DESCRIPTION })
+  @ApiPropertyOptional({ pattern: PHONE_PATTERN, description: PHONE_PATTERN_DESCRIPTION })
   @ValidateIf((lead: CreateLeadRequest) => lead.phone !== undefined || lead.email === undefined)
   @IsPhone()
   phone?: string;

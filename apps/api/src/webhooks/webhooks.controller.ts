@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { ApiKeyAuth, CurrentApiKey, WriteOperation, type ApiKeyPrincipal } from '../auth';
 import { ApiInvalidResponse } from '../common';
 import { SubscriptionsService } from './subscriptions.service';
@@ -11,6 +12,7 @@ import {
   SendTestEvent,
   SubscriptionList,
   SubscriptionView,
+  targetUrlDoc,
   TestEventSent,
   Unsubscribe,
   Unsubscribed,
@@ -47,7 +49,7 @@ export class WebhooksController {
   @Get('subscriptions')
   @ApiOperation({ operationId: 'listWebhookSubscriptions', summary: 'List webhook subscriptions' })
   @ApiQuery({ name: 'targetUrl', required: false })
-  @ApiQuery({ name: 'eventType', required: false })
+  @ApiQuery({ name: 'eventType', required: false, enum: [...PUBLIC_EVENT_TYPES] })
   @portfolioQuery
   @ApiOkResponse({ type: SubscriptionList })
   list(
@@ -61,7 +63,7 @@ export class WebhooksController {
 
   @Patch('subscriptions')
   @ApiOperation({ operationId: 'updateWebhookSubscription', summary: 'Update a webhook subscription' })
-  @ApiQuery({ name: 'targetUrl', required: false, description: 'Identifies the subscription (or give it in the body).' })
+  @ApiQuery({ name: 'targetUrl', required: false, schema: targetUrlDoc('Identifies the subscription (or give it in the body).') as SchemaObject })
   @portfolioQuery
   @ApiOkResponse({ type: SubscriptionView })
   update(
