@@ -180,6 +180,23 @@ describe('OpenAPI document', () => {
     expect(schemas.ProblemDetails.properties!.detail).not.toHaveProperty('pattern');
   });
 
+  it('links name operations of the document, with parameters they take', () => {
+    const byId = new Map([...operations(document)].map(([, , operation]) => [operation.operationId, operation]));
+    let links = 0;
+    for (const [, , operation] of operations(document)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        for (const [name, link] of Object.entries((response as { links?: Record<string, { operationId: string; parameters?: object }> }).links ?? {})) {
+          links++;
+          const target = byId.get(link.operationId);
+          expect({ name, found: target !== undefined }).toEqual({ name, found: true });
+          const taken = new Set((target?.parameters ?? []).map((parameter) => ('name' in parameter ? parameter.name : '')));
+          for (const parameter of Object.keys(link.parameters ?? {})) expect({ name, parameter, taken: taken.has(parameter) }).toEqual({ name, parameter, taken: true });
+        }
+      }
+    }
+    expect(links).toBeGreaterThan(0);
+  });
+
   it('types money as integer pennies, with the bounds the API enforces on bids and payments', () => {
     const schemas = document.components!.schemas as Record<string, SchemaObject>;
     for (const [name, schema] of Object.entries(schemas)) {

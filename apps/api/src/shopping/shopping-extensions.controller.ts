@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags, type LinkObject } from '@nestjs/swagger';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
 import { FacilityView } from './catalog.dto';
 import { CatalogService } from './catalog.service';
@@ -7,6 +7,16 @@ import { CreateLeadRequest, CreateLeadResult } from './leads.dto';
 import { LeadsService } from './leads.service';
 import { CheckPreexistingRequest, CheckPreexistingResult } from './tenant.dto';
 import { TenantsService } from './tenants.service';
+
+/** What a new lead leads to: its notes, its lease (at the facility it named) and the messages sent about it. */
+const LEAD_LINKS: Record<string, LinkObject> = {
+  CreateNote: { operationId: 'createLeadNote', parameters: { portfolio: '$request.path.portfolio', leadUuid: '$response.body#/leadUuid' } },
+  SendLease: {
+    operationId: 'sendLease',
+    parameters: { portfolio: '$request.path.portfolio', facilityUuid: '$request.body#/facilityUuid', leadUuid: '$response.body#/leadUuid' },
+  },
+  ListNotifications: { operationId: 'Notifications_list', parameters: { portfolio: '$request.path.portfolio', leadUuid: '$response.body#/leadUuid' } },
+};
 
 /** Shopping operations beyond the published interface (ARCHITECTURE.md "Extension operations"). */
 @ApiTags('Extensions')
@@ -29,7 +39,7 @@ export class ShoppingExtensionsController {
   @Post('leads')
   @HttpCode(200)
   @ApiOperation({ operationId: 'createLead', summary: 'Create a lead' })
-  @ApiOkResponse({ type: CreateLeadResult })
+  @ApiOkResponse({ type: CreateLeadResult, links: LEAD_LINKS })
   createLead(@CurrentPortfolio() portfolio: PortfolioRef, @Body() body: CreateLeadRequest): Promise<CreateLeadResult> {
     return this.leads.create(portfolio.uuid, body);
   }
