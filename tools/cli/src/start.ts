@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { connectionUrl, isReachable, migrate, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
+import { AlreadyRunning, claimPidFile } from './supervision/pid-file';
 
 interface App {
   name: string;
@@ -19,6 +21,11 @@ const APPS: App[] = [
 ];
 
 const READY_TIMEOUT_MS = 120_000;
+/** Each service is started with it preloaded: it stops the service when the supervisor dies, however it dies. */
+const PARENT_WATCH = path.join(__dirname, 'supervision', 'parent-watch.js');
+const POSTGRES_REAPER = path.join(__dirname, 'supervision', 'postgres-reaper.js');
+/** Ctrl-C, `kill`, and a closing terminal stop everything alike. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 const say = (line: string) => process.stdout.write(`\x1b[1m[start]\x1b[0m ${line}\n`);
 const portOf = (app: App) => Number(process.env[app.portVariable] ?? app.defaultPort);
@@ -34,6 +41,24 @@ function pipeWithPrefix(child: ChildProcess, app: App): void {
       for (const line of lines) process.stdout.write(prefix + line + '\n');
     });
   }
+}
+
+const portInUse = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+/**
+ * Stops the embedded PostgreSQL if this supervisor dies without stopping it (SIGKILL): a small process whose stdin
+ * only the supervisor holds, closed by the kernel at the supervisor's death.
+ */
+function startPostgresReaper(dataDir: string): void {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const reaper = spawn(process.execPath, [POSTGRES_REAPER, String(postmaster)], { stdio: ['pipe', 'ignore', 'ignore'] });
+  reaper.unref();
+  (reaper.stdin as unknown as { unref?: () => void } | null)?.unref?.();
 }
 
 async function waitUntilReady(app: App, child: ChildProcess): Promise<void> {
@@ -76,6 +101,30 @@ function printBanner(dataDir: string): void {
  * then the three services as child processes. Ctrl-C (or SIGTERM) stops the services, then PostgreSQL.
  */
 export async function start({ dataDir }: { dataDir: string }): Promise<number> {
+  mkdirSync(dataDir, { recursive: true });
+  let release: () => void;
+  try {
+    release = claimPidFile(dataDir);
+  } catch (error) {
+    if (!(error instanceof AlreadyRunning)) throw error;
+    say(error.message);
+    return 1;
+  }
+  try {
+    // Another system (or anything else) on a service port would answer this one's health checks.
+    for (const app of APPS) {
+      if (await portInUse(portOf(app))) {
+        say(`port ${portOf(app)} (${app.name}, ${app.portVariable}) is in use: is the system already running? Stop it, or choose other ports`);
+        return 1;
+      }
+    }
+    return await supervise(dataDir);
+  } finally {
+    release();
+  }
+}
+
+async function supervise(dataDir: string): Promise<number> {
   let postgres: RunningEmbeddedPostgres | undefined;
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
@@ -89,6 +138,7 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
       say(`starting embedded PostgreSQL (data in ${cluster})`);
       postgres = await startEmbeddedPostgres({ dataDir });
       databaseUrl = postgres.url();
+      startPostgresReaper(dataDir);
     }
   }
   const children: ChildProcess[] = [];
@@ -122,10 +172,10 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
     await runToCompletion('apps/api/dist/cli.js', ['seed', 'demo', '--if-empty'], env);
 
     const stopped = new Promise<number>((resolve) => {
-      process.once('SIGINT', () => void stopAll(0).then(resolve));
-      process.once('SIGTERM', () => void stopAll(0).then(resolve));
+      for (const signal of STOP_SIGNALS) process.once(signal, () => void stopAll(0).then(resolve));
       for (const app of APPS) {
-        const child = spawn(process.execPath, [path.join(repoRoot, app.entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        // fd 3: a pipe only this process holds, which parent-watch sees close when it dies.
+        const child = spawn(process.execPath, ['--require', PARENT_WATCH, path.join(repoRoot, app.entry)], { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
         pipeWithPrefix(child, app);
         child.once('exit', (code, signal) => {
           if (stopping) return;

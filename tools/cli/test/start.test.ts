@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@storage/testing';
+import { eventually, freePort } from '@storage/testing';
 import { runCli, startSystem, stopWithCtrlC } from './support/system';
 
 const portIsClosed = (port: number) =>
@@ -76,7 +76,56 @@ describe('npm start', () => {
     for (const port of Object.values(ports)) expect(await portIsClosed(port)).toBe(true);
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 300_000);
+
+  it('refuses a second npm start, and stops everything, PostgreSQL included, when its terminal closes (SIGHUP)', async () => {
+    const system = await startSystem(env);
+    const second = runCli(env, 'start');
+    expect({ status: second.status, output: second.stdout + second.stderr }).toEqual({ status: 1, output: expect.stringContaining('npm start is already running') });
+    expect(second.stdout).not.toContain('is ready');
+    // Another data directory, the same ports: refused before it starts anything.
+    const otherDataDir = await mkdtemp(path.join(tmpdir(), 'storage-start-other-'));
+    const third = runCli({ ...env, DATA_DIR: otherDataDir }, 'start');
+    await rm(otherDataDir, { recursive: true, force: true });
+    expect({ status: third.status, output: third.stdout }).toEqual({ status: 1, output: expect.stringContaining(`port ${ports.api} (api, API_PORT) is in use`) });
+
+    await expectNothingLeftAfter(system.process.pid!, 'SIGHUP');
+  }, 300_000);
+
+  it('leaves no service nor PostgreSQL running when the supervisor is killed (SIGKILL)', async () => {
+    const system = await startSystem(env);
+    await expectNothingLeftAfter(system.process.pid!, 'SIGKILL');
+  }, 300_000);
+
+  /** Signals the supervisor, then expects every process it started (and theirs) gone, the ports free and PostgreSQL stopped. */
+  async function expectNothingLeftAfter(supervisor: number, signal: NodeJS.Signals): Promise<void> {
+    const started = descendantsOf(supervisor);
+    expect(started.map(commandLine).join('\n')).toMatch(/postgres[\s\S]*webhook-dispatcher|webhook-dispatcher[\s\S]*postgres/);
+    process.kill(supervisor, signal);
+    await eventually(
+      async () => {
+        expect(started.filter(isRunning).map((pid) => `${pid} ${commandLine(pid)}`)).toEqual([]);
+        for (const port of Object.values(ports)) expect(await portIsClosed(port)).toBe(true);
+        expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+  }
 });
+
+/** Every process below `pid`, children first. */
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
 /** The pids whose parent is `pid`, from /proc. */
 function childrenOf(pid: number): number[] {
@@ -94,4 +143,10 @@ function childrenOf(pid: number): number[] {
     });
 }
 
-const commandLine = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+const commandLine = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '(exited)';
+  }
+};
