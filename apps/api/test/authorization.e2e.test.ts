@@ -24,7 +24,7 @@ afterAll(async () => api.close());
 /** The lease pages take no API key: the unguessable token of the signing link is the credential. */
 const KEYLESS = ['GET /leases/sign/{token}', 'POST /leases/sign/{token}'];
 /** Routes outside the API document: the document itself, its viewer and the probes, which hold no portfolio data. */
-const SERVICE_ROUTES = ['GET /openapi.json', 'GET /openapi.yaml', 'GET /docs', 'GET /docs/:file', 'GET /health/live', 'GET /health/ready'];
+const SERVICE_ROUTES = ['GET /', 'GET /openapi.json', 'GET /openapi.yaml', 'GET /docs', 'GET /docs/:file', 'GET /health/live', 'GET /health/ready'];
 
 /** A digest of every row of every table: equal digests, nothing changed (events included: the outbox is a table). */
 async function snapshot(): Promise<Record<string, string>> {
