@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { connectionUrl, isReachable, migrate, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
+import { humanLine } from './human-log';
 import { AlreadyRunning, claimPidFile } from './supervision/pid-file';
 
 interface App {
@@ -30,15 +31,22 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const say = (line: string) => process.stdout.write(`\x1b[1m[start]\x1b[0m ${line}\n`);
 const portOf = (app: App) => Number(process.env[app.portVariable] ?? app.defaultPort);
 
-/** Prefixes every line a child writes with its name, so three services can share one terminal. */
+/**
+ * Prefixes every line a child writes with its name, so three services can share one terminal. In a terminal the
+ * JSON log lines are written for people (`humanLine`); piped, or with LOG_FORMAT=json, they pass as they are.
+ */
 function pipeWithPrefix(child: ChildProcess, app: App): void {
   const prefix = `\x1b[${app.colour}m[${app.name}]\x1b[0m `;
+  const human = process.stdout.isTTY && process.env.LOG_FORMAT !== 'json';
   for (const stream of [child.stdout, child.stderr]) {
     let pending = '';
     stream?.on('data', (chunk: Buffer) => {
       const lines = (pending + chunk.toString('utf8')).split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) process.stdout.write(prefix + line + '\n');
+      for (const line of lines) {
+        const shown = human ? humanLine(line) : line;
+        if (shown !== null) process.stdout.write(prefix + shown + '\n');
+      }
     });
   }
 }
