@@ -2,6 +2,7 @@ import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from 
 import type { Kafka, Message, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { createPool } from '@storage/persistence';
+import { describe } from '../consumer/deliver';
 import { relayLockName } from '../embedded/advisory-lock';
 import { LogFollower, type StepResult } from '../embedded/log-follower';
 import { LogReader, type LogRecord } from '../embedded/log-reader';
@@ -44,6 +45,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private offset = 0n;
   private lagTimer: NodeJS.Timeout | undefined;
   private readonly announced = new AnnouncedRecords();
+  /** The mark of the last stretch sent (see `publish`). */
+  private marking: Promise<{ error: unknown } | undefined> = Promise.resolve(undefined);
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.logger = new Logger(`OutboxRelay:${options.service}`);
@@ -59,6 +62,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       pollIntervalMs: options.pollIntervalMs,
       lead: () => this.lead(),
       step: () => this.step(),
+      // The last mark lands before the lock is released: a later one could move the next leader's position back.
+      resign: () => this.marksSettled().catch((error: unknown) => this.logger.warn(`relay position not saved, will re-send: ${describe(error)}`)),
       onError: (error) => this.logger.warn(`relay paused, will retry: ${error instanceof Error ? error.message : String(error)}`),
     });
   }
@@ -130,19 +135,41 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     return 'busy';
   }
 
-  /** Sends the service's records of the next stretch of the log, then marks them published and moves past it. */
+  /**
+   * Sends the service's records of the next stretch of the log, then has them marked published and the position
+   * saved after it. The mark runs while the next stretch is sent, one at a time and in log order, so the saved
+   * position only moves forward and never past what Kafka acknowledged; a failed mark stops this leadership, and
+   * the next one re-sends from the saved position (consumers dedupe).
+   */
   private async publish(records: readonly LogRecord[]): Promise<void> {
     const through = records[records.length - 1].position;
     const mine = records.filter((record) => record.source === this.options.service);
     if (mine.length > 0) {
       await this.producer!.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
     }
-    // One statement, so atomic without a transaction's three more round trips.
-    await this.pool.query(
-      `WITH published AS (UPDATE outbox SET published_at = now() WHERE id = ANY($3::bigint[])) ${saveOffsetSql('$1', '$2')}`,
-      [relayLockName(this.options.service), through.toString(), mine.map((record) => record.position.toString())],
-    );
+    await this.marksSettled();
+    this.marking = this.markPublished(mine, through);
     this.offset = through;
+  }
+
+  /** Waits for the mark under way; throws its failure. */
+  private async marksSettled(): Promise<void> {
+    const failure = await this.marking;
+    this.marking = Promise.resolve(undefined);
+    if (failure) throw failure.error;
+  }
+
+  /** One statement, so atomic without a transaction's three more round trips. Resolves with its failure, if any. */
+  private async markPublished(records: readonly LogRecord[], through: bigint): Promise<{ error: unknown } | undefined> {
+    try {
+      await this.pool.query(
+        `WITH published AS (UPDATE outbox SET published_at = now() WHERE id = ANY($3::bigint[])) ${saveOffsetSql('$1', '$2')}`,
+        [relayLockName(this.options.service), through.toString(), records.map((record) => record.position.toString())],
+      );
+      return undefined;
+    } catch (error) {
+      return { error };
+    }
   }
 }
 
