@@ -42,7 +42,10 @@ export class DailyTimer implements OnApplicationBootstrap, OnApplicationShutdown
     });
     for (const result of results.flat()) {
       if (!result.skipped) {
-        this.logger.log(`facility ${result.facilityUuid} ${result.businessDate}: ${result.transitions} transition(s) over ${result.candidates} candidate(s)`);
+        this.logger.log(
+          `facility ${result.facilityUuid} ${result.businessDate}: ${result.billed} rental(s) billed, ${result.charges} charge(s); ` +
+            `${result.transitions} transition(s) over ${result.candidates} candidate(s)`,
+        );
       }
     }
   }
