@@ -69,6 +69,35 @@ describe('delivery engine', () => {
     expect(((await h.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'succeeded'`)))[0].n).toBe(7);
   });
 
+  it("records the attempts finished with one whose endpoint was deleted meanwhile, instead of losing them all", async () => {
+    const gone = await seedEndpoint(h.dataSource, { url: receiver.url('/gone') });
+    const kept = await seedEndpoint(h.dataSource, { url: receiver.url('/kept') });
+    // Both requests are held until the first endpoint is deleted, then answered at once: their attempts finish
+    // together and are recorded in one group, one of them for a message that no longer exists.
+    const held: (() => void)[] = [];
+    receiver.respond = (_request, res) => {
+      held.push(() => {
+        res.statusCode = 204;
+        res.end();
+      });
+    };
+    await h.publish(sampleEvent('moved-in'));
+    const engine = h.engine();
+    engine.start();
+    try {
+      await eventually(() => expect(held).toHaveLength(2));
+      await h.dataSource.query('DELETE FROM webhook_endpoints WHERE id = $1', [gone.id]);
+      for (const answer of held) answer();
+      await eventually(async () => {
+        const rows = await h.dataSource.query<{ status: string; attempts: number }[]>('SELECT status, attempts FROM webhook_messages WHERE endpoint_id = $1', [kept.id]);
+        expect(rows).toEqual([{ status: 'succeeded', attempts: 1 }]);
+      }, { timeoutMs: 5_000 });
+      expect((await attempts()).map((a) => a.endpoint_id)).toEqual([kept.id]);
+    } finally {
+      await engine.stop();
+    }
+  });
+
   it('creates one message per event and endpoint: a replayed event is not delivered again', async () => {
     await seedEndpoint(h.dataSource, { url: receiver.url() });
     const event = sampleEvent('moved-in');

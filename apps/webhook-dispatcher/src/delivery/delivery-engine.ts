@@ -182,13 +182,27 @@ export class DeliveryEngine {
         try {
           await this.store.record(batch, this.clock.now(), this.failingCutoff());
         } catch (error) {
-          // The messages stay claimed until their lease ends, then are tried again: late, never lost.
-          this.logger.error(`recording ${batch.length} attempts failed: ${String(error)}`);
+          // One attempt that cannot be recorded (its message gone with its endpoint, deleted meanwhile) must not lose
+          // the others' records, which would leave them claimed until their lease ends and send them again: each alone.
+          if (batch.length > 1) await this.recordEach(batch);
+          else this.logger.error(`recording an attempt failed: ${String(error)}`);
         }
       }
     })().finally(() => {
       this.flushing = undefined;
     });
+  }
+
+  /** The attempts of a group that failed, one statement each; one that fails again is logged and left to its lease. */
+  private async recordEach(batch: readonly AttemptRecord[]): Promise<void> {
+    for (const record of batch) {
+      try {
+        await this.store.record([record], this.clock.now(), this.failingCutoff());
+      } catch (error) {
+        // The message stays claimed until its lease ends, then is tried again: late, never lost.
+        this.logger.error(`recording the attempt of message ${record.message.id} failed: ${String(error)}`);
+      }
+    }
   }
 
   private claim(limit: number): Promise<ClaimedMessage[]> {
