@@ -99,6 +99,11 @@ export function entriesJson(rentalRecordUuid: string, entries: readonly NewLedge
   );
 }
 
+/** What makes a period charge once per rental: its kind, item type (`-` for none) and due date, e.g. `RENT:-:2026-12-23`. */
+export function periodChargeKey(charge: Pick<PeriodCharge, 'kind' | 'itemTypeUuid' | 'dueOn'>): string {
+  return `${charge.kind}:${charge.itemTypeUuid ?? '-'}:${charge.dueOn}`;
+}
+
 /**
  * The entries of period charges: each charge with its uuid, followed by its promotions' credits naming it. Each
  * entry has a charge key (a charge: kind, item type and due date; a credit: its promotion and its charge's key),
@@ -112,7 +117,7 @@ export function periodChargeEntries(
   const posted: { entryUuid: string; charge: PeriodCharge }[] = [];
   for (const charge of charges) {
     const entryUuid = randomUUID();
-    const chargeKey = `${charge.kind}:${charge.itemTypeUuid ?? '-'}:${charge.dueOn}`;
+    const chargeKey = periodChargeKey(charge);
     posted.push({ entryUuid, charge });
     entries.push({
       uuid: entryUuid,

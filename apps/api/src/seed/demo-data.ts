@@ -1,5 +1,6 @@
 import { addDays, billingDayFor, COVERAGE_PROVIDERS, nextDueDateAfter, currentRates, occupancyPercent, PRIVATE_COVERAGE_UUID, type OccupancyBand } from '@storage/domain';
 import type { OperatingHours } from '../model/facility.entity';
+import { periodChargeKey } from '@storage/rental-ledger';
 import { seedUuid } from './seed-uuid';
 
 /** The demo portfolio, fully described as rows; ids come from names, so each run produces the same data. */
@@ -192,14 +193,14 @@ function addTenant(t: DemoTables, spec: TenantSpec): void {
   // business day never bills them again), paid, or (behind) unpaid since their due date.
   const hasLock = i % 4 === 1;
   const charges = [
-    { key: 'rent', kind: 'RENT', description: `Rent ${billedPeriod.from} to ${addDays(billedPeriod.to, -1)}`, amountInPennies: spec.rent, itemTypeUuid: null },
-    ...(hasLock ? [{ key: 'lock', kind: 'SERVICE_FEE', description: 'Disc lock rental', amountInPennies: 500, itemTypeUuid: seedUuid('item-type:lock') }] : []),
+    { key: 'rent', kind: 'RENT' as const, description: `Rent ${billedPeriod.from} to ${addDays(billedPeriod.to, -1)}`, amountInPennies: spec.rent, itemTypeUuid: null },
+    ...(hasLock ? [{ key: 'lock', kind: 'SERVICE_FEE' as const, description: 'Disc lock rental', amountInPennies: 500, itemTypeUuid: seedUuid('item-type:lock') }] : []),
   ];
   for (const charge of charges) {
     t.rental_ledger_entries.push({
       uuid: seedUuid(`${charge.key}:${i}`), rentalRecordUuid: rentalUuid, kind: charge.kind, description: charge.description, amountInPennies: charge.amountInPennies,
       postedOn: billedDue, dueOn: billedDue, periodFrom: billedPeriod.from, periodTo: billedPeriod.to, itemTypeUuid: charge.itemTypeUuid,
-      chargeKey: `${charge.kind}:${charge.itemTypeUuid ?? '-'}:${billedDue}`,
+      chargeKey: periodChargeKey({ kind: charge.kind, itemTypeUuid: charge.itemTypeUuid, dueOn: billedDue }),
     });
   }
   if (!isBehind) {

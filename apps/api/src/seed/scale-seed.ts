@@ -178,7 +178,7 @@ function batchStatements(b: Batch): string[] {
      CROSS JOIN LATERAL (SELECT current_date - 31 - n % 700 AS start_date) AS st
      CROSS JOIN LATERAL (SELECT st.start_date, least(extract(day FROM st.start_date)::int, 28) AS billing_day) AS s`,
     `INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on, period_from, period_to, charge_key)
-     SELECT r.uuid, 'RENT', 'Rent ' || p.due || ' to ' || (r.next_due_date - 1), r.rent_in_pennies, p.due, p.due, p.due, r.next_due_date, 'RENT:-:' || p.due
+     SELECT r.uuid, 'RENT', 'Rent ' || p.due || ' to ' || (r.next_due_date - 1), r.rent_in_pennies, p.due, p.due, p.due, r.next_due_date, 'RENT:-:' || p.due /* periodChargeKey of @storage/rental-ledger */
        FROM ${tenants} JOIN rental_records r ON r.uuid = ${id('rental', 'n')}
       CROSS JOIN LATERAL (SELECT (r.next_due_date - interval '1 month')::date AS due) AS p
       WHERE n % 10 = 0`,
