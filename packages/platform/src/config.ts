@@ -29,9 +29,10 @@ export const commonConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('.data'),
+  // Checked as pg will parse it, so a URL it cannot read stops the boot here and not with a driver error.
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// connection URL')
+    .refine((url) => /^postgres(ql)?:\/\/.+/.test(url) && URL.canParse(url), 'must be a postgres:// connection URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /**
@@ -55,17 +56,17 @@ export const portSchema = port;
 
 export type CommonConfig = z.infer<typeof commonConfigSchema>;
 
-/** Parses the environment with a service's schema, or throws a ConfigError naming each variable at fault. */
+/**
+ * Parses the environment with a service's schema, or throws a ConfigError naming each variable at fault and the
+ * rule it breaks. The rejected value is never quoted: it may be a secret or carry one (a URL's password), and an
+ * error goes to logs that many can read.
+ */
 export function loadConfig<Schema extends z.ZodType>(schema: Schema, env: NodeJS.ProcessEnv = process.env): z.infer<Schema> {
   // Empty strings count as unset, as they do in most deployment tools.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = schema.safeParse(present);
   if (result.success) return result.data;
   throw new ConfigError(
-    result.error.issues.map((issue) => {
-      const name = issue.path.join('.');
-      const given = present[name];
-      return `${name}: ${issue.message}${given === undefined ? '' : ` (got "${given}")`}`;
-    }),
+    result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
   );
 }

@@ -1,4 +1,4 @@
-export { configProblems, expectBootRefused } from './boot';
+export { bootWith, configProblems, expectBootRefused, secretValue } from './boot';
 export { launchBrowser } from './browser';
 export { eventually, type EventuallyOptions } from './eventually';
 export { describeWithKafka, testKafkaBrokers } from './kafka';
