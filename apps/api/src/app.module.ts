@@ -11,6 +11,7 @@ import { LeasesModule } from './leases/leases.module';
 import { API_ENTITIES } from './model';
 import { NotificationsListingModule, NotificationsModule } from './notifications/notifications.module';
 import { PortfolioModule } from './portfolio/portfolio.module';
+import { RateLimitModule } from './rate-limit';
 import { RentalsModule } from './rentals/rentals.module';
 import { SERVICE_NAME, SERVICE_VERSION } from './service-info';
 import { ShoppingModule } from './shopping/shopping.module';
@@ -28,6 +29,7 @@ export class AppModule {
           useFactory: (dataSource: DataSource, messaging: MessagingReadinessCheck[]) => [databaseReadiness(dataSource), ...messaging],
           inject: [DataSource, MESSAGING_READINESS],
         }),
+        RateLimitModule.forRoot(config.rateLimits),
         AuthModule,
         NotificationsModule,
         NotificationsListingModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),

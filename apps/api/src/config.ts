@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonConfigSchema, ConfigError, loadConfig, portSchema } from '@storage/platform';
+import { loadRateLimitConfig, type RateLimitConfig } from './rate-limit';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks/webhooks.config';
 
 export const configSchema = commonConfigSchema
@@ -10,9 +11,9 @@ export const configSchema = commonConfigSchema
   })
   .transform((config) => ({ ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.API_PORT}`).replace(/\/+$/, '') }));
 
-export type Config = z.infer<typeof configSchema> & { webhooks: WebhooksConfig };
+export type Config = z.infer<typeof configSchema> & { webhooks: WebhooksConfig; rateLimits: RateLimitConfig };
 
-/** The api's settings and those of its webhook operations, validated together so every bad variable is named at once. */
+/** The api's settings, those of its webhook operations and its rate limits, validated together so every bad variable is named at once. */
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const attempt = <T>(load: () => T): T | undefined => {
@@ -26,6 +27,7 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env): Config 
   };
   const core = attempt(() => loadConfig(configSchema, env));
   const webhooks = attempt(() => loadWebhooksConfig(env));
-  if (!core || !webhooks) throw new ConfigError(problems);
-  return { ...core, webhooks };
+  const rateLimits = attempt(() => loadRateLimitConfig(env));
+  if (!core || !webhooks || !rateLimits) throw new ConfigError(problems);
+  return { ...core, webhooks, rateLimits };
 }

@@ -109,6 +109,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const problem = this.toProblem(exception);
     if (problem.status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    for (const [name, value] of Object.entries(headersOf(exception))) void reply.header(name, value);
     void reply.status(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(problem);
   }
 
@@ -161,6 +162,14 @@ function detailOf(exception: HttpException): string {
   if (typeof body.message === 'string') return body.message;
   if (Array.isArray(body.message)) return body.message.map(String).join('; ');
   return exception.message;
+}
+
+/** Headers an HttpException asks for (`{ headers: { 'retry-after': '3' } }` in its response: a 429's Retry-After). */
+function headersOf(exception: unknown): Record<string, string> {
+  if (!(exception instanceof HttpException)) return {};
+  const headers = (exception.getResponse() as { headers?: unknown } | null)?.headers;
+  if (typeof headers !== 'object' || headers === null) return {};
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 function errorsOf(exception: HttpException): FieldError[] | undefined {

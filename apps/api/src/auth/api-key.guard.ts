@@ -15,6 +15,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiExtension, ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyScope } from '../model/api-key.entity';
+import { RateLimits } from '../rate-limit';
 import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from './api-key.service';
 
 export const API_KEY_HEADER = 'x-api-key';
@@ -30,13 +31,15 @@ interface AuthenticatedRequest extends FastifyRequest {
 /**
  * Authenticates `x-api-key` (401 when missing or unknown), checks the scope (403 when a read key calls a
  * write), and when the route has a `:portfolio` segment resolves it, answering 404 for a portfolio the key
- * may not reach exactly as for one that does not exist. Runs before pipes, so a refused call changes nothing.
+ * may not reach exactly as for one that does not exist; 429 past the key's rate limit (`src/rate-limit`). Runs before
+ * pipes, so a refused call changes nothing.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     @Inject(ApiKeyService) private readonly apiKeys: ApiKeyService,
     @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(RateLimits) private readonly rateLimits: RateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -48,6 +51,7 @@ export class ApiKeyGuard implements CanActivate {
     const principal = await this.apiKeys.authenticate(key);
     if (principal === null) throw new UnauthorizedException(`A valid ${API_KEY_HEADER} header is required.`);
     request.apiKey = principal;
+    await this.rateLimits.forKey(principal.apiKeyUuid, context);
 
     const params = request.params as Record<string, string | undefined>;
     if (params.portfolio !== undefined) {

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AcceptsFormBody } from '@storage/platform';
 import type { FastifyReply } from 'fastify';
+import { LeasePageRateLimitGuard } from '../rate-limit';
 import { refusalPage, signedPage, termsPage } from './lease-page';
 import { LeaseSigningService, type LeaseOutcome } from './lease-signing.service';
 
@@ -19,9 +20,10 @@ const TokenParam = ApiParam({ name: 'token', description: 'The signing token of 
 
 /**
  * The lease page of the signing link (no API key: the unguessable token is the credential). Answers are
- * HTML for the tenant's browser, failures included.
+ * HTML for the tenant's browser, failures included (but 429, problem+json as every rate limit's).
  */
 @ApiTags('Extensions')
+@UseGuards(LeasePageRateLimitGuard)
 @Controller('leases/sign')
 export class LeaseSigningController {
   constructor(@Inject(LeaseSigningService) private readonly leases: LeaseSigningService) {}

@@ -1,4 +1,4 @@
-import { getSchemaPath, type ContentObject, type OpenAPIObject, type OperationObject, type ResponseObject, type ResponsesObject } from '@nestjs/swagger';
+import { getSchemaPath, type ContentObject, type HeadersObject, type OpenAPIObject, type OperationObject, type ResponseObject, type ResponsesObject } from '@nestjs/swagger';
 import { MAX_PATH_PARAMETER_LENGTH, PROBLEM_CONTENT_TYPE } from '@storage/platform';
 import { API_KEY_HEADER, API_KEY_SCOPE_EXTENSION, defaultScope } from '../auth';
 import { ProblemDetailsSchema } from './problem-details.schema';
@@ -8,6 +8,13 @@ type Operation = OperationObject & { [API_KEY_SCOPE_EXTENSION]?: string };
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const PROBLEM_CONTENT: ContentObject = { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDetailsSchema) } } };
+
+/** What a 429 says besides its problem (src/rate-limit). */
+const RATE_LIMITED_HEADERS: HeadersObject = {
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Policy': { description: 'The limit that refused: its name, requests at once (`q`) and the seconds they refill in (`w`).', schema: { type: 'string' } },
+  RateLimit: { description: 'The limit that refused: requests left (`r=0`) and seconds until one more (`t`).', schema: { type: 'string' } },
+};
 
 /** Fastify parses (and so may refuse) the body of every method but these. */
 const BODILESS_METHODS = new Set(['get', 'head']);
@@ -19,7 +26,7 @@ const takesApiKey = (operation: Operation): boolean =>
  * The failures the framework answers for whole kinds of routes, so no route declares them: Fastify parses
  * the body of every method but GET and HEAD (malformed, too large, unsupported type or charset), its router
  * refuses a path parameter too long or badly escaped, the API key guard refuses unknown keys and read keys on
- * writes, and resolves the `{portfolio}` segment.
+ * writes, and resolves the `{portfolio}` segment; every operation is rate limited.
  */
 function frameworkProblems(path: string, method: string, operation: Operation): Map<number, string> {
   const problems = new Map<number, string>();
@@ -37,6 +44,7 @@ function frameworkProblems(path: string, method: string, operation: Operation): 
     if (operation[API_KEY_SCOPE_EXTENSION] === 'write') problems.set(403, 'The API key may only read.');
   }
   if (path.includes('{portfolio}')) problems.set(404, 'Unknown resource, or a portfolio the key may not reach.');
+  problems.set(429, 'Too many requests: per API key and kind of route, per client on the lease pages; wait `Retry-After` seconds.');
   return problems;
 }
 
@@ -46,7 +54,11 @@ function withProblems(path: string, method: string, operation: Operation): Opera
   for (const [status, description] of frameworkProblems(path, method, operation)) {
     const declared = responses[status] as ResponseObject | undefined;
     // A declared answer keeps its words, and its own content (the lease pages' HTML) beside problem+json.
-    responses[status] = { description: declared?.description ?? description, content: { ...declared?.content, ...PROBLEM_CONTENT } };
+    responses[status] = {
+      description: declared?.description ?? description,
+      content: { ...declared?.content, ...PROBLEM_CONTENT },
+      ...(status === 429 ? { headers: RATE_LIMITED_HEADERS } : {}),
+    };
   }
   for (const [status, response] of Object.entries(responses)) {
     if (/^4\d\d$/.test(status) && response !== undefined && !('$ref' in response) && response.content === undefined) {

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, type LinkObject } from '@nestjs/swagger';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
+import { RateLimitClass } from '../rate-limit';
 import { FacilityView } from './catalog.dto';
 import { CatalogService } from './catalog.service';
 import { CreateLeadRequest, CreateLeadResult } from './leads.dto';
@@ -46,6 +47,7 @@ export class ShoppingExtensionsController {
 
   @Post('facilities/tenant/check-preexisting')
   @HttpCode(200)
+  @RateLimitClass('verification')
   @ApiOperation({ operationId: 'checkPreexistingTenant', summary: 'Email a verification code to a returning tenant' })
   @ApiOkResponse({ type: CheckPreexistingResult })
   checkPreexisting(@CurrentPortfolio() portfolio: PortfolioRef, @Body() body: CheckPreexistingRequest): Promise<CheckPreexistingResult> {

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/co
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, CurrentPortfolio, ReadOperation, type PortfolioRef } from '../auth';
 import { ApiInvalidResponse, PrebuiltJson, UuidPipe } from '../common';
+import { RateLimitClass } from '../rate-limit';
 import { CatalogService } from './catalog.service';
 import { CoverageOption, LeadSourceView } from './catalog.dto';
 import { EligibleAutoAppliedPromotionsByGroup, EligiblePromotionsRequest } from './promotions.dto';
@@ -31,6 +32,7 @@ export class ShoppingController {
 
   @Post('facilities/tenant/validate-preexisting')
   @HttpCode(200)
+  @RateLimitClass('verification')
   @ApiTags('Tenants')
   @ApiOperation({ operationId: 'validatePreexistingTenant', summary: 'Validate a pre-existing tenant' })
   @ApiOkResponse({ type: PreexistingTenantValidation })

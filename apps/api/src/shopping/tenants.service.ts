@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { notFound, requireFacility } from '../common';
 import { NOTIFICATION_PORT, SECRET_PLACEHOLDER, type NotificationPort } from '../notifications/notification.port';
 import type { Person } from '../model/person.entity';
+import { RateLimits } from '../rate-limit';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import { CODE_LIFETIME_MS, codeMatches, generateCode, hashCode, MAX_CODE_ATTEMPTS } from './verification-code';
 import type {
@@ -23,14 +24,21 @@ export class TenantsService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(NOTIFICATION_PORT) private readonly notifications: NotificationPort,
+    @Inject(RateLimits) private readonly rateLimits: RateLimits,
   ) {}
 
-  /** Emails a code to a known tenant of the portfolio. An unknown email answers `exists: false` and sends nothing. */
+  /**
+   * Emails a code to a known tenant of the portfolio. An unknown email answers `exists: false` and sends nothing;
+   * past the codes a person may get an hour, 429 (each new code would bring 5 more guesses).
+   */
   async checkPreexisting(portfolioUuid: string, request: CheckPreexistingRequest): Promise<CheckPreexistingResult> {
+    // Looked up before the transaction: the limit's own statement must not wait for a connection while it holds one.
+    const facility = await requireFacility(this.dataSource.manager, portfolioUuid, request.facilityUuid.toLowerCase());
+    const person = await findTenant(this.dataSource.manager, portfolioUuid, request.email);
+    if (person === null || person.email === null) return { exists: false, expiration: null };
+    const email = person.email;
+    await this.rateLimits.codeSent(person.uuid);
     return this.dataSource.transaction(async (db) => {
-      const facility = await requireFacility(db, portfolioUuid, request.facilityUuid.toLowerCase());
-      const person = await findTenant(db, portfolioUuid, request.email);
-      if (person === null || person.email === null) return { exists: false, expiration: null };
       const code = generateCode();
       const expiresAt = new Date(Date.now() + CODE_LIFETIME_MS);
       await db.query(
@@ -43,7 +51,7 @@ export class TenantsService {
           leadUuid: null,
           personUuid: person.uuid,
           channel: 'email',
-          recipient: person.email,
+          recipient: email,
           subject: `Your ${facility.name} verification code`,
           body: `Your verification code is ${SECRET_PLACEHOLDER}. It expires in ${CODE_LIFETIME_MS / 60_000} minutes.`,
           secret: code,
@@ -55,12 +63,16 @@ export class TenantsService {
     });
   }
 
-  /** Operation 2: checks the latest code; a valid one is used up and yields a prefilled lead with a verify token. */
+  /**
+   * Operation 2: checks the latest code; a valid one is used up and yields a prefilled lead with a verify token.
+   * Past the tries a person may make an hour (whatever the key, whatever the code), 429 before the code is read.
+   */
   async validatePreexisting(portfolioUuid: string, request: ValidatePreexistingRequest): Promise<PreexistingTenantValidation> {
+    const facility = await requireFacility(this.dataSource.manager, portfolioUuid, request.facilityUuid.toLowerCase());
+    const person = await findTenant(this.dataSource.manager, portfolioUuid, request.email);
+    if (person === null) return NOT_VALID;
+    await this.rateLimits.codeTried(person.uuid);
     return this.dataSource.transaction(async (db) => {
-      const facility = await requireFacility(db, portfolioUuid, request.facilityUuid.toLowerCase());
-      const person = await findTenant(db, portfolioUuid, request.email);
-      if (person === null) return NOT_VALID;
       const codes: { uuid: string; codeHash: string; expired: boolean; failedAttempts: number }[] = await db.query(
         `SELECT uuid, code_hash AS "codeHash", expires_at < now() AS expired, failed_attempts AS "failedAttempts"
          FROM tenant_verification_codes WHERE person_uuid = $1 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,

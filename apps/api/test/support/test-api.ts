@@ -8,7 +8,7 @@ import { createTestDatabase } from '@storage/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { createApiKey } from '../../src/auth/create-api-key';
-import { loadServiceConfig } from '../../src/config';
+import { loadServiceConfig, type Config } from '../../src/config';
 import type { EmbeddedNotificationAdapter } from '../../src/notifications/embedded-notification.adapter';
 import { NOTIFICATION_PORT } from '../../src/notifications/notification.port';
 import { BODY_LIMIT_BYTES, configureHttp } from '../../src/http';
@@ -40,19 +40,27 @@ export interface TestApi {
   close: () => Promise<void>;
   /** What the notification port sent, in full (codes and links included), oldest first. */
   sentNotifications: () => { recipient: string; body: string; subject: string }[];
+  /** Another replica of the api on the same database and settings, listening on a free loopback port: its base URL. */
+  startReplica: () => Promise<{ url: string; close: () => Promise<void> }>;
+}
+
+/** The api as `main.ts` wires it, on the given database, not yet initialised. */
+function createApp(config: Config, database: { url: string }): Promise<NestFastifyApplication> {
+  return NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES }), { logger: false });
 }
 
 /** Seeded ids by name (see src/seed/demo-data.ts). */
 export const id = seedUuid;
 
-/** The api in-process on Fastify against its own migrated database, seeded with the demo portfolio. */
-export async function startTestApi(): Promise<TestApi> {
+/**
+ * The api in-process on Fastify against its own migrated database, seeded with the demo portfolio. `env` adds
+ * settings (rate limits) to the test's own.
+ */
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'api-test-'));
-  const config = loadServiceConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL, DATABASE_POOL_SIZE: '4' });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database), createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES }), {
-    logger: false,
-  });
+  const config = loadServiceConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL, DATABASE_POOL_SIZE: '4', ...env });
+  const app = await createApp(config, database);
   const routes: string[] = [];
   app
     .getHttpAdapter()
@@ -104,6 +112,12 @@ export async function startTestApi(): Promise<TestApi> {
       return { status: response.statusCode, headers: response.headers, body, text: response.body };
     },
     sentNotifications: () => app.get<EmbeddedNotificationAdapter>(NOTIFICATION_PORT, { strict: false }).mailbox,
+    startReplica: async () => {
+      const replica = await createApp(config, database);
+      configureHttp(replica);
+      await replica.listen(0, '127.0.0.1');
+      return { url: await replica.getUrl(), close: () => replica.close() };
+    },
     close: async () => {
       await app.close();
       await database.drop();
