@@ -1,3 +1,5 @@
+import { createApiKey } from '../src/auth/create-api-key';
+import { revokeApiKey } from '../src/auth/manage-api-keys';
 import { walkRoutes, type RouteCall } from './support/routes';
 import { expectProblem, startTestApi, type Reply, type TestApi } from './support/test-api';
 
@@ -26,10 +28,14 @@ const KEYLESS = ['GET /leases/sign/{token}', 'POST /leases/sign/{token}'];
 /** Routes outside the API document: the document itself, its viewer and the probes, which hold no portfolio data. */
 const SERVICE_ROUTES = ['GET /', 'GET /openapi.json', 'GET /openapi.yaml', 'GET /docs', 'GET /docs/:file', 'GET /health/live', 'GET /health/ready'];
 
-/** A digest of every row of every table: equal digests, nothing changed (events included: the outbox is a table). */
+/**
+ * A digest of every row of every table: equal digests, nothing changed (events included: the outbox is a table).
+ * Every call counts against its key's rate limit, refused or not: `api_rate_limits` is the one table left out.
+ */
 async function snapshot(): Promise<Record<string, string>> {
   const tables: { name: string }[] = await api.db.query(
-    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'api_rate_limits' ORDER BY table_name`,
   );
   const entries = await Promise.all(
     tables.map(async ({ name }) => {
@@ -97,6 +103,18 @@ describe('API key authorization', () => {
     const before = await snapshot();
     for (const route of routes) {
       const reply = await send(route, null);
+      expect(answer(route, reply)).toEqual({ route: route.operation, status: 401, documented: true });
+      expectProblem(reply, 401);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a revoked key gets 401 on every route, and nothing changes', async () => {
+    const revoked = await createApiKey(api.db, { portfolioIds: ['demo'], scope: 'write' });
+    await revokeApiKey(api.db, revoked.uuid);
+    const before = await snapshot();
+    for (const route of routes) {
+      const reply = await send(route, revoked.key);
       expect(answer(route, reply)).toEqual({ route: route.operation, status: 401, documented: true });
       expectProblem(reply, 401);
     }
