@@ -10,5 +10,6 @@ export { DelinquencyModule } from './delinquency.module';
 export { DelinquencyService } from './delinquency.service';
 export { DelinquencyConflict, InvalidDelinquencyInput, RentalNotFound } from './errors';
 export { type RentalRef } from './locked-rental';
+export { openDelinquencyStatus, type OpenDelinquencyStatus } from './open-delinquency';
 export { facilitySchedule, type FacilitySchedule } from './schedules';
 export { type DelinquencyView } from './transition-writer';

@@ -16,6 +16,7 @@ export {
   PROBLEM_CONTENT_TYPE,
   problemFor,
   ProblemDetailsFilter,
+  TypedProblemException,
   type FieldError,
   type ProblemDetails,
 } from './problem-details';

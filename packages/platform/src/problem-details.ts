@@ -42,6 +42,21 @@ export class InvalidRequestException extends BadRequestException {
   }
 }
 
+/**
+ * A failure a client may act on by its reason rather than its status (a 409 for a delinquent rental): `type`
+ * names the reason, `title` summarises it, and both are documented with the route.
+ */
+export class TypedProblemException extends HttpException {
+  constructor(
+    readonly problemType: string,
+    readonly problemTitle: string,
+    status: HttpStatus,
+    detail: string,
+  ) {
+    super({ detail }, status);
+  }
+}
+
 /** Flattens class-validator errors to `field.path: message` pairs, nested objects and arrays included. */
 export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -121,6 +136,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     if (exception instanceof InvalidRequestException) {
       return problemFor(HttpStatus.BAD_REQUEST, 'The request has invalid fields.', exception.fieldErrors);
+    }
+    if (exception instanceof TypedProblemException) {
+      return { ...problemFor(exception.getStatus(), detailOf(exception)), type: exception.problemType, title: exception.problemTitle };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

@@ -1,6 +1,6 @@
-import type { ArgumentsHost } from '@nestjs/common';
+import { HttpStatus, type ArgumentsHost } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { ProblemDetailsFilter } from '../src';
+import { ProblemDetailsFilter, TypedProblemException } from '../src';
 
 /** What the filter answers for an error thrown by a route. */
 function answer(exception: unknown): { status: number; headers: Record<string, string>; body: { status: number; detail: string } } {
@@ -34,5 +34,13 @@ describe('problem+json for failures that pass', () => {
     expect(reply.status).toBe(500);
     expect(reply.headers['retry-after']).toBeUndefined();
     expect(reply.body.detail).toBe('An unexpected error occurred.');
+  });
+});
+
+describe('problem+json for a failure of a named kind', () => {
+  it('answers its type and title instead of about:blank and the status phrase', () => {
+    const reply = answer(new TypedProblemException('tag:example,2026:problems/late', 'Too late', HttpStatus.CONFLICT, 'It is too late.'));
+    expect(reply.status).toBe(409);
+    expect(reply.body).toEqual({ type: 'tag:example,2026:problems/late', title: 'Too late', status: 409, detail: 'It is too late.' });
   });
 });

@@ -17,10 +17,14 @@ export class FieldErrorSchema implements FieldError {
 /** The body of every failure, documented once and referenced by every 4xx answer. */
 @ApiSchema({ name: 'ProblemDetails', description: 'RFC 9457 problem details (`application/problem+json`), the body of every failure.' })
 export class ProblemDetailsSchema implements ProblemDetails {
-  @ApiProperty({ format: 'uri-reference', description: '`about:blank`: the status says what went wrong.', example: 'about:blank' })
+  @ApiProperty({
+    format: 'uri-reference',
+    description: '`about:blank`: the status says what went wrong; or, where a route documents one, a URI naming the reason (and `title` summarises it).',
+    example: 'about:blank',
+  })
   type!: string;
 
-  @ApiProperty({ description: 'The reason phrase of the status.', example: 'Bad Request' })
+  @ApiProperty({ description: 'The reason phrase of the status, or the summary of the reason `type` names.', example: 'Bad Request' })
   title!: string;
 
   @ApiProperty({ type: 'integer', description: 'The HTTP status of the answer.', example: 400 })

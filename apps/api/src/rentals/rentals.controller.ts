@@ -16,7 +16,7 @@ import {
   TransferRequest,
   TransferResult,
 } from './rentals.dto';
-import { TransferService } from './transfer.service';
+import { RENTAL_DELINQUENT_PROBLEM, TransferService } from './transfer.service';
 
 const MOVED_OUT = 'The rental has moved out.';
 
@@ -106,7 +106,12 @@ export class RentalsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'transferRental', summary: 'Transfer the tenant to a vacant unit of the facility (event transfer)' })
   @ApiOkResponse({ type: TransferResult })
-  @ApiConflictResponse({ description: 'The rental has moved out, or the target unit is not vacant.' })
+  @ApiConflictResponse({
+    description:
+      'The rental has moved out, or the target unit is not vacant; or the rental is delinquent (its delinquency is OVERDUE, OVERLOCK, ' +
+      `LIEN, AUCTION or PAUSED; a balance still within its grace days is no obstacle): then \`type\` is \`${RENTAL_DELINQUENT_PROBLEM}\`, ` +
+      'and the transfer is possible once the rental is PAID or WRITTEN_OFF.',
+  })
   transfer(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,

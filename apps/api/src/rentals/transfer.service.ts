@@ -1,6 +1,7 @@
-import { ConflictException, Inject, Injectable } from '@nestjs/common';
+import { ConflictException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { InvalidRequestException } from '@storage/platform';
+import { openDelinquencyStatus } from '@storage/delinquency';
+import { InvalidRequestException, TypedProblemException } from '@storage/platform';
 import { transferBalance } from '@storage/rental-ledger';
 import { setUnitStatus } from '@storage/unit-occupancy';
 import { carryAppliedPromotions } from '../lease-signing/applied-promotions';
@@ -16,10 +17,18 @@ interface TargetUnit {
   webRateInPennies: number;
 }
 
+/** The `type` of the 409 refusing to transfer a delinquent rental (documented on the route). */
+export const RENTAL_DELINQUENT_PROBLEM = 'tag:storage-rental,2026:problems/rental-delinquent';
+
 /**
  * Transfer: a new rental on a vacant unit of the same facility at its group's current web rate, the old
  * rental closed. The tenant keeps billing cycle, balance (the ledger carries each open charge with its due
  * date), services, coverage, promotions, vehicles and gate code.
+ *
+ * Refused while the rental's delinquency is open (OVERDUE to AUCTION, or PAUSED): its stage, late fee, gate code
+ * suspension and auction belong to this rental, and moving the debt without them would give the tenant a working
+ * gate code and restart the stages (a second late fee). Within the grace days the open charges move with their
+ * due dates, so the new rental becomes OVERDUE the day the old one would have.
  */
 @Injectable()
 export class TransferService {
@@ -32,6 +41,15 @@ export class TransferService {
     return this.dataSource.transaction(async (db) => {
       const old = await lockActiveRental(db, ref);
       const target = await lockTargetUnit(db, old.facilityUuid, newUnitUuid);
+      const delinquency = await openDelinquencyStatus(db, old.uuid);
+      if (delinquency !== null) {
+        throw new TypedProblemException(
+          RENTAL_DELINQUENT_PROBLEM,
+          'Rental is delinquent',
+          HttpStatus.CONFLICT,
+          `Rental record ${old.uuid} is delinquent (${delinquency}): it can be transferred once paid (PAID) or written off.`,
+        );
+      }
       const today = old.facilityToday;
       const newRentalUuid = await openRental(db, old, target);
       await carryOver(db, old.uuid, newRentalUuid, today);

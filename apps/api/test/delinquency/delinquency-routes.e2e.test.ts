@@ -207,3 +207,92 @@ describe('the gate code while it is suspended', () => {
     expect(await shownEverywhere()).toEqual([code, code, code]);
   });
 });
+
+describe('transfer of a delinquent rental', () => {
+  const RENTAL_DELINQUENT = 'tag:storage-rental,2026:problems/rental-delinquent';
+
+  const vacantUnitOf = async (rental: Rental): Promise<string> => {
+    const [unit] = await api.db.query(`SELECT uuid FROM units WHERE facility_uuid = $1 AND status = 'vacant' ORDER BY uuid LIMIT 1`, [rental.facility]);
+    return unit.uuid as string;
+  };
+
+  interface TransferState {
+    status: string;
+    unitUuid: string;
+    delinquency: string | null;
+    suspended: boolean;
+    gateCodes: number;
+    balance: number;
+    transferEvents: number;
+  }
+
+  /** What a transfer would change: the rental's status, unit, delinquency, gate code and balance, and its transfer events. */
+  const transferState = async (rentalUuid: string): Promise<TransferState> => {
+    const [state]: TransferState[] = await api.db.query(
+      `SELECT r.status, r.unit_uuid AS "unitUuid", r.balance_in_pennies AS balance,
+              (SELECT d.status::text FROM delinquencies d WHERE d.rental_record_uuid = r.uuid) AS delinquency,
+              EXISTS (SELECT 1 FROM gate_code_suspensions s WHERE s.rental_record_uuid = r.uuid) AS suspended,
+              (SELECT count(*)::int FROM gate_codes g WHERE g.rental_record_uuid = r.uuid) AS "gateCodes",
+              (SELECT count(*)::int FROM outbox o JOIN rental_records n ON n.uuid::text = o.key
+                WHERE o.type = 'transfer' AND n.person_uuid = r.person_uuid) AS "transferEvents"
+         FROM rental_records r WHERE r.uuid = $1`,
+      [rentalUuid],
+    );
+    return state;
+  };
+
+  it('is refused with a problem naming the reason from OVERDUE to AUCTION and while PAUSED, changing nothing; once PAID it moves the tenant with a working gate code', async () => {
+    const transfer = (rental: Rental, newUnitUuid: string) => api.call('POST', rentalPath(rental, 'transfer'), { body: { newUnitUuid } });
+    const expectRefused = async (rental: Rental, status: string): Promise<void> => {
+      const before = await transferState(rental.uuid);
+      expect(before.delinquency).toBe(status);
+      const target = await vacantUnitOf(rental);
+      const reply = await transfer(rental, target);
+      expectProblem(reply, 409);
+      expect(reply.body).toMatchObject({ type: RENTAL_DELINQUENT, title: 'Rental is delinquent', detail: expect.stringContaining(status) });
+      expect(await transferState(rental.uuid)).toEqual(before);
+      const [unit] = await api.db.query('SELECT status FROM units WHERE uuid = $1', [target]);
+      expect(unit.status).toBe('vacant');
+    };
+
+    let rental: Rental | undefined;
+    for (const [days, status] of [[6, 'OVERDUE'], [10, 'OVERLOCK'], [30, 'LIEN'], [61, 'AUCTION']] as const) {
+      rental = await owingRental();
+      await pastDue(rental, days);
+      await expectRefused(rental, status);
+    }
+    if (rental === undefined) throw new Error('no rental was brought to AUCTION');
+    expect(await transferState(rental.uuid)).toMatchObject({ suspended: true, transferEvents: 0 });
+    expect((await api.call('POST', rentalPath(rental, 'delinquency/pause'))).status).toBe(200);
+    await expectRefused(rental, 'PAUSED');
+    expect((await api.call('POST', rentalPath(rental, 'delinquency/resume'))).status).toBe(200);
+
+    // Paid in full, as the scheduler's payments consumer resolves it: PAID, the gate code restored.
+    const { balance } = await transferState(rental.uuid);
+    expect((await api.call('POST', rentalPath(rental, 'payments'), { body: { amountInPennies: balance } })).status).toBe(200);
+    const [fact] = await api.db.query(`SELECT envelope FROM outbox WHERE topic = $1 AND key = $2 AND type = 'payment-recorded'`, [BILLING_TOPIC, rental.uuid]);
+    const payment = parseEnvelope(fact.envelope);
+    if (payment.type !== 'payment-recorded') throw new Error(`expected payment-recorded, got ${payment.type}`);
+    await api.db.transaction((manager) => delinquency.resolvePayment(manager, payment.payload));
+
+    const target = await vacantUnitOf(rental);
+    const moved = await transfer(rental, target);
+    expect(moved.status).toBe(200);
+    const newRental = moved.body.rentalRecordUuid as string;
+    expect(await transferState(rental.uuid)).toMatchObject({ status: 'MOVED_OUT', delinquency: 'PAID', suspended: false, gateCodes: 0 });
+    expect(await transferState(newRental)).toEqual({
+      status: 'ACTIVE', unitUuid: target, delinquency: null, suspended: false, gateCodes: 1, balance: 0, transferEvents: 1,
+    });
+  });
+
+  it('moves a balance still within its grace days, due when it was: no obstacle', async () => {
+    const rental = await owingRental();
+    const target = await vacantUnitOf(rental);
+    const moved = await api.call('POST', rentalPath(rental, 'transfer'), { body: { newUnitUuid: target } });
+    expect(moved.status).toBe(200);
+    const newRental = moved.body.rentalRecordUuid as string;
+    expect(await transferState(newRental)).toMatchObject({ status: 'ACTIVE', delinquency: null, suspended: false, gateCodes: 1, balance: 9000 });
+    const [{ oldestDue }] = await api.db.query('SELECT oldest_open_due_on::text AS "oldestDue" FROM rental_records WHERE uuid = $1', [newRental]);
+    expect(oldestDue).toBe(rental.today);
+  });
+});

@@ -1,0 +1,22 @@
+import type { EntityManager } from 'typeorm';
+import type { RentalDelinquencyStatus } from '@storage/domain';
+
+/**
+ * The statuses of a delinquency episode still open: money past its grace days and not settled, whose stage,
+ * late fee, gate code suspension and auction belong to this rental. CURRENT and PAID have none; WRITTEN_OFF
+ * closed it (the debt gone, the gate code restored).
+ */
+const OPEN_DELINQUENCY_STATUSES = ['OVERDUE', 'OVERLOCK', 'LIEN', 'AUCTION', 'PAUSED'] as const satisfies readonly RentalDelinquencyStatus[];
+export type OpenDelinquencyStatus = (typeof OPEN_DELINQUENCY_STATUSES)[number];
+
+/**
+ * The rental's open delinquency status, or null. Read after the caller locked the rental row, as every writer
+ * of delinquency does first, so it cannot change before the caller's transaction ends.
+ */
+export async function openDelinquencyStatus(db: Pick<EntityManager, 'query'>, rentalRecordUuid: string): Promise<OpenDelinquencyStatus | null> {
+  const rows: { status: OpenDelinquencyStatus }[] = await db.query(
+    'SELECT status FROM delinquencies WHERE rental_record_uuid = $1 AND status::text = ANY($2)',
+    [rentalRecordUuid, OPEN_DELINQUENCY_STATUSES],
+  );
+  return rows[0]?.status ?? null;
+}
