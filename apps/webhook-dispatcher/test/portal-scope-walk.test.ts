@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '@storage/persistence';
+import { createHttpAdapter } from '@storage/platform';
+import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { issuePortalToken, SecretKeyring } from '@storage/webhooks';
+import { Clock, SystemClock } from '../src/clock';
+import { DeliveryEngine } from '../src/delivery/delivery-engine';
+import { PortalController } from '../src/portal/portal.controller';
+import { csrfToken, SESSION_COOKIE } from '../src/portal/portal-session';
+import { PORTAL_SECRET } from '../src/portal/portal.tokens';
+import { seedEndpoint } from './support/endpoints';
+import { testKeyring } from './support/secret-keys';
+
+const SECRET = 'portal-scope-walk-secret-at-least-32-characters';
+const ENDPOINT_URL = 'https://receiver.example/scope-walk';
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** One portal action as a session of `token` would send it: its cookie, its form token (valid, so only the scope decides). */
+interface Action {
+  route: string;
+  send: (token: string) => Promise<Answer>;
+}
+
+/**
+ * Issue 14, "a scope walk": every portal route × the key a link was issued to. Links are minted here for any key
+ * (a read key cannot get one from operation 20, but a link outlives a key's scope or revocation): a read key's,
+ * a revoked key's, one naming acme issued to globex's key, and globex's own on acme's endpoint are refused and
+ * change nothing; acme's write key makes every action succeed.
+ */
+describe('portal scope walk', () => {
+  let database: TestDatabase;
+  let db: DataSource;
+  let app: NestFastifyApplication;
+  const routes: string[] = [];
+  const keys = { write: '', read: '', revoked: '', globex: '' };
+  let endpointId: string;
+  let messageId: string;
+
+  const request = async (method: 'GET' | 'POST', url: string, token: string, form?: Record<string, string>): Promise<Answer> => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(token)}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+    });
+    return { status: response.statusCode, body: response.body };
+  };
+  const linkOf = (portfolio: string, keyUuid: string): string => issuePortalToken(portfolio, new Date(), SECRET, keyUuid).token;
+  const post = (url: string, token: string, form: Record<string, string> = {}) => request('POST', url, token, { csrf: csrfToken(SECRET, token), ...form });
+
+  const actions = (): Action[] => [
+    { route: 'GET /portal/login', send: (token) => request('GET', `/portal/login?token=${encodeURIComponent(token)}`, token) },
+    { route: 'POST /portal/login', send: (token) => post('/portal/login', token, { token }) },
+    { route: 'GET /portal', send: (token) => request('GET', '/portal', token) },
+    { route: 'GET /portal/endpoints/:id', send: (token) => request('GET', `/portal/endpoints/${endpointId}`, token) },
+    { route: 'GET /portal/endpoints/:id', send: (token) => request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token) },
+    { route: 'POST /portal/endpoints/:id/rotate', send: (token) => post(`/portal/endpoints/${endpointId}/rotate`, token) },
+    { route: 'POST /portal/endpoints/:id/enable', send: (token) => post(`/portal/endpoints/${endpointId}/enable`, token) },
+    {
+      route: 'POST /portal/endpoints/:id/recover',
+      send: (token) => post(`/portal/endpoints/${endpointId}/recover`, token, { since: new Date(Date.now() - 7_200_000).toISOString() }),
+    },
+    { route: 'POST /portal/messages/:id/resend', send: (token) => post(`/portal/messages/${messageId}/resend`, token) },
+  ];
+
+  /** A digest of every row of every table: equal digests, nothing changed. */
+  const snapshot = async (): Promise<Record<string, string>> => {
+    const tables: { name: string }[] = await db.query(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
+    const digests = await Promise.all(
+      tables.map(async ({ name }) => {
+        const [row] = await db.query<{ digest: string }[]>(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`);
+        return [name, row.digest] as const;
+      }),
+    );
+    return Object.fromEntries(digests);
+  };
+
+  const insertKey = async (scope: 'read' | 'write', portfolioUuid: string, revoked = false): Promise<string> => {
+    const [key] = await db.query<{ uuid: string }[]>(
+      `INSERT INTO api_keys (key_hash, key_prefix, scope, portfolio_uuids, revoked_at) VALUES ($1, 'sk_walk', $2, $3, $4) RETURNING uuid`,
+      [randomUUID(), scope, [portfolioUuid], revoked ? new Date() : null],
+    );
+    return key.uuid;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = await createDataSource({ url: database.url, applicationName: 'portal-scope-walk' }).initialize();
+    const [acme] = await db.query<{ uuid: string }[]>(`INSERT INTO portfolios (portfolio_id, name) VALUES ('acme', 'Acme') RETURNING uuid`);
+    const [globex] = await db.query<{ uuid: string }[]>(`INSERT INTO portfolios (portfolio_id, name) VALUES ('globex', 'Globex') RETURNING uuid`);
+    keys.write = await insertKey('write', acme.uuid);
+    keys.read = await insertKey('read', acme.uuid);
+    keys.revoked = await insertKey('write', acme.uuid, true);
+    keys.globex = await insertKey('write', globex.uuid);
+
+    // A disabled endpoint with a failed message: something for every action to change.
+    ({ id: endpointId } = await seedEndpoint(db, { portfolio: 'acme', url: ENDPOINT_URL }));
+    await db.query(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'walk' WHERE id = $1`, [endpointId]);
+    messageId = `msg_${randomUUID().replaceAll('-', '')}`;
+    await db.query(
+      `INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, created_at)
+       VALUES ($1, $2, 'acme', 'walk-event', 'moved-in', '{}', 'failed', 8, now() - interval '1 hour')`,
+      [messageId, endpointId],
+    );
+
+    @Module({
+      controllers: [PortalController],
+      providers: [
+        { provide: DataSource, useValue: db },
+        { provide: Clock, useValue: new SystemClock() },
+        { provide: DeliveryEngine, useValue: { wake: () => undefined } },
+        { provide: PORTAL_SECRET, useValue: SECRET },
+        { provide: SecretKeyring, useValue: testKeyring },
+      ],
+    })
+    class PortalWalkModule {}
+    app = await NestFactory.create<NestFastifyApplication>(PortalWalkModule, createHttpAdapter({ trustProxy: true }), { logger: false });
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onRoute', (route) => {
+        for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+      });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('walks every route the portal registers', () => {
+    expect([...new Set(actions().map((action) => action.route))].sort()).toEqual([...new Set(routes)].sort());
+  });
+
+  it.each([
+    ['a read key', () => linkOf('acme', keys.read)],
+    ['a revoked key', () => linkOf('acme', keys.revoked)],
+    ['another portfolio’s key, on a link naming this portfolio', () => linkOf('acme', keys.globex)],
+  ])('a link of %s is refused on every action (401), shows nothing and changes nothing', async (_, token) => {
+    const before = await snapshot();
+    for (const action of actions()) {
+      const answer = await action.send(token());
+      expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: 401 });
+      expect(answer.body).not.toContain(ENDPOINT_URL);
+      expect(answer.body).not.toContain('whsec_');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('another portfolio’s own link reaches none of this portfolio’s endpoints or messages (404), and changes nothing', async () => {
+    const token = linkOf('globex', keys.globex);
+    const before = await snapshot();
+    const expected: Record<string, number> = { 'GET /portal/login': 303, 'POST /portal/login': 303, 'GET /portal': 200 };
+    for (const action of actions()) {
+      const answer = await action.send(token);
+      expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 404 });
+      expect(answer.body).not.toContain(ENDPOINT_URL);
+      expect(answer.body).not.toContain('whsec_');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('the write key of the portfolio makes every action succeed (so the refusals above were of valid actions)', async () => {
+    const token = linkOf('acme', keys.write);
+    const [{ secret: sealedBefore }] = await db.query<{ secret: string }[]>('SELECT secret FROM webhook_endpoints WHERE id = $1', [endpointId]);
+    const expected: Record<string, number> = { 'GET /portal': 200, 'GET /portal/endpoints/:id': 200 };
+    for (const action of actions()) {
+      const answer = await action.send(token);
+      expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 303 });
+    }
+    expect((await request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token)).body).toContain('whsec_');
+    const [endpoint] = await db.query<{ secret: string; disabled: boolean }[]>('SELECT secret, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1', [endpointId]);
+    expect(endpoint.secret).not.toBe(sealedBefore);
+    expect(endpoint.disabled).toBe(false);
+    const [message] = await db.query<{ status: string }[]>('SELECT status FROM webhook_messages WHERE id = $1', [messageId]);
+    expect(message.status).toBe('pending');
+  });
+});
