@@ -10,6 +10,7 @@ import { LeaseSigningModule } from './lease-signing/lease-signing.module';
 import { LeasesModule } from './leases/leases.module';
 import { API_ENTITIES } from './model';
 import { NotificationsListingModule, NotificationsModule } from './notifications/notifications.module';
+import { OnboardingModule } from './onboarding/onboarding.module';
 import { PortfolioModule } from './portfolio/portfolio.module';
 import { RateLimitModule } from './rate-limit';
 import { RentalsModule } from './rentals/rentals.module';
@@ -49,6 +50,7 @@ export class AppModule {
         RentalsModule,
         LeaseSigningModule,
         ApiDelinquencyModule,
+        OnboardingModule,
       ],
     };
   }

@@ -2,7 +2,7 @@
  * The api's commands, reached through the root CLI (`npm run cli -- <command>`); `--help` on any of them:
  *   seed demo [--if-empty | --yes]
  *   seed scale --facilities N --rentals M [--portfolio <id>]
- *   api-keys create (--portfolio <id>… | --all-portfolios) [--scope read|write] [--label <text>]
+ *   api-keys create (--portfolio <id>… | --all-portfolios | --admin) [--scope read|write] [--label <text>]
  *   api-keys list [--portfolio <id>]
  *   api-keys revoke <uuid or prefix> --yes
  * Exit codes: 0 done, 1 failed, 2 usage error or refused.
@@ -14,7 +14,7 @@ import type { DataSource } from 'typeorm';
 import { createApiKey } from './auth/create-api-key';
 import { assertPortfolios, listApiKeys, revokeApiKey, NotFound } from './auth/manage-api-keys';
 import { positiveInt } from './cli-args';
-import { API_KEY_SCOPES, type ApiKeyScope } from './model/api-key.entity';
+import { PORTFOLIO_KEY_SCOPES, type ApiKeyScope } from './model/api-key.entity';
 import { DemoExists, seedDemo } from './seed/demo-seed';
 import { seedScale } from './seed/scale-seed';
 
@@ -77,15 +77,17 @@ function program(): Command {
     .description('a new key, printed once (only its hash is stored)')
     .option('--portfolio <id>', 'a portfolio it reaches (repeatable)', (id: string, ids: string[] = []) => [...ids, id])
     .addOption(new Option('--all-portfolios', 'reach every portfolio, present and future').conflicts('portfolio'))
-    .addOption(new Option('--scope <scope>', 'write includes read').choices(API_KEY_SCOPES).default('write'))
+    .addOption(new Option('--admin', 'an admin key: every portfolio, and creating portfolios (PUT /api/v1/portfolios/<id>)').conflicts(['portfolio', 'allPortfolios', 'scope']))
+    .addOption(new Option('--scope <scope>', 'write (the default) includes read').choices(PORTFOLIO_KEY_SCOPES))
     .option('--label <text>', 'what it is for', '')
-    .action(async (options: { portfolio?: string[]; allPortfolios?: true; scope: ApiKeyScope; label: string }, command: Command) => {
-      if (!options.portfolio && !options.allPortfolios) command.error('error: --portfolio <id> (repeatable) or --all-portfolios is required');
-      const portfolios = options.allPortfolios ? null : (options.portfolio ?? []);
+    .action(async (options: { portfolio?: string[]; allPortfolios?: true; admin?: true; scope?: ApiKeyScope; label: string }, command: Command) => {
+      if (!options.portfolio && !options.allPortfolios && !options.admin) command.error('error: --portfolio <id> (repeatable), --all-portfolios or --admin is required');
+      const portfolios = options.allPortfolios || options.admin ? null : (options.portfolio ?? []);
+      const scope: ApiKeyScope = options.admin ? 'admin' : (options.scope ?? 'write');
       await withDatabase(async (dataSource) => {
         if (portfolios !== null) await assertPortfolios(dataSource, portfolios);
-        const { key } = await createApiKey(dataSource, { portfolioIds: portfolios, scope: options.scope, label: options.label });
-        log(`API key (${options.scope}, ${portfolios === null ? 'all portfolios' : portfolios.join(', ')}); shown once, store it now:`);
+        const { key } = await createApiKey(dataSource, { portfolioIds: portfolios, scope, label: options.label });
+        log(`API key (${scope}, ${portfolios === null ? 'all portfolios' : portfolios.join(', ')}); shown once, store it now:`);
         log(key);
       });
     });

@@ -47,6 +47,8 @@ async function snapshot(): Promise<Record<string, string>> {
 }
 
 const send = (route: RouteCall, key: string | null): Promise<Reply> => api.call(route.method, route.url, { body: route.body, key });
+/** The scope the walk expects the document to name. */
+const scopeOf = (route: RouteCall): string => (route.reach === 'admin' ? 'admin' : route.write ? 'write' : 'read');
 
 /** The answer, and whether the operation's OpenAPI entry documents it. */
 const answer = (route: RouteCall, reply: Reply) => ({ route: route.operation, status: reply.status, documented: String(reply.status) in documented[route.operation].responses });
@@ -64,17 +66,22 @@ describe('the walk covers every route', () => {
   it('the keyless operations are documented without the key, the others with the scope the walk expects', () => {
     for (const operation of KEYLESS) expect(documented[operation].parameters?.some((parameter) => parameter.name === 'x-api-key') ?? false).toBe(false);
     for (const route of routes) {
-      expect({ route: route.operation, scope: documented[route.operation]['x-api-key-scope'] }).toEqual({ route: route.operation, scope: route.write ? 'write' : 'read' });
+      expect({ route: route.operation, scope: documented[route.operation]['x-api-key-scope'] }).toEqual({ route: route.operation, scope: scopeOf(route) });
     }
   });
 });
 
 // In this order: the refused calls run against the prepared state, and the last test shows each one would have succeeded.
 describe('API key authorization', () => {
-  it('a key of another portfolio gets 404 on every route (its own portfolios on operation 6), and nothing changes', async () => {
+  it('a key of another portfolio gets 404 on every route (its own portfolios on operation 6, 403 on admin routes), and nothing changes', async () => {
     const before = await snapshot();
     for (const route of routes) {
       const reply = await send(route, api.keys.other);
+      if (route.reach === 'admin') {
+        expect(answer(route, reply)).toEqual({ route: route.operation, status: 403, documented: true });
+        expectProblem(reply, 403);
+        continue;
+      }
       if (route.reach === 'key') {
         expect({ route: route.operation, status: reply.status, body: reply.body }).toEqual({
           route: route.operation,
@@ -126,9 +133,19 @@ describe('API key authorization', () => {
     expectProblem(reply, 404);
   });
 
-  it('the demo write key makes every one of the walked calls succeed (so the refusals above were of valid calls)', async () => {
-    for (const route of routes) {
+  it('a portfolio write key gets 403 on admin routes, and nothing changes', async () => {
+    const before = await snapshot();
+    for (const route of routes.filter((walked) => walked.reach === 'admin')) {
       const reply = await send(route, api.keys.write);
+      expect(answer(route, reply)).toEqual({ route: route.operation, status: 403, documented: true });
+      expectProblem(reply, 403);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('the demo write key (an admin key on admin routes) makes every one of the walked calls succeed (so the refusals above were of valid calls)', async () => {
+    for (const route of routes) {
+      const reply = await send(route, route.reach === 'admin' ? api.keys.admin : api.keys.write);
       expect({ route: route.operation, status: reply.status }).toEqual({ route: route.operation, status: 200 });
     }
   });

@@ -131,7 +131,7 @@ describe('OpenAPI document', () => {
     expect([...schemas.FieldError.required!].sort()).toEqual(['field', 'message']);
   });
 
-  it('documents what every route of a kind may answer: 400, 413 and 415 with a body, 401 with a key, 403 on writes, 404 under a portfolio, 414 with a path parameter', () => {
+  it('documents what every route of a kind may answer: 400, 413 and 415 with a body, 401 with a key, 403 on writes and admin routes, 404 under a portfolio, 414 with a path parameter', () => {
     for (const [method, path, found] of operations(document)) {
       const statuses = clientErrors(found).map(([status]) => Number(status));
       const where = `${method} ${path}`;
@@ -140,9 +140,9 @@ describe('OpenAPI document', () => {
       if (path.includes('{')) expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining([414]) });
       if (!takesApiKey(found)) continue;
       const scope = found['x-api-key-scope'];
-      expect({ where, scope }).toEqual({ where, scope: expect.stringMatching(/^(read|write)$/) });
+      expect({ where, scope }).toEqual({ where, scope: expect.stringMatching(/^(read|write|admin)$/) });
       expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining([401]) });
-      expect({ where, scope, forbidden: statuses.includes(403) }).toEqual({ where, scope, forbidden: scope === 'write' });
+      expect({ where, scope, forbidden: statuses.includes(403) }).toEqual({ where, scope, forbidden: scope !== 'read' });
     }
   });
 

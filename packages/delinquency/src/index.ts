@@ -11,5 +11,5 @@ export { DelinquencyService } from './delinquency.service';
 export { DelinquencyConflict, InvalidDelinquencyInput, RentalNotFound } from './errors';
 export { type RentalRef } from './locked-rental';
 export { openDelinquencyStatus, type OpenDelinquencyStatus } from './open-delinquency';
-export { facilitySchedule, type FacilitySchedule } from './schedules';
+export { facilitySchedule, saveFacilitySchedule, type FacilitySchedule } from './schedules';
 export { type DelinquencyView } from './transition-writer';

@@ -22,3 +22,22 @@ export async function facilitySchedule(db: Pick<EntityManager, 'query'>, facilit
     ? { facilityUuid, schedule: delinquencyScheduleSchema.parse(own), isDefault: false }
     : { facilityUuid, schedule: { ...DEFAULT_DELINQUENCY_SCHEDULE }, isDefault: true };
 }
+
+/**
+ * Gives the facility its own schedule (checked by the domain's rule: stages in order), or keeps it when it is
+ * already this one; true when a row was written. The caller checks that the facility is its.
+ */
+export async function saveFacilitySchedule(db: Pick<EntityManager, 'query'>, facilityUuid: string, schedule: DelinquencySchedule): Promise<boolean> {
+  const { graceDays, overlockDay, lienDay, auctionDay, lateFeeInPennies } = delinquencyScheduleSchema.parse(schedule);
+  const rows: unknown[] = await db.query(
+    `INSERT INTO delinquency_schedules AS s (facility_uuid, grace_days, overlock_day, lien_day, auction_day, late_fee_in_pennies)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (facility_uuid) DO UPDATE SET grace_days = EXCLUDED.grace_days, overlock_day = EXCLUDED.overlock_day, lien_day = EXCLUDED.lien_day,
+            auction_day = EXCLUDED.auction_day, late_fee_in_pennies = EXCLUDED.late_fee_in_pennies, updated_at = now()
+      WHERE (s.grace_days, s.overlock_day, s.lien_day, s.auction_day, s.late_fee_in_pennies)
+            IS DISTINCT FROM (EXCLUDED.grace_days, EXCLUDED.overlock_day, EXCLUDED.lien_day, EXCLUDED.auction_day, EXCLUDED.late_fee_in_pennies)
+     RETURNING facility_uuid`,
+    [facilityUuid, graceDays, overlockDay, lienDay, auctionDay, lateFeeInPennies],
+  );
+  return rows.length > 0;
+}

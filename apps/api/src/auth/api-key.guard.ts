@@ -20,7 +20,7 @@ import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from './api-ke
 
 export const API_KEY_HEADER = 'x-api-key';
 const SCOPE_KEY = 'storage:api-key-scope';
-/** The OpenAPI operation field naming the scope an operation needs (`read` or `write`). */
+/** The OpenAPI operation field naming the scope an operation needs (`read`, `write` or `admin`). */
 export const API_KEY_SCOPE_EXTENSION = 'x-api-key-scope';
 
 interface AuthenticatedRequest extends FastifyRequest {
@@ -60,9 +60,9 @@ export class ApiKeyGuard implements CanActivate {
       request.portfolio = portfolio;
     }
 
-    if (requiredScope(this.reflector, context, request.method) === 'write' && principal.scope !== 'write') {
-      throw new ForbiddenException('This API key may only read.');
-    }
+    const required = requiredScope(this.reflector, context, request.method);
+    if (required === 'admin' && principal.scope !== 'admin') throw new ForbiddenException('This operation needs an admin API key.');
+    if (required === 'write' && principal.scope === 'read') throw new ForbiddenException('This API key may only read.');
     return true;
   }
 }
@@ -99,6 +99,10 @@ export const ReadOperation = (): MethodDecorator =>
  */
 export const WriteOperation = (): MethodDecorator =>
   applyDecorators(SetMetadata(SCOPE_KEY, 'write' satisfies ApiKeyScope), ApiExtension(API_KEY_SCOPE_EXTENSION, 'write' satisfies ApiKeyScope));
+
+/** Creating and renaming portfolios: only an admin key (`api-keys create --admin`) may. */
+export const AdminOperation = (): MethodDecorator =>
+  applyDecorators(SetMetadata(SCOPE_KEY, 'admin' satisfies ApiKeyScope), ApiExtension(API_KEY_SCOPE_EXTENSION, 'admin' satisfies ApiKeyScope));
 
 /** The portfolio of the `:portfolio` segment, resolved and reachable. */
 export const CurrentPortfolio = createParamDecorator((_: unknown, context: ExecutionContext): PortfolioRef => {

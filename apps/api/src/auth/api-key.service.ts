@@ -24,6 +24,10 @@ const CACHE_MAX_ENTRIES = 10_000;
 class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
@@ -76,6 +80,11 @@ export class ApiKeyService {
     }
     if (portfolio === null) return null;
     return canReach(principal, portfolio.uuid) ? portfolio : null;
+  }
+
+  /** A portfolio just created or renamed is seen at once by this replica (others within the cache's 10 s). */
+  forgetPortfolio(portfolioId: string): void {
+    this.portfolios.delete(portfolioId);
   }
 
   /** Every portfolio the principal reaches, by portfolioId. */

@@ -13,6 +13,8 @@ export interface NewApiKey {
 
 /** Stores a key's hash and returns the key, the only time it is visible. */
 export async function createApiKey(dataSource: DataSource, options: NewApiKey): Promise<{ key: string; uuid: string }> {
+  // An admin key creates portfolios, so a set of them cannot bound it.
+  if (options.scope === 'admin' && options.portfolioIds !== null) throw new Error('An admin key reaches every portfolio: give no portfolio');
   let portfolioUuids: string[] | null = null;
   if (options.portfolioIds !== null) {
     const rows: { uuid: string; portfolio_id: string }[] = await dataSource.query(

@@ -1,5 +1,6 @@
 // What other modules of the api (the webhook routes among them) use to protect their routes.
 export {
+  AdminOperation,
   ApiKeyAuth,
   ApiKeyGuard,
   API_KEY_HEADER,

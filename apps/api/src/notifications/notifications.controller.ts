@@ -64,7 +64,7 @@ export class NotificationsController {
       [portfolio.uuid, query.leadUuid?.toLowerCase() ?? null],
     );
     return rows.map(({ signingToken, ...row }) => {
-      if (signingToken === null || principal.scope !== 'write') return { ...row, link: null };
+      if (signingToken === null || principal.scope === 'read') return { ...row, link: null };
       const link = signingLink(this.publicBaseUrl, signingToken);
       return { ...row, body: row.body.replace(SECRET_PLACEHOLDER, link), link };
     });

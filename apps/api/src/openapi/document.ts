@@ -10,7 +10,8 @@ import { documentRequestStrings } from './request-strings';
 const DESCRIPTION = `Self-storage rental: the shopping flow, portfolio operations and webhook subscriptions.
 
 Every operation but the lease pages takes the \`x-api-key\` header; \`x-api-key-scope\` names the scope it needs
-(\`read\`, or \`write\`, which includes read). Failures are RFC 9457 \`application/problem+json\` (schema
+(\`read\`; \`write\`, which includes read; or \`admin\`, which includes write on every portfolio and alone
+creates portfolios). Failures are RFC 9457 \`application/problem+json\` (schema
 \`ProblemDetails\`: \`type\`, \`title\`, \`status\`, \`detail\`, and \`errors\` naming each field at fault); the
 lease pages answer theirs as HTML pages for the tenant's browser.
 Operations tagged **Extensions** go beyond the published interface.`;

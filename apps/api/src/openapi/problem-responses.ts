@@ -42,6 +42,7 @@ function frameworkProblems(path: string, method: string, operation: Operation): 
   if (takesApiKey(operation)) {
     problems.set(401, 'Missing or unknown API key.');
     if (operation[API_KEY_SCOPE_EXTENSION] === 'write') problems.set(403, 'The API key may only read.');
+    if (operation[API_KEY_SCOPE_EXTENSION] === 'admin') problems.set(403, 'The API key is not an admin key.');
   }
   if (path.includes('{portfolio}')) problems.set(404, 'Unknown resource, or a portfolio the key may not reach.');
   problems.set(429, 'Too many requests: per API key and kind of route, per client on the lease pages; wait `Retry-After` seconds.');

@@ -13,9 +13,10 @@ export interface RouteCall {
   write: boolean;
   /**
    * `portfolio`: about portfolio `demo`, so a key of another portfolio gets 404. `key`: about the portfolios of
-   * the key itself (operation 6), so another key gets its own.
+   * the key itself (operation 6), so another key gets its own. `admin`: an admin key's alone (creating
+   * portfolios), so every portfolio key gets 403.
    */
-  reach: 'portfolio' | 'key';
+  reach: 'portfolio' | 'key' | 'admin';
 }
 
 interface CallOptions {
@@ -169,5 +170,52 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     call('PATCH', `${RENTAL}/auction`, { params: rental(update.uuid), body: { minimumBidInPennies: 5000 }, write: true }),
     call('POST', `${RENTAL}/auction/cancel`, { params: rental(cancel.uuid), write: true }),
     call('POST', `${RENTAL}/auction/complete`, { params: rental(complete.uuid), body: { winningBidInPennies: 20000 }, write: true }),
+
+    // Onboarding: idempotent PUTs of new records (the demo's own left as they are), the portfolio with an admin key.
+    call('PUT', '/api/v1/portfolios/{portfolioId}', { params: { portfolioId: 'walked' }, body: { name: 'Walked Co.' }, write: true, reach: 'admin' }),
+    call('PUT', `${OPS}/unitTypes/{unitTypeUuid}`, { params: { unitTypeUuid: id('walk:unit-type') }, body: { description: 'Walk-in closet' }, write: true }),
+    call('PUT', `${OPS}/amenities/{amenityUuid}`, { params: { amenityUuid: id('walk:amenity') }, body: { description: 'Shelving' }, write: true }),
+    call('PUT', `${OPS}/ratePlans/{ratePlanUuid}`, {
+      params: { ratePlanUuid: id('walk:rate-plan') },
+      body: { name: 'Flat', occupancyBands: [{ minOccupancyPercent: 0, maxOccupancyPercent: 100, streetAdjustmentPercent: 0, webAdjustmentPercent: 0 }] },
+      write: true,
+    }),
+    call('PUT', `${OPS}/itemTypes/{itemTypeUuid}`, { params: { itemTypeUuid: id('walk:item-type') }, body: { name: 'Boxes', kind: 'SERVICE', priceInPennies: 300 }, write: true }),
+    call('PUT', `${OPS}/leadSources/{leadSourceUuid}`, { params: { leadSourceUuid: id('walk:lead-source') }, body: { description: 'Radio' }, write: true }),
+    call('PUT', `${OPS}/facilities/{facilityUuid}`, {
+      params: { facilityUuid: id('walk:facility') },
+      body: { name: 'Walk Storage', addressLine1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', phone: '512-555-0100', timeZone: 'America/Chicago', operatingHours: {} },
+      write: true,
+    }),
+    call('PUT', `${OPS}/facilities/{facilityUuid}/sizeAndTypeGroups/{sizeAndTypeGroupUuid}`, {
+      params: { facilityUuid: downtown, sizeAndTypeGroupUuid: id('walk:size') },
+      body: { unitTypeUuid: id('unit-type:Standard Indoor'), width: 4, length: 6, height: 8 },
+      write: true,
+    }),
+    call('PUT', `${OPS}/facilities/{facilityUuid}/unitGroups/{unitGroupUuid}`, {
+      params: { facilityUuid: downtown, unitGroupUuid: id('walk:unit-group') },
+      body: { sizeAndTypeGroupUuid: id('size:downtown:5x5'), description: '5x5 Walk', ratePlanUuid: id('rate-plan:occupancy'), baseStreetRateInPennies: 5000, baseWebRateInPennies: 4500, amenityUuids: [id('amenity:climate')] },
+      write: true,
+    }),
+    call('PUT', `${OPS}/facilities/{facilityUuid}/units/{unitUuid}`, {
+      params: { facilityUuid: downtown, unitUuid: id('walk:unit') },
+      body: { unitGroupUuid: id('unit-group:downtown:5x5:1'), name: 'W101' },
+      write: true,
+    }),
+    call('PUT', `${OPS}/facilities/{facilityUuid}/promotions/{promotionUuid}`, {
+      params: { facilityUuid: downtown, promotionUuid: id('walk:promotion') },
+      body: { name: 'Walk-in $1 off', discountType: 'AMOUNT_OFF', amountInPennies: 100, isAutoApplied: false },
+      write: true,
+    }),
+    call('PUT', `${OPS}/facilities/{facilityUuid}/coverages/{coverageUuid}`, {
+      params: { facilityUuid: downtown, coverageUuid: id('walk:coverage') },
+      body: { itemTypeUuid: id('item-type:coverage:OTHER'), premiumInPennies: 700, coverageAmountInPennies: 100_000, description: '$1,000 of coverage', provider: 'OTHER' },
+      write: true,
+    }),
+    call('PUT', `${OPS}/facilities/{facilityUuid}/delinquencySchedule`, {
+      params: { facilityUuid: downtown },
+      body: { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 2000 },
+      write: true,
+    }),
   ];
 }

@@ -30,8 +30,8 @@ export interface TestApi {
   db: DataSource;
   /** The api's DATA_DIR (a temporary directory): the demo key and the generated webhook secret key live there. */
   dataDir: string;
-  /** Write key of the demo portfolio, read-only key of it, write key of portfolio `other` only. */
-  keys: { write: string; read: string; other: string };
+  /** Write key of the demo portfolio, read-only key of it, write key of portfolio `other` only, an admin key. */
+  keys: { write: string; read: string; other: string; admin: string };
   /** Every route Fastify registered (HEAD routes it adds to GETs left out), as `METHOD /url`. */
   routes: string[];
   /** Listens on a free loopback port (once) and answers its base URL, for requests `inject` cannot make. */
@@ -77,7 +77,8 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const read = await createApiKey(db, { portfolioIds: ['demo'], scope: 'read' });
   await db.query(`INSERT INTO portfolios (portfolio_id, name) VALUES ('other', 'Other Co.')`);
   const other = await createApiKey(db, { portfolioIds: ['other'], scope: 'write' });
-  const keys = { write: apiKey!, read: read.key, other: other.key };
+  const admin = await createApiKey(db, { portfolioIds: null, scope: 'admin' });
+  const keys = { write: apiKey!, read: read.key, other: other.key, admin: admin.key };
   let listening = false;
 
   return {

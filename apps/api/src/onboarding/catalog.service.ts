@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InvalidRequestException } from '@storage/platform';
+import type { EntityManager } from 'typeorm';
+import { ApiKeyService } from '../auth';
+import type { PortfolioResult, PutAmenityRequest, PutItemTypeRequest, PutLeadSourceRequest, PutPortfolioRequest, PutRatePlanRequest, PutUnitTypeRequest, Outcome } from './catalog.dto';
+import { repriceGroupsOfPlan } from './repricing';
+import { upsertRecord } from './upsert';
+
+/**
+ * The portfolio and what its facilities share: unit types, amenities, rate plans, item types and lead sources.
+ * Every write takes the caller's transaction, so the api and `import` write the same way.
+ */
+@Injectable()
+export class CatalogService {
+  constructor(@Inject(ApiKeyService) private readonly apiKeys: ApiKeyService) {}
+
+  /** Keyed by its portfolioId (the natural key clients already use); a new one gets a database uuid. */
+  async putPortfolio(db: EntityManager, portfolioId: string, body: PutPortfolioRequest): Promise<PortfolioResult> {
+    const rows: { uuid: string; inserted: boolean }[] = await db.query(
+      `INSERT INTO portfolios AS p (portfolio_id, name) VALUES ($1, $2)
+       ON CONFLICT (portfolio_id) DO UPDATE SET name = EXCLUDED.name WHERE p.name IS DISTINCT FROM EXCLUDED.name
+       RETURNING uuid, (xmax = 0) AS inserted`,
+      [portfolioId, body.name],
+    );
+    this.apiKeys.forgetPortfolio(portfolioId);
+    const written = rows[0];
+    if (written !== undefined) return { uuid: written.uuid, portfolioId, name: body.name, outcome: written.inserted ? 'created' : 'updated' };
+    const [existing]: { uuid: string }[] = await db.query('SELECT uuid FROM portfolios WHERE portfolio_id = $1', [portfolioId]);
+    return { uuid: existing.uuid, portfolioId, name: body.name, outcome: 'unchanged' };
+  }
+
+  putUnitType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutUnitTypeRequest): Promise<Outcome> {
+    return upsertRecord(db, { what: 'Unit type', table: 'unit_types', uuid, owner: ['portfolioUuid', portfolioUuid], values: { description: body.description } });
+  }
+
+  putAmenity(db: EntityManager, portfolioUuid: string, uuid: string, body: PutAmenityRequest): Promise<Outcome> {
+    return upsertRecord(db, {
+      what: 'Amenity',
+      table: 'amenities',
+      uuid,
+      owner: ['portfolioUuid', portfolioUuid],
+      values: { description: body.description, isSmartAmenity: body.isSmartAmenity ?? false },
+    });
+  }
+
+  putLeadSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
+    return upsertRecord(db, { what: 'Lead source', table: 'lead_sources', uuid, owner: ['portfolioUuid', portfolioUuid], values: { description: body.description } });
+  }
+
+  putItemType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutItemTypeRequest): Promise<Outcome> {
+    return upsertRecord(db, {
+      what: 'Item type',
+      table: 'item_types',
+      uuid,
+      owner: ['portfolioUuid', portfolioUuid],
+      values: { name: body.name, kind: body.kind, priceInPennies: body.priceInPennies, feeType: body.feeType, isRecurring: body.isRecurring ?? false },
+    });
+  }
+
+  /** A changed plan reprices every unit group on it, as a change of occupancy would. */
+  async putRatePlan(db: EntityManager, portfolioUuid: string, uuid: string, body: PutRatePlanRequest): Promise<Outcome> {
+    const bands = body.occupancyBands.map(({ minOccupancyPercent, maxOccupancyPercent, streetAdjustmentPercent, webAdjustmentPercent }) => ({
+      minOccupancyPercent,
+      maxOccupancyPercent,
+      streetAdjustmentPercent,
+      webAdjustmentPercent,
+    }));
+    const empty = bands.findIndex((band) => band.minOccupancyPercent >= band.maxOccupancyPercent);
+    if (empty !== -1) {
+      throw new InvalidRequestException([{ field: `occupancyBands.${empty}.maxOccupancyPercent`, message: 'must be above minOccupancyPercent' }]);
+    }
+    // jsonb given as its text: an array parameter would become a PostgreSQL array.
+    const outcome = await upsertRecord(db, {
+      what: 'Rate plan',
+      table: 'rate_plans',
+      uuid,
+      owner: ['portfolioUuid', portfolioUuid],
+      values: { name: body.name, occupancyBands: JSON.stringify(bands) },
+    });
+    if (outcome === 'updated') await repriceGroupsOfPlan(db, uuid);
+    return outcome;
+  }
+}

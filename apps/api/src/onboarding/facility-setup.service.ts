@@ -1,0 +1,224 @@
+import { ConflictException, Injectable } from '@nestjs/common';
+import { saveFacilitySchedule } from '@storage/delinquency';
+import { delinquencyScheduleSchema } from '@storage/domain';
+import { InvalidRequestException } from '@storage/platform';
+import { repriceUnitGroup } from '@storage/unit-occupancy';
+import type { EntityManager } from 'typeorm';
+import { lowerUuids, requireFacility } from '../common';
+import type { Outcome } from './catalog.dto';
+import {
+  WEEKDAYS,
+  type PutCoverageRequest,
+  type PutDelinquencyScheduleRequest,
+  type PutFacilityRequest,
+  type PutPromotionRequest,
+  type PutSizeAndTypeGroupRequest,
+  type PutUnitGroupRequest,
+  type PutUnitRequest,
+} from './facility.dto';
+import { requireReferences } from './references';
+import { combine, upsertRecord } from './upsert';
+
+/** Where a facility's record lives: the portfolio (checked by the api key) and the facility of the path. */
+export interface FacilityScope {
+  portfolioUuid: string;
+  facilityUuid: string;
+}
+
+/**
+ * Facilities and what they hold: size-and-type groups, unit groups with their amenities, units, promotions,
+ * coverages and the delinquency schedule. Every write takes the caller's transaction (the api's per request,
+ * `import`'s for a whole file), and keeps the rows others derive from consistent: unit counts are the occupancy
+ * triggers', current rates are repriced here whenever units or base rates move.
+ */
+@Injectable()
+export class FacilitySetupService {
+  async putFacility(db: EntityManager, portfolioUuid: string, uuid: string, body: PutFacilityRequest): Promise<Outcome> {
+    await requireTimeZone(db, body.timeZone);
+    const operatingHours = Object.fromEntries(
+      WEEKDAYS.map((day) => {
+        const hours = body.operatingHours[day];
+        return [day, hours ? { open: hours.open, close: hours.close } : null];
+      }),
+    );
+    return upsertRecord(db, {
+      what: 'Facility',
+      table: 'facilities',
+      uuid,
+      owner: ['portfolioUuid', portfolioUuid],
+      values: {
+        name: body.name,
+        addressLine1: body.addressLine1,
+        addressLine2: body.addressLine2 ?? null,
+        city: body.city,
+        state: body.state,
+        zip: body.zip,
+        country: body.country ?? 'US',
+        phone: body.phone,
+        operatingHours,
+        timeZone: body.timeZone,
+      },
+    });
+  }
+
+  async putSizeAndTypeGroup(db: EntityManager, scope: FacilityScope, uuid: string, body: PutSizeAndTypeGroupRequest): Promise<Outcome> {
+    await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
+    await requireReferences(db, 'unitTypeUuid', [body.unitTypeUuid], { table: 'unit_types', within: { portfolioUuid: scope.portfolioUuid } });
+    return upsertRecord(db, {
+      what: 'Size-and-type group',
+      table: 'size_and_type_groups',
+      uuid,
+      owner: ['facilityUuid', scope.facilityUuid],
+      values: { unitTypeUuid: body.unitTypeUuid, length: body.length, width: body.width, height: body.height },
+    });
+  }
+
+  /** The group, its amenities (the list replaces them), then its current rates from its base rates, plan and occupancy. */
+  async putUnitGroup(db: EntityManager, scope: FacilityScope, uuid: string, body: PutUnitGroupRequest): Promise<{ outcome: Outcome; currentStreetRateInPennies: number; currentWebRateInPennies: number }> {
+    await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
+    const amenityUuids = [...new Set(lowerUuids(body.amenityUuids ?? []))].sort();
+    await requireReferences(db, 'sizeAndTypeGroupUuid', [body.sizeAndTypeGroupUuid], { table: 'size_and_type_groups', within: { facilityUuid: scope.facilityUuid } });
+    await requireReferences(db, 'ratePlanUuid', [body.ratePlanUuid], { table: 'rate_plans', within: { portfolioUuid: scope.portfolioUuid } });
+    await requireReferences(db, 'amenityUuids', amenityUuids, { table: 'amenities', within: { portfolioUuid: scope.portfolioUuid } });
+    const outcome = await upsertRecord(db, {
+      what: 'Unit group',
+      table: 'unit_groups',
+      uuid,
+      owner: ['facilityUuid', scope.facilityUuid],
+      values: {
+        sizeAndTypeGroupUuid: body.sizeAndTypeGroupUuid,
+        description: body.description,
+        tierLevel: body.tierLevel ?? 1,
+        ratePlanUuid: body.ratePlanUuid,
+        baseStreetRateInPennies: body.baseStreetRateInPennies,
+        baseWebRateInPennies: body.baseWebRateInPennies,
+        canShowUnitGroupTenantPortal: body.canShowUnitGroupTenantPortal ?? true,
+      },
+      // Repriced below; a new group starts at its base rates.
+      insertOnly: { currentStreetRateInPennies: body.baseStreetRateInPennies, currentWebRateInPennies: body.baseWebRateInPennies },
+    });
+    const [, removed] = await db.query<[unknown[], number]>('DELETE FROM unit_group_amenities WHERE unit_group_uuid = $1 AND amenity_uuid <> ALL($2::uuid[])', [uuid, amenityUuids]);
+    const added: unknown[] = await db.query(
+      `INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING amenity_uuid`,
+      [uuid, amenityUuids],
+    );
+    const rates = await repriceUnitGroup(db, uuid);
+    if (rates === null) throw new Error(`unit group ${uuid} vanished while written`);
+    return { outcome: combine(outcome, removed > 0, added.length > 0), currentStreetRateInPennies: rates.currentStreetRateInPennies, currentWebRateInPennies: rates.currentWebRateInPennies };
+  }
+
+  /**
+   * A new unit is vacant (rentals let it); a unit may move to another group of its facility while vacant. The
+   * occupancy triggers count it, and the groups it left and joined are repriced.
+   */
+  async putUnit(db: EntityManager, scope: FacilityScope, uuid: string, body: PutUnitRequest): Promise<Outcome> {
+    await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
+    await requireReferences(db, 'unitGroupUuid', [body.unitGroupUuid], { table: 'unit_groups', within: { facilityUuid: scope.facilityUuid } });
+    const group = body.unitGroupUuid.toLowerCase();
+    const [before]: { unitGroupUuid: string; status: string }[] = await db.query(
+      'SELECT unit_group_uuid AS "unitGroupUuid", status FROM units WHERE uuid = $1 AND facility_uuid = $2 FOR UPDATE',
+      [uuid, scope.facilityUuid],
+    );
+    if (before !== undefined && before.status !== 'vacant' && before.unitGroupUuid !== group) {
+      throw new ConflictException(`Unit ${uuid} is rented: it stays in its unit group until it is vacant.`);
+    }
+    const [namesake]: { uuid: string }[] = await db.query('SELECT uuid FROM units WHERE facility_uuid = $1 AND name = $2 AND uuid <> $3 LIMIT 1', [scope.facilityUuid, body.name, uuid]);
+    if (namesake !== undefined) throw new ConflictException(`Unit ${namesake.uuid} of this facility is already named "${body.name}".`);
+    const outcome = await upsertRecord(db, {
+      what: 'Unit',
+      table: 'units',
+      uuid,
+      owner: ['facilityUuid', scope.facilityUuid],
+      values: { unitGroupUuid: group, name: body.name, floor: body.floor ?? '1' },
+    });
+    // The groups whose unit counts changed, in uuid order (the order occupancy locks them in).
+    const changed = before === undefined ? [group] : before.unitGroupUuid === group ? [] : [before.unitGroupUuid, group];
+    for (const unitGroupUuid of changed.sort()) await repriceUnitGroup(db, unitGroupUuid);
+    return outcome;
+  }
+
+  async putPromotion(db: EntityManager, scope: FacilityScope, uuid: string, body: PutPromotionRequest): Promise<Outcome> {
+    await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
+    const family = body.family ?? 'RENT';
+    const itemTypeUuid = body.itemTypeUuid ?? null;
+    if (family === 'RENT' && itemTypeUuid !== null) throw new InvalidRequestException([{ field: 'itemTypeUuid', message: 'itemTypeUuid is for DISCOUNTED_SERVICE promotions only' }]);
+    if (itemTypeUuid !== null) await requireReferences(db, 'itemTypeUuid', [itemTypeUuid], { table: 'item_types', within: { portfolioUuid: scope.portfolioUuid }, kind: 'SERVICE' });
+    const unitGroupUuids = [...new Set(lowerUuids(body.unitGroupUuids ?? []))].sort();
+    await requireReferences(db, 'unitGroupUuids', unitGroupUuids, { table: 'unit_groups', within: { facilityUuid: scope.facilityUuid } });
+    const validFrom = body.validFrom ?? null;
+    const validTo = body.validTo ?? null;
+    if (validFrom !== null && validTo !== null && validTo < validFrom) throw new InvalidRequestException([{ field: 'validTo', message: 'validTo must not be before validFrom' }]);
+    const isPercentage = body.discountType === 'PERCENTAGE';
+    return upsertRecord(db, {
+      what: 'Promotion',
+      table: 'promotions',
+      uuid,
+      owner: ['facilityUuid', scope.facilityUuid],
+      values: {
+        name: body.name,
+        isAutoApplied: body.isAutoApplied ?? true,
+        tenantType: body.tenantType ?? 'ALL',
+        isAutoPayRequired: body.isAutoPayRequired ?? false,
+        discountType: body.discountType,
+        // Only the figure of its discount type is kept, so a retry compares equal.
+        percentage: isPercentage ? body.percentage : null,
+        amountInPennies: isPercentage ? null : body.amountInPennies,
+        monthStarts: body.monthStarts ?? 1,
+        durationInMonths: body.durationInMonths ?? 1,
+        unitGroupUuids,
+        validFrom,
+        validTo,
+        family,
+        itemTypeUuid,
+      },
+    });
+  }
+
+  /** At most one default coverage per facility (the one lease signing enrolls): a new default unsets the others. */
+  async putCoverage(db: EntityManager, scope: FacilityScope, uuid: string, body: PutCoverageRequest): Promise<Outcome> {
+    await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
+    await requireReferences(db, 'itemTypeUuid', [body.itemTypeUuid], { table: 'item_types', within: { portfolioUuid: scope.portfolioUuid }, kind: 'COVERAGE' });
+    const isDefault = body.isDefault ?? false;
+    const outcome = await upsertRecord(db, {
+      what: 'Coverage',
+      table: 'coverages',
+      uuid,
+      owner: ['facilityUuid', scope.facilityUuid],
+      values: {
+        itemTypeUuid: body.itemTypeUuid,
+        premiumInPennies: body.premiumInPennies,
+        coverageAmountInPennies: body.coverageAmountInPennies,
+        description: body.description,
+        provider: body.provider,
+        allowManualChanges: body.allowManualChanges ?? false,
+        providerDescription: body.providerDescription ?? '',
+        isDefault,
+      },
+    });
+    if (!isDefault) return outcome;
+    const [, unset] = await db.query<[unknown[], number]>('UPDATE coverages SET is_default = false WHERE facility_uuid = $1 AND uuid <> $2 AND is_default', [scope.facilityUuid, uuid]);
+    return combine(outcome, unset > 0);
+  }
+
+  /** The schedule belongs to @storage/delinquency, which writes it; its rule (stages in order) answers 400 here. */
+  async putDelinquencySchedule(db: EntityManager, scope: FacilityScope, body: PutDelinquencyScheduleRequest): Promise<Outcome> {
+    await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
+    const checked = delinquencyScheduleSchema.safeParse(body);
+    if (!checked.success) throw new InvalidRequestException(checked.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message })));
+    const [existing]: unknown[] = await db.query('SELECT 1 FROM delinquency_schedules WHERE facility_uuid = $1', [scope.facilityUuid]);
+    const written = await saveFacilitySchedule(db, scope.facilityUuid, checked.data);
+    return !written ? 'unchanged' : existing === undefined ? 'created' : 'updated';
+  }
+}
+
+/** Business days are counted in the zone by both Node (Intl) and PostgreSQL (`AT TIME ZONE`): both must know it. */
+async function requireTimeZone(db: EntityManager, timeZone: string): Promise<void> {
+  let knownToNode = true;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+  } catch {
+    knownToNode = false;
+  }
+  const [row]: { known: boolean }[] = knownToNode ? await db.query('SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = $1) AS known', [timeZone]) : [{ known: false }];
+  if (!row.known) throw new InvalidRequestException([{ field: 'timeZone', message: `timeZone "${timeZone}" is not an IANA time zone (e.g. America/New_York)` }]);
+}

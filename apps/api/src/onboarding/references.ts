@@ -1,0 +1,27 @@
+import { InvalidRequestException } from '@storage/platform';
+import type { EntityManager } from 'typeorm';
+
+/** A table a body may point into, and which rows of it the caller's records may use. */
+export interface Reference {
+  table: 'unit_types' | 'amenities' | 'rate_plans' | 'item_types' | 'size_and_type_groups' | 'unit_groups';
+  /** Rows of this portfolio (portfolio-wide tables) or of this facility. */
+  within: { portfolioUuid: string } | { facilityUuid: string };
+  /** An item type of this kind only. */
+  kind?: 'SERVICE' | 'COVERAGE';
+}
+
+/**
+ * Refuses (400 naming the field) uuids that name no record the caller may use: there are no foreign keys, so
+ * a reference into another portfolio would otherwise be stored and later read as this portfolio's.
+ */
+export async function requireReferences(db: EntityManager, field: string, uuids: readonly string[], reference: Reference): Promise<void> {
+  if (uuids.length === 0) return;
+  const [column, owner] = 'portfolioUuid' in reference.within ? ['portfolio_uuid', reference.within.portfolioUuid] : ['facility_uuid', reference.within.facilityUuid];
+  const kind = reference.kind === undefined ? '' : ` AND kind = '${reference.kind}'`;
+  const rows: { uuid: string }[] = await db.query(`SELECT uuid FROM ${reference.table} WHERE uuid = ANY($1::uuid[]) AND ${column} = $2${kind}`, [uuids, owner]);
+  const found = new Set(rows.map((row) => row.uuid));
+  const missing = uuids.filter((uuid) => !found.has(uuid.toLowerCase()));
+  if (missing.length === 0) return;
+  const what = `${reference.table.replace(/_/g, ' ').replace(/s$/, '')}${reference.kind === undefined ? '' : ` of kind ${reference.kind}`}`;
+  throw new InvalidRequestException(missing.map((uuid) => ({ field, message: `${field} ${uuid} is no ${what} of this ${column === 'portfolio_uuid' ? 'portfolio' : 'facility'}` })));
+}
