@@ -34,7 +34,7 @@ export class AppModule {
         AuthModule,
         NotificationsModule,
         NotificationsListingModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),
-        ShoppingModule,
+        ShoppingModule.forRoot({ serverSecret: config.webhooks.portalTokenSecret }),
         PortfolioModule,
         LeasesModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),
         WebhooksModule.forRoot(config.webhooks),

@@ -6,7 +6,7 @@ import { NOTIFICATION_PORT, SECRET_PLACEHOLDER, type NotificationPort } from '..
 import type { Person } from '../model/person.entity';
 import { RateLimits } from '../rate-limit';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
-import { CODE_LIFETIME_MS, codeMatches, generateCode, hashCode, MAX_CODE_ATTEMPTS } from './verification-code';
+import { CODE_LIFETIME_MS, codeMatches, generateCode, hashCode, MAX_CODE_ATTEMPTS, VERIFICATION_CODE_KEY } from './verification-code';
 import type {
   CheckPreexistingRequest,
   CheckPreexistingResult,
@@ -25,6 +25,7 @@ export class TenantsService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(NOTIFICATION_PORT) private readonly notifications: NotificationPort,
     @Inject(RateLimits) private readonly rateLimits: RateLimits,
+    @Inject(VERIFICATION_CODE_KEY) private readonly codeKey: Buffer,
   ) {}
 
   /**
@@ -43,7 +44,7 @@ export class TenantsService {
       const expiresAt = new Date(Date.now() + CODE_LIFETIME_MS);
       await db.query(
         'INSERT INTO tenant_verification_codes (facility_uuid, person_uuid, code_hash, expires_at) VALUES ($1, $2, $3, $4)',
-        [facility.uuid, person.uuid, await hashCode(code), expiresAt],
+        [facility.uuid, person.uuid, await hashCode(code, this.codeKey), expiresAt],
       );
       await this.notifications.send(
         {
@@ -80,7 +81,7 @@ export class TenantsService {
       );
       const latest = codes[0];
       if (latest === undefined || latest.failedAttempts >= MAX_CODE_ATTEMPTS) return NOT_VALID;
-      if (!(await codeMatches(request.code, latest.codeHash))) {
+      if (!(await codeMatches(request.code, latest.codeHash, this.codeKey))) {
         await db.query('UPDATE tenant_verification_codes SET failed_attempts = failed_attempts + 1 WHERE uuid = $1', [latest.uuid]);
         return NOT_VALID;
       }
