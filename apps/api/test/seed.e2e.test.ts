@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { stat, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { balanceOf, PRIVATE_COVERAGE_UUID } from '@storage/domain';
-import { asLedgerLines, billRentals, ledgerEntries } from '@storage/rental-ledger';
+import { asLedgerLines, billRentals, ledgerEntries, recordPayments } from '@storage/rental-ledger';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { createDataSource } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
@@ -10,6 +11,8 @@ import { hashApiKey } from '../src/auth/api-key';
 import { seedDemo } from '../src/seed/demo-seed';
 import { demoTables } from '../src/seed/demo-data';
 import { seedScale } from '../src/seed/scale-seed';
+import { issueGateCode } from '../src/rentals/gate-codes';
+import { bringToAuction } from './support/delinquency';
 
 let database: TestDatabase;
 let db: DataSource;
@@ -169,5 +172,103 @@ describe('seed scale', () => {
     const today: string = (await db.query(`SELECT current_date::text AS today`))[0].today;
     expect(rentals.every((rental) => rental.next > today)).toBe(true);
     expect((await billRentals(db, rentals.map((rental) => rental.uuid), today, { postedOn: today, source: 'test' })).billed).toEqual([]);
+  });
+});
+
+describe('seed demo --yes after delinquency ran', () => {
+  const KEY = 'sk_demo_key_for_tests_0123456789';
+  /** Columns that refer to a row of these tables: `<name>_uuid`, or `<role>_<name>_uuid` (`converted_rental_record_uuid`). */
+  const REFERRED: Record<string, string> = {
+    rental_record: 'rental_records', lead: 'leads', person: 'persons', facility: 'facilities', unit: 'units', unit_group: 'unit_groups', portfolio: 'portfolios',
+  };
+
+  /** Every row, in any table, whose uuid column refers to a rental, lead, person, facility, unit, unit group or portfolio that is gone. */
+  const danglingReferences = async (): Promise<string[]> => {
+    const columns: { table: string; column: string }[] = await db.query(
+      `SELECT c.table_name AS table, c.column_name AS column FROM information_schema.columns c
+         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+        WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.data_type = 'uuid'`,
+    );
+    const dangling: string[] = [];
+    for (const { table, column } of columns) {
+      const name = Object.keys(REFERRED).find((referred) => new RegExp(`^(.+_)?${referred}_uuid$`).test(column));
+      if (name === undefined) continue;
+      const [{ count }] = await db.query(
+        `SELECT count(*)::int AS count FROM "${table}" x WHERE x."${column}" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "${REFERRED[name]}" r WHERE r.uuid = x."${column}")`,
+      );
+      if (count > 0) dangling.push(`${table}.${column}: ${count}`);
+    }
+    return dangling;
+  };
+
+  /** What the delinquency scheduler and payments leave on a rental beyond what the seed writes. */
+  const leftOn = async (rentalUuid: string): Promise<Record<string, number>> => {
+    const [row]: Record<string, number>[] = await db.query(
+      `SELECT (SELECT count(*)::int FROM delinquencies WHERE rental_record_uuid = $1) AS delinquencies,
+              (SELECT count(*)::int FROM gate_code_suspensions WHERE rental_record_uuid = $1) AS suspensions,
+              (SELECT count(*)::int FROM auctions WHERE rental_record_uuid = $1) AS auctions,
+              (SELECT count(*)::int FROM payments WHERE rental_record_uuid = $1) AS payments`,
+      [rentalUuid],
+    );
+    return row;
+  };
+
+  const ledgerOf = (rentalUuid: string): Promise<unknown[]> =>
+    db.query(
+      `SELECT kind, amount_in_pennies AS amount, posted_on::text AS "postedOn", due_on::text AS "dueOn" FROM rental_ledger_entries
+        WHERE rental_record_uuid = $1 ORDER BY seq`,
+      [rentalUuid],
+    );
+
+  /** A payment as the api records it: its row, its ledger entry, its billing fact. */
+  const pay = async (rentalUuid: string, amountInPennies: number): Promise<void> => {
+    const [rental] = await db.query(`SELECT xmin::text AS version, balance_in_pennies AS balance, current_date::text AS today FROM rental_records WHERE uuid = $1`, [rentalUuid]);
+    const written = await recordPayments(
+      db,
+      [{ rentalRecordUuid: rentalUuid, portfolioId: 'demo', paymentUuid: randomUUID(), amountInPennies, paidOn: rental.today, version: rental.version, balanceInPennies: rental.balance }],
+      'test',
+    );
+    expect(written).toEqual([rentalUuid]);
+  };
+
+  it('gives the fresh rentals only what the seed writes, and leaves no row referring to a rental (or lead, facility…) that is gone', async () => {
+    await seedDemo(db, { whenExists: 'keep', apiKey: KEY, dataDir, log: () => undefined });
+    const [{ uuid: seeded }] = await db.query(
+      `SELECT r.uuid FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE p.portfolio_id = 'demo' AND r.status = 'ACTIVE' ORDER BY r.uuid LIMIT 1`,
+    );
+    const asSeeded = await ledgerOf(seeded);
+    // A rental opened since the seed, with a random uuid as signing or a transfer gives it, and its gate code.
+    const [{ uuid: opened }] = await db.query(
+      `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies,
+                                   billing_day_of_month, next_due_date, start_date, tenancy_start_date)
+       SELECT portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies, billing_day_of_month,
+              next_due_date, start_date, tenancy_start_date FROM rental_records WHERE uuid = $1
+       RETURNING uuid`,
+      [seeded],
+    );
+    const [{ facility }] = await db.query('SELECT facility_uuid AS facility FROM rental_records WHERE uuid = $1', [seeded]);
+    await issueGateCode(db.manager, facility, opened);
+    const scale = async (): Promise<unknown> =>
+      (await db.query(
+        `SELECT count(DISTINCT r.uuid)::int AS rentals, count(e.uuid)::int AS entries FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid
+           LEFT JOIN rental_ledger_entries e ON e.rental_record_uuid = r.uuid WHERE p.portfolio_id = 'scale-test'`,
+      ))[0];
+    const scaleBefore = await scale();
+
+    for (const rental of [seeded, opened]) {
+      await bringToAuction(db, rental);
+      await pay(rental, 1000);
+      expect(await leftOn(rental)).toEqual({ delinquencies: 1, suspensions: 1, auctions: 1, payments: 1 });
+    }
+
+    await seedDemo(db, { whenExists: 'replace', apiKey: KEY, dataDir, log: () => undefined });
+
+    expect(await leftOn(seeded)).toEqual({ delinquencies: 0, suspensions: 0, auctions: 0, payments: 0 });
+    expect(await ledgerOf(seeded)).toEqual(asSeeded);
+    expect(await db.query('SELECT 1 FROM rental_records WHERE uuid = $1', [opened])).toEqual([]);
+    expect(await leftOn(opened)).toEqual({ delinquencies: 0, suspensions: 0, auctions: 0, payments: 0 });
+    expect(await danglingReferences()).toEqual([]);
+    // Another portfolio is untouched.
+    expect(await scale()).toEqual(scaleBefore);
   });
 });

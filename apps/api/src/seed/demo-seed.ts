@@ -54,33 +54,59 @@ export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions)
   return { seeded: true, apiKey: key };
 }
 
-/** Deletes everything of the demo portfolio, child tables first. */
+interface UuidColumns {
+  table: string;
+  /** Its `uuid` key, when it has one: what rows referring to its rows refer to. */
+  hasKey: boolean;
+  /** Its other uuid columns: references to rows of other tables (`rental_record_uuid`, `converted_rental_record_uuid`…). */
+  references: string[];
+}
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Deletes everything of the demo portfolio, whatever table holds it: derived from the catalog, not from a list a new
+ * table could be missing from. The demo's rows are the portfolio's and, transitively, every row with a uuid column
+ * referring to one of them (uuids are unique across tables, so a column holding a demo row's uuid refers to it).
+ * Tables are emptied of them in the order their rows were found, parents first: the ledger's entries go with their
+ * rental (by its foreign key; the append-only ledger refuses any other delete). Keys (`api_keys`) and webhook
+ * subscriptions name portfolios by arrays or text, not by a uuid column, and stay, as before.
+ */
 async function removeDemo(db: EntityManager): Promise<void> {
-  const portfolio = `(SELECT uuid FROM portfolios WHERE portfolio_id = '${DEMO_PORTFOLIO_ID}')`;
-  const facilities = `(SELECT uuid FROM facilities WHERE portfolio_uuid = ${portfolio})`;
-  const rentals = `(SELECT uuid FROM rental_records WHERE portfolio_uuid = ${portfolio})`;
-  const leads = `(SELECT uuid FROM leads WHERE portfolio_uuid = ${portfolio})`;
-  const statements = [
-    `DELETE FROM notes WHERE lead_uuid IN ${leads}`,
-    `DELETE FROM leases WHERE lead_uuid IN ${leads}`,
-    `DELETE FROM rental_services WHERE rental_record_uuid IN ${rentals}`,
-    `DELETE FROM rental_promotions WHERE rental_record_uuid IN ${rentals}`,
-    `DELETE FROM vehicles WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM coverage_enrollments WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM gate_codes WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM tenant_verification_codes WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM unit_group_amenities WHERE unit_group_uuid IN (SELECT uuid FROM unit_groups WHERE facility_uuid IN ${facilities})`,
-    `DELETE FROM units WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM unit_groups WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM size_and_type_groups WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM coverages WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM promotions WHERE facility_uuid IN ${facilities}`,
-    `DELETE FROM rental_records WHERE portfolio_uuid = ${portfolio}`,
-    `DELETE FROM leads WHERE portfolio_uuid = ${portfolio}`,
-    ...['notifications', 'persons', 'facilities', 'lead_sources', 'lead_marketing_sources', 'item_types', 'rate_plans', 'amenities', 'unit_types'].map(
-      (table) => `DELETE FROM ${table} WHERE portfolio_uuid = ${portfolio}`,
-    ),
-    `DELETE FROM portfolios WHERE portfolio_id = '${DEMO_PORTFOLIO_ID}'`,
-  ];
-  for (const statement of statements) await db.query(statement);
+  const columns: { table: string; column: string }[] = await db.query(
+    `SELECT c.table_name AS table, c.column_name AS column
+       FROM information_schema.columns c JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+      WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.data_type = 'uuid'
+      ORDER BY c.table_name, c.ordinal_position`,
+  );
+  const tables = new Map<string, UuidColumns>();
+  for (const { table, column } of columns) {
+    const entry = tables.get(table) ?? { table, hasKey: false, references: [] };
+    if (column === 'uuid') entry.hasKey = true;
+    else entry.references.push(column);
+    tables.set(table, entry);
+  }
+  await db.query('CREATE TEMPORARY TABLE demo_rows (uuid uuid PRIMARY KEY, found_in integer NOT NULL) ON COMMIT DROP');
+  await db.query(`INSERT INTO demo_rows SELECT uuid, 0 FROM portfolios WHERE portfolio_id = $1`, [DEMO_PORTFOLIO_ID]);
+  // Rows found in a round refer to rows found in the one before; each table's first round orders the deletes.
+  const firstFound = new Map<string, number>([['portfolios', 0]]);
+  for (let round = 1; ; round++) {
+    let found = 0;
+    for (const { table, hasKey, references } of tables.values()) {
+      if (!hasKey || references.length === 0) continue;
+      const refersToLastRound = references.map((column) => `${quoted(column)} IN (SELECT uuid FROM demo_rows WHERE found_in = $1)`).join(' OR ');
+      const added: unknown[] = await db.query(
+        `INSERT INTO demo_rows SELECT uuid, $1 + 1 FROM ${quoted(table)} WHERE ${refersToLastRound} ON CONFLICT DO NOTHING RETURNING uuid`,
+        [round - 1],
+      );
+      if (added.length > 0 && !firstFound.has(table)) firstFound.set(table, round);
+      found += added.length;
+    }
+    if (found === 0) break;
+  }
+  const order = [...tables.values()].sort((a, b) => (firstFound.get(a.table) ?? Infinity) - (firstFound.get(b.table) ?? Infinity));
+  for (const { table, hasKey, references } of order) {
+    const demoColumns = [...(hasKey ? ['uuid'] : []), ...references];
+    await db.query(`DELETE FROM ${quoted(table)} WHERE ${demoColumns.map((column) => `${quoted(column)} IN (SELECT uuid FROM demo_rows)`).join(' OR ')}`);
+  }
 }
