@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, HttpStatus, Inject, Module, Res, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { ServiceStartup } from './startup';
 
 /** A dependency the service cannot serve without (database, broker). */
 export interface ReadinessCheck {
@@ -31,7 +32,10 @@ async function run(check: ReadinessCheck): Promise<{ name: string; status: 'up' 
 @ApiExcludeController()
 @Controller('health')
 export class HealthController {
-  constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[]) {}
+  constructor(
+    @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
+    @Inject(ServiceStartup) private readonly startup: ServiceStartup,
+  ) {}
 
   @Get('live')
   @HttpCode(HttpStatus.OK)
@@ -45,7 +49,7 @@ export class HealthController {
    */
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: 'ready' | 'not ready'; checks: Awaited<ReturnType<typeof run>>[] }> {
-    const checks = await Promise.all(this.checks.map(run));
+    const checks = await Promise.all([this.startup.check, ...this.checks].map(run));
     if (checks.some((check) => check.status === 'down')) {
       void reply.status(HttpStatus.SERVICE_UNAVAILABLE);
       return { status: 'not ready', checks };
@@ -61,7 +65,8 @@ export class HealthModule {
     return {
       module: HealthModule,
       controllers: [HealthController],
-      providers: [{ provide: READINESS_CHECKS, useFactory: checks.useFactory, inject: checks.inject ?? [] }],
+      providers: [ServiceStartup, { provide: READINESS_CHECKS, useFactory: checks.useFactory, inject: checks.inject ?? [] }],
+      exports: [ServiceStartup],
     };
   }
 }

@@ -8,6 +8,7 @@ export { limitJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 export { answerMethodNotAllowed } from './method-not-allowed';
 export { refuseNulCharacters } from './nul-characters';
 export { runService, type ServiceDefinition } from './service';
+export { ServiceStartup } from './startup';
 export { shorten } from './shorten';
 export {
   createValidationPipe,

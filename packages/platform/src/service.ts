@@ -6,6 +6,7 @@ import { locateDatabase, type DatabaseLocation } from '@storage/persistence';
 import { ConfigError, type CommonConfig } from './config';
 import { createHttpAdapter } from './http-adapter';
 import { requestId } from './logging';
+import { ServiceStartup } from './startup';
 
 export interface ServiceDefinition<Config extends CommonConfig> {
   name: string;
@@ -43,9 +44,13 @@ export async function runService<Config extends CommonConfig>(definition: Servic
   app.useLogger(app.get(Logger));
   for (const warning of definition.bootWarnings?.(config) ?? []) app.get(Logger).warn(warning);
   await definition.configure?.(app, config, database);
-  await app.startAllMicroservices();
+  // Listening first: health answers while the transports wait for a broker (ready only once they run).
+  const startup = app.get(ServiceStartup, { strict: false });
+  startup.starting();
   await app.listen(definition.port(config), config.HOST);
   stopGracefully(app, database);
+  await app.startAllMicroservices();
+  startup.started();
   return app;
 }
 

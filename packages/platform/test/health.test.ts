@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { HealthModule, ProblemDetailsFilter } from '../src';
+import { HealthModule, ProblemDetailsFilter, ServiceStartup } from '../src';
 
 /** A service's health routes as the api serves them: behind the problem+json filter. */
 async function serviceWith(database: () => Promise<void>): Promise<NestFastifyApplication> {
@@ -27,6 +27,7 @@ describe('readiness', () => {
       expect(reply.json()).toEqual({
         status: 'not ready',
         checks: [
+          { name: 'startup', status: 'up' },
           { name: 'database', status: 'down', error: 'connect ECONNREFUSED 127.0.0.1:5432' },
           { name: 'broker', status: 'up' },
         ],
@@ -40,7 +41,22 @@ describe('readiness', () => {
     const app = await serviceWith(async () => undefined);
     try {
       const reply = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/health/ready' });
-      expect([reply.statusCode, reply.json()]).toEqual([200, { status: 'ready', checks: [{ name: 'database', status: 'up' }, { name: 'broker', status: 'up' }] }]);
+      expect([reply.statusCode, reply.json()]).toEqual([200, { status: 'ready', checks: [{ name: 'startup', status: 'up' }, { name: 'database', status: 'up' }, { name: 'broker', status: 'up' }] }]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is not ready while the event transports are starting, with the reason, and ready once they run', async () => {
+    const app = await serviceWith(async () => undefined);
+    try {
+      const startup = app.get(ServiceStartup);
+      const ready = () => app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/health/ready' });
+      startup.starting();
+      const waiting = await ready();
+      expect([waiting.statusCode, waiting.json().checks[0]]).toEqual([503, { name: 'startup', status: 'down', error: 'event transports starting (waiting for the broker)' }]);
+      startup.started();
+      expect((await ready()).statusCode).toBe(200);
     } finally {
       await app.close();
     }
