@@ -5,9 +5,11 @@
  *   api-keys create (--portfolio <id>… | --all-portfolios | --admin) [--scope read|write] [--label <text>]
  *   api-keys list [--portfolio <id>]
  *   api-keys revoke <uuid or prefix> --yes
+ *   import <file> [--dry-run]
  * Exit codes: 0 done, 1 failed, 2 usage error or refused.
  */
 import 'reflect-metadata';
+import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { createDataSource, locateDatabase, migrate } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
@@ -15,6 +17,8 @@ import { createApiKey } from './auth/create-api-key';
 import { assertPortfolios, listApiKeys, revokeApiKey, NotFound } from './auth/manage-api-keys';
 import { positiveInt } from './cli-args';
 import { PORTFOLIO_KEY_SCOPES, type ApiKeyScope } from './model/api-key.entity';
+import { describe, importPortfolio } from './onboarding/import/import-portfolio';
+import { ImportRefused, readPortfolioFile } from './onboarding/import/portfolio-file';
 import { DemoExists, seedDemo } from './seed/demo-seed';
 import { seedScale } from './seed/scale-seed';
 
@@ -117,6 +121,24 @@ function program(): Command {
         log(`revoked API key ${key.uuid} (${key.prefix}, ${key.scope}) at ${date(key.revokedAt)}`);
       });
     });
+
+  root
+    .command('import')
+    .description('load a whole portfolio from a JSON file (layout: tools/cli/README.md) through the api\'s onboarding; a rerun changes nothing')
+    .argument('<file>', 'the portfolio file, e.g. docs/examples/portfolio.json')
+    .option('--dry-run', 'check the file against the database and say what would change; write nothing')
+    .action(async (file: string, options: { dryRun?: true }) => {
+      const dryRun = options.dryRun === true;
+      log(`importing ${file}${dryRun ? ' (dry run: nothing will be written)' : ''}`);
+      // npm runs scripts from the repository root; a relative path is the operator's, from where npm was run.
+      const portfolio = await readPortfolioFile(path.resolve(process.env.INIT_CWD ?? process.cwd(), file));
+      await withDatabase(async (dataSource) => {
+        const counts = await importPortfolio(dataSource, portfolio, { dryRun, log });
+        const changed = counts.created + counts.updated > 0;
+        if (dryRun) log(changed ? `dry run: ${describe(counts)} if imported; nothing was written` : `dry run: nothing to change (${counts.unchanged} records already as in the file)`);
+        else log(changed ? `imported portfolio ${portfolio.portfolio.portfolioId}: ${describe(counts)}` : `nothing changed: portfolio ${portfolio.portfolio.portfolioId} already holds the file (${counts.unchanged} records)`);
+      });
+    });
   return root;
 }
 
@@ -129,6 +151,6 @@ program()
       return;
     }
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    // Refusing to replace the demo or revoke a key unasked, or naming no such key, is a usage error.
-    process.exitCode = error instanceof DemoExists || error instanceof Refused || error instanceof NotFound ? 2 : 1;
+    // Refusing to replace the demo or revoke a key unasked, naming no such key, or a file that cannot be imported, is a usage error.
+    process.exitCode = error instanceof DemoExists || error instanceof Refused || error instanceof NotFound || error instanceof ImportRefused ? 2 : 1;
   });

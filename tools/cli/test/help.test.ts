@@ -61,6 +61,7 @@ const COMMANDS = [
   ['api-keys', 'create', '--portfolio', 'demo'],
   ['api-keys', 'list', '--portfolio', 'demo'],
   ['api-keys', 'revoke', 'sk_abcde', '--yes'],
+  ['import', 'docs/examples/portfolio.json'],
   ['replay', '--group', 'webhook-dispatcher', '--from', '2020-01-01T00:00:00Z'],
   ['delinquency'],
   ['delinquency', 'run', '--as-of', '2025-01-01'],
@@ -69,8 +70,8 @@ const COMMANDS = [
 /** The words naming the command: its usage line starts with them. */
 const words = (command: string[]): string => {
   const end = command.findIndex((arg) => arg.startsWith('-'));
-  // A revoke's key argument is not part of the command's name.
-  return command.slice(0, end === -1 ? undefined : end).filter((arg) => !arg.startsWith('sk_')).join(' ');
+  // A revoke's key argument and an import's file are not part of the command's name.
+  return command.slice(0, end === -1 ? undefined : end).filter((arg) => !arg.startsWith('sk_') && !arg.endsWith('.json')).join(' ');
 };
 
 describe('the CLI', () => {
@@ -106,7 +107,8 @@ describe('the CLI', () => {
       [['seed', 'scale', '--rentals', '1'], "'--facilities <N>' not specified"],
       [['seed', 'scale', '--facilities', 'x', '--rentals', '1'], 'a positive integer is needed, got "x"'],
       [['api-keys'], 'Usage: npm run cli -- api-keys'],
-      [['api-keys', 'create'], '--portfolio <id> (repeatable) or --all-portfolios is required'],
+      [['api-keys', 'create'], '--portfolio <id> (repeatable), --all-portfolios or --admin is required'],
+      [['api-keys', 'create', '--admin', '--portfolio', 'demo'], 'cannot be used with'],
       [['api-keys', 'create', '--portfolio', 'demo', '--scope', 'admin'], 'Allowed choices are read, write'],
       [['api-keys', 'create', '--portfolio', 'nowhere'], 'Unknown portfolio: nowhere'],
       [['api-keys', 'list', '--portfolio', 'nowhere'], 'Unknown portfolio: nowhere'],
@@ -114,6 +116,9 @@ describe('the CLI', () => {
       [['api-keys', 'revoke', 'sk_nokey', '--yes'], 'No API key has the id or prefix "sk_nokey"'],
       [['replay', '--from', '2020-01-01T00:00:00Z'], "'--group <group>' not specified"],
       [['replay', '--group', 'webhook-dispatcher', '--from', 'yesterday'], 'an ISO 8601 time is needed'],
+      [['import'], "missing required argument 'file'"],
+      [['import', 'nowhere.json'], 'Cannot read'],
+      [['import', 'docs/examples/portfolio.json', '--bogus'], "unknown option '--bogus'"],
       [['delinquency', 'run'], "'--as-of <YYYY-MM-DD>' not specified"],
       [['delinquency', 'run', '--as-of', '2025-13-01'], 'a date YYYY-MM-DD is needed'],
       [['delinquency', 'run', '--as-of', '2025-01-01', '--facility', 'x'], 'a UUID is needed'],

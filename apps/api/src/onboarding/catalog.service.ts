@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '@storage/platform';
 import type { EntityManager } from 'typeorm';
-import { ApiKeyService } from '../auth';
 import type { PortfolioResult, PutAmenityRequest, PutItemTypeRequest, PutLeadSourceRequest, PutPortfolioRequest, PutRatePlanRequest, PutUnitTypeRequest, Outcome } from './catalog.dto';
 import { repriceGroupsOfPlan } from './repricing';
 import { upsertRecord } from './upsert';
@@ -12,8 +11,6 @@ import { upsertRecord } from './upsert';
  */
 @Injectable()
 export class CatalogService {
-  constructor(@Inject(ApiKeyService) private readonly apiKeys: ApiKeyService) {}
-
   /** Keyed by its portfolioId (the natural key clients already use); a new one gets a database uuid. */
   async putPortfolio(db: EntityManager, portfolioId: string, body: PutPortfolioRequest): Promise<PortfolioResult> {
     const rows: { uuid: string; inserted: boolean }[] = await db.query(
@@ -22,7 +19,6 @@ export class CatalogService {
        RETURNING uuid, (xmax = 0) AS inserted`,
       [portfolioId, body.name],
     );
-    this.apiKeys.forgetPortfolio(portfolioId);
     const written = rows[0];
     if (written !== undefined) return { uuid: written.uuid, portfolioId, name: body.name, outcome: written.inserted ? 'created' : 'updated' };
     const [existing]: { uuid: string }[] = await db.query('SELECT uuid FROM portfolios WHERE portfolio_id = $1', [portfolioId]);

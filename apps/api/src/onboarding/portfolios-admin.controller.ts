@@ -1,7 +1,7 @@
 import { Body, Controller, Inject, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { AdminOperation, ApiKeyAuth } from '../auth';
+import { AdminOperation, ApiKeyAuth, ApiKeyService } from '../auth';
 import { ApiInvalidResponse } from '../common';
 import { CatalogService } from './catalog.service';
 import { PORTFOLIO_ID_PATTERN, PortfolioResult, PutPortfolioRequest } from './catalog.dto';
@@ -16,6 +16,7 @@ export class PortfoliosAdminController {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(CatalogService) private readonly catalog: CatalogService,
+    @Inject(ApiKeyService) private readonly apiKeys: ApiKeyService,
   ) {}
 
   @Put(':portfolioId')
@@ -27,7 +28,10 @@ export class PortfoliosAdminController {
   })
   @ApiParam({ name: 'portfolioId', schema: { type: 'string', pattern: PORTFOLIO_ID_PATTERN } })
   @ApiOkResponse({ type: PortfolioResult })
-  putPortfolio(@Param('portfolioId', PortfolioIdPipe) portfolioId: string, @Body() body: PutPortfolioRequest): Promise<PortfolioResult> {
-    return this.dataSource.transaction((db) => this.catalog.putPortfolio(db, portfolioId, body));
+  async putPortfolio(@Param('portfolioId', PortfolioIdPipe) portfolioId: string, @Body() body: PutPortfolioRequest): Promise<PortfolioResult> {
+    const result = await this.dataSource.transaction((db) => this.catalog.putPortfolio(db, portfolioId, body));
+    // Once committed, so the key cache cannot pick up the portfolio's absence again.
+    this.apiKeys.forgetPortfolio(portfolioId);
+    return result;
   }
 }
