@@ -34,12 +34,7 @@ const TAKE: PreparedStatement = {
 
 /** Takes up to `wanted` requests from the bucket, atomically, in one round trip. */
 export async function takeFromBucket(db: DataSource, bucket: string, wanted: number, policy: RateLimitPolicy): Promise<Grant> {
-  const rows = await queryPrepared<{ granted: number; backlog: number }>(db, TAKE, [
-    bucket,
-    wanted,
-    policy.intervalMs,
-    policy.burst,
-  ]);
+  const rows = await queryPrepared<{ granted: number; backlog: number }>(db, TAKE, [bucket, wanted, policy.intervalMs, policy.burst]);
   const { granted, backlog } = rows[0];
   // The next request fits once the backlog is down to burst - 1 intervals.
   return { granted, retryAfterMs: Math.max(0, backlog - (policy.burst - 1) * policy.intervalMs) };
