@@ -104,7 +104,9 @@ async function removeDemo(db: EntityManager): Promise<void> {
     }
     if (found === 0) break;
   }
-  const order = [...tables.values()].sort((a, b) => (firstFound.get(a.table) ?? Infinity) - (firstFound.get(b.table) ?? Infinity));
+  // Tables whose rows are found by no round (no key of their own: `delinquencies`, `unit_group_amenities`…) go last.
+  const roundOf = (table: string): number => firstFound.get(table) ?? Number.MAX_SAFE_INTEGER;
+  const order = [...tables.values()].sort((a, b) => roundOf(a.table) - roundOf(b.table));
   for (const { table, hasKey, references } of order) {
     const demoColumns = [...(hasKey ? ['uuid'] : []), ...references];
     await db.query(`DELETE FROM ${quoted(table)} WHERE ${demoColumns.map((column) => `${quoted(column)} IN (SELECT uuid FROM demo_rows)`).join(' OR ')}`);
