@@ -7,7 +7,6 @@ export type RentalStatus = (typeof RENTAL_STATUSES)[number];
 /** A unit rented by a tenant: what billing, delinquency, transfer and move-out work on. */
 @Entity('rental_records')
 @Index(['unitGroupUuid', 'status'])
-@Index(['status', 'nextDueDate'])
 export class RentalRecord {
   @UuidPrimaryColumn() uuid!: string;
   @Index() @Column('uuid') portfolioUuid!: string;
