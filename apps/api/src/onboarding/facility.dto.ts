@@ -6,6 +6,7 @@ import {
   IsArray,
   IsIn,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   Length,
@@ -67,7 +68,11 @@ export class PutFacilityRequest {
   @IsString()
   @Length(1, 64)
   timeZone!: string;
-  @ApiProperty({ type: OperatingHoursInput }) @ValidateNested() @Type(() => OperatingHoursInput) operatingHours!: OperatingHoursInput;
+  @ApiProperty({ type: OperatingHoursInput, description: 'Per weekday; a day left out or null is closed.' })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OperatingHoursInput)
+  operatingHours!: OperatingHoursInput;
 }
 
 const DIMENSION = { minimum: 0.01, maximum: 9999, description: 'Feet, kept to hundredths.' };

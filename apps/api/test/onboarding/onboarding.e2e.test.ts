@@ -179,6 +179,24 @@ describe('onboarding a portfolio through the api, from an empty database', () =>
     expectProblem(await api.call('PUT', `${AT}/promotions/${uuid(45)}`, { key, body: { name: 'x', discountType: 'AMOUNT_OFF' } }), 400, ['amountInPennies']);
     expectProblem(await api.call('PUT', `${OPS}/facilities/${uuid(46)}/units/${uuid(47)}`, { key, body: { unitGroupUuid: ID.group, name: '9' } }), 404);
     expectProblem(await api.call('PUT', '/api/v1/portfolios/Not_An_Id', { key: admin, body: { name: 'x' } }), 400, ['portfolioId']);
+    // Shapes: a missing or null object, null for an optional field (absent takes the default, null is refused), a list.
+    expectProblem(await api.call('PUT', `${OPS}/facilities/${uuid(48)}`, { key, body: { ...FACILITY, operatingHours: undefined } }), 400, ['operatingHours']);
+    expectProblem(await api.call('PUT', `${OPS}/facilities/${uuid(48)}`, { key, body: { ...FACILITY, operatingHours: null } }), 400, ['operatingHours']);
+    expectProblem(await api.call('PUT', `${OPS}/facilities/${uuid(48)}`, { key, body: { ...FACILITY, operatingHours: { monday: { open: '25:00', close: '18:00' } } } }), 400, [
+      'operatingHours.monday.open',
+    ]);
+    expectProblem(await api.call('PUT', `${OPS}/amenities/${uuid(49)}`, { key, body: { description: 'x', isSmartAmenity: null } }), 400, ['isSmartAmenity']);
+    expectProblem(await api.call('PUT', `${AT}/unitGroups/${uuid(50)}`, { key, body: { ...UNIT_GROUP, amenityUuids: [ID.smartLock, ID.smartLock] } }), 400, ['amenityUuids']);
+    expectProblem(await api.call('PUT', `${OPS}/ratePlans/${uuid(51)}`, { key, body: [] }), 400);
+    expectProblem(await api.call('PUT', `${OPS}/ratePlans/${uuid(51)}`, { key, body: { name: 'x', occupancyBands: [null, 3] } }), 400, ['occupancyBands.0']);
+    expectProblem(
+      await api.call('PUT', `${OPS}/ratePlans/${uuid(51)}`, {
+        key,
+        body: { name: 'x', occupancyBands: [{ minOccupancyPercent: 60, maxOccupancyPercent: 50, streetAdjustmentPercent: 0, webAdjustmentPercent: 0 }] },
+      }),
+      400,
+      ['occupancyBands.0.maxOccupancyPercent'],
+    );
     expect(await counts()).toEqual({ ...before, unit_groups: before.unit_groups + 1, unit_group_amenities: before.unit_group_amenities + 1 });
   });
 });
