@@ -42,7 +42,8 @@ function program(run: (args: { asOf: string; facilityUuid?: string }) => Promise
 
 function report(progress: RunProgress): void {
   process.stdout.write(
-    `${progress.businessDate} facility ${progress.facilityUuid}: ${progress.billed} rental(s) billed, ${progress.charges} charge(s); ` +
+    `${progress.businessDate} facility ${progress.facilityUuid}: ${progress.billed} rental(s) billed, ${progress.charges} charge(s), ` +
+      `autopay ${progress.autopayApproved} approved / ${progress.autopayDeclined} declined; ` +
       `${progress.done}/${progress.candidates} candidates, ${progress.transitions} transition(s)\n`,
   );
 }
@@ -55,9 +56,11 @@ async function run(args: { asOf: string; facilityUuid?: string }): Promise<void>
   try {
     const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, SERVICE_NAME), new BillingDay(dataSource), config.SCHEDULER_CONCURRENCY);
     const results = await runBusinessDate(dataSource, runner, { ...args, onProgress: report });
-    const total = (key: 'billed' | 'charges' | 'transitions'): number => results.reduce((sum, result) => sum + result[key], 0);
+    const total = (key: 'billed' | 'charges' | 'autopayApproved' | 'autopayDeclined' | 'transitions'): number =>
+      results.reduce((sum, result) => sum + result[key], 0);
     process.stdout.write(
-      `${args.asOf}: ${results.length} facility run(s), ${total('billed')} rental(s) billed, ${total('charges')} charge(s), ${total('transitions')} transition(s)\n`,
+      `${args.asOf}: ${results.length} facility run(s), ${total('billed')} rental(s) billed, ${total('charges')} charge(s), ` +
+        `autopay ${total('autopayApproved')} approved / ${total('autopayDeclined')} declined, ${total('transitions')} transition(s)\n`,
     );
   } finally {
     await dataSource.destroy();

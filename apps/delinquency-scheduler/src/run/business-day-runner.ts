@@ -17,6 +17,9 @@ export interface RunProgress {
   /** Rentals billed (their periods due posted) and the charges posted, before delinquency. */
   billed: number;
   charges: number;
+  /** Autopay charges the payment port approved and declined, after billing. */
+  autopayApproved: number;
+  autopayDeclined: number;
   candidates: number;
   done: number;
   transitions: number;
@@ -116,7 +119,7 @@ export class BusinessDayRunner {
     workers: number = this.concurrency,
   ): Promise<RunResult[]> {
     const lock = await FacilityLock.acquire(this.dataSource, facilityUuid, options.wait);
-    if (lock === null) return [{ facilityUuid, businessDate: from, billed: 0, charges: 0, candidates: 0, done: 0, transitions: 0, skipped: true }];
+    if (lock === null) return [{ facilityUuid, businessDate: from, billed: 0, charges: 0, autopayApproved: 0, autopayDeclined: 0, candidates: 0, done: 0, transitions: 0, skipped: true }];
     try {
       const results: RunResult[] = [];
       for (let date = from; date <= through; date = addDays(date, 1)) {
@@ -145,6 +148,8 @@ export class BusinessDayRunner {
       businessDate,
       billed: billing.rentals,
       charges: billing.charges,
+      autopayApproved: autopay.approved,
+      autopayDeclined: autopay.declined,
       candidates: candidates.length,
       done: 0,
       transitions: 0,

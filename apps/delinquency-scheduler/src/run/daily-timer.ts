@@ -43,7 +43,8 @@ export class DailyTimer implements OnApplicationBootstrap, OnApplicationShutdown
     for (const result of results.flat()) {
       if (!result.skipped) {
         this.logger.log(
-          `facility ${result.facilityUuid} ${result.businessDate}: ${result.billed} rental(s) billed, ${result.charges} charge(s); ` +
+          `facility ${result.facilityUuid} ${result.businessDate}: ${result.billed} rental(s) billed, ${result.charges} charge(s), ` +
+            `autopay ${result.autopayApproved} approved / ${result.autopayDeclined} declined; ` +
             `${result.transitions} transition(s) over ${result.candidates} candidate(s)`,
         );
       }

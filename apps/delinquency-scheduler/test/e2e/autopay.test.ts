@@ -46,7 +46,9 @@ describe('autopay on the business day', () => {
 
   it('pays what billing made due with an approving method: a PAYMENT entry, payment-recorded, nothing owed, never OVERDUE', async () => {
     const rental = await autopayRental('pm_card_visa');
-    await runDays(DUE, '2025-03-12');
+    const [dueDay] = await scheduler.run(DUE, facility.facilityUuid);
+    expect(dueDay).toMatchObject({ billed: 1, autopayApproved: 1, autopayDeclined: 0 });
+    await runDays(addDays(DUE, 1), '2025-03-12');
 
     const entries = await ledgerEntries(scheduler.dataSource.manager, rental);
     expect(entries.map((entry) => [entry.kind, entry.amountInPennies, entry.postedOn])).toEqual([
@@ -71,7 +73,9 @@ describe('autopay on the business day', () => {
 
   it('a declining test method pays nothing: payment-declined, and OVERDUE on the sixth day like any unpaid charge', async () => {
     const rental = await autopayRental('pm_card_declined');
-    await runDays(DUE, '2025-03-07');
+    const [dueDay] = await scheduler.run(DUE, facility.facilityUuid);
+    expect(dueDay).toMatchObject({ billed: 1, autopayApproved: 0, autopayDeclined: 1 });
+    await runDays(addDays(DUE, 1), '2025-03-07');
 
     const events = await outboxEvents(scheduler.dataSource, rental);
     const [declined, ...more] = ofType(events, 'payment-declined');

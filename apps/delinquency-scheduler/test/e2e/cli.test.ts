@@ -22,13 +22,13 @@ describe('delinquency run --as-of (the CLI)', () => {
     const first = cli('delinquency', 'run', '--as-of', '2025-03-11');
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain(`2025-03-11 facility ${facility.facilityUuid}: 0 rental(s) billed, 0 charge(s); 1/1 candidates, 2 transition(s)`);
-    expect(first.stdout).toContain('2025-03-11: 1 facility run(s), 0 rental(s) billed, 0 charge(s), 2 transition(s)');
+    expect(first.stdout).toContain(`2025-03-11 facility ${facility.facilityUuid}: 0 rental(s) billed, 0 charge(s), autopay 0 approved / 0 declined; 1/1 candidates, 2 transition(s)`);
+    expect(first.stdout).toContain('2025-03-11: 1 facility run(s), 0 rental(s) billed, 0 charge(s), autopay 0 approved / 0 declined, 2 transition(s)');
     // April 1st bills the month's rent and service; a rerun of the day bills nothing again.
     const april = cli('delinquency', 'run', '--as-of', '2025-04-01');
-    expect(april.stdout).toContain('2025-04-01: 1 facility run(s), 1 rental(s) billed, 2 charge(s), 1 transition(s)');
+    expect(april.stdout).toContain('2025-04-01: 1 facility run(s), 1 rental(s) billed, 2 charge(s), autopay 0 approved / 0 declined, 1 transition(s)');
     const again = cli('delinquency', 'run', '--as-of', '2025-04-01', '--facility', facility.facilityUuid);
-    expect(again.stdout).toContain('2025-04-01: 1 facility run(s), 0 rental(s) billed, 0 charge(s), 0 transition(s)');
+    expect(again.stdout).toContain('2025-04-01: 1 facility run(s), 0 rental(s) billed, 0 charge(s), autopay 0 approved / 0 declined, 0 transition(s)');
     expect(statusTrail(await outboxEvents(bed.scheduler.dataSource, rental.rentalRecordUuid))).toEqual([
       'null→OVERDUE@2025-03-07',
       'OVERDUE→OVERLOCK@2025-03-11',
