@@ -1,9 +1,19 @@
 import { InvalidRequestException } from '@storage/platform';
 import type { EntityManager } from 'typeorm';
 
+/** The tables a body may point into, by the name a message gives their records. */
+const RECORD_NAMES = {
+  unit_types: 'unit type',
+  amenities: 'amenity',
+  rate_plans: 'rate plan',
+  item_types: 'item type',
+  size_and_type_groups: 'size-and-type group',
+  unit_groups: 'unit group',
+} as const;
+
 /** A table a body may point into, and which rows of it the caller's records may use. */
 export interface Reference {
-  table: 'unit_types' | 'amenities' | 'rate_plans' | 'item_types' | 'size_and_type_groups' | 'unit_groups';
+  table: keyof typeof RECORD_NAMES;
   /** Rows of this portfolio (portfolio-wide tables) or of this facility. */
   within: { portfolioUuid: string } | { facilityUuid: string };
   /** An item type of this kind only. */
@@ -22,6 +32,6 @@ export async function requireReferences(db: EntityManager, field: string, uuids:
   const found = new Set(rows.map((row) => row.uuid));
   const missing = uuids.filter((uuid) => !found.has(uuid.toLowerCase()));
   if (missing.length === 0) return;
-  const what = `${reference.table.replace(/_/g, ' ').replace(/s$/, '')}${reference.kind === undefined ? '' : ` of kind ${reference.kind}`}`;
+  const what = `${RECORD_NAMES[reference.table]}${reference.kind === undefined ? '' : ` of kind ${reference.kind}`}`;
   throw new InvalidRequestException(missing.map((uuid) => ({ field, message: `${field} ${uuid} is no ${what} of this ${column === 'portfolio_uuid' ? 'portfolio' : 'facility'}` })));
 }
