@@ -113,6 +113,7 @@ export class FacilitySetupService {
    */
   async putUnit(db: EntityManager, scope: FacilityScope, uuid: string, body: PutUnitRequest): Promise<Outcome> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
+    await lockFacilityRules(db, scope.facilityUuid);
     await requireReferences(db, 'unitGroupUuid', [body.unitGroupUuid], { table: 'unit_groups', within: { facilityUuid: scope.facilityUuid } });
     const group = body.unitGroupUuid.toLowerCase();
     const [before]: { unitGroupUuid: string; status: string }[] = await db.query(
@@ -177,6 +178,7 @@ export class FacilitySetupService {
   /** At most one default coverage per facility (the one lease signing enrolls): a new default unsets the others. */
   async putCoverage(db: EntityManager, scope: FacilityScope, uuid: string, body: PutCoverageRequest): Promise<Outcome> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
+    await lockFacilityRules(db, scope.facilityUuid);
     await requireReferences(db, 'itemTypeUuid', [body.itemTypeUuid], { table: 'item_types', within: { portfolioUuid: scope.portfolioUuid }, kind: 'COVERAGE' });
     const isDefault = body.isDefault ?? false;
     const outcome = await upsertRecord(db, {
@@ -221,4 +223,15 @@ async function requireTimeZone(db: EntityManager, timeZone: string): Promise<voi
   }
   const [row]: { known: boolean }[] = knownToNode ? await db.query('SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = $1) AS known', [timeZone]) : [{ known: false }];
   if (!row.known) throw new InvalidRequestException([{ field: 'timeZone', message: `timeZone "${timeZone}" is not an IANA time zone (e.g. America/New_York)` }]);
+}
+
+/** Namespace of the onboarding's advisory locks (the scheduler's facility runs use 7302). */
+const FACILITY_RULES_LOCK = 7303;
+
+/**
+ * Rules across a facility's rows (a unit name once, one default coverage) are checked by reading the others,
+ * which two concurrent writes would both pass: the writes of one facility that check them take turns, until commit.
+ */
+async function lockFacilityRules(db: EntityManager, facilityUuid: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FACILITY_RULES_LOCK, facilityUuid]);
 }

@@ -199,6 +199,26 @@ describe('onboarding a portfolio through the api, from an empty database', () =>
     );
     expect(await counts()).toEqual({ ...before, unit_groups: before.unit_groups + 1, unit_group_amenities: before.unit_group_amenities + 1 });
   });
+
+  it('holds the facility rules under concurrent PUTs: a unit name once, one default coverage', async () => {
+    const WRITERS = 12;
+    const units = await Promise.all(
+      Array.from({ length: WRITERS }, (_, i) => api.call('PUT', `${AT}/units/${uuid(60 + i)}`, { key, body: { unitGroupUuid: ID.group, name: 'race-1' } })),
+    );
+    expect(units.map((reply) => reply.status).sort()).toEqual([200, ...Array<number>(WRITERS - 1).fill(409)]);
+    expect(await api.db.query(`SELECT count(*)::int AS n FROM units WHERE facility_uuid = $1 AND name = 'race-1'`, [ID.facility])).toEqual([{ n: 1 }]);
+
+    const coverages = await Promise.all(
+      Array.from({ length: WRITERS }, (_, i) =>
+        api.call('PUT', `${AT}/coverages/${uuid(80 + i)}`, {
+          key,
+          body: { itemTypeUuid: ID.premium, premiumInPennies: 900 + i, coverageAmountInPennies: 200_000, description: `Plan ${i}`, provider: 'SAFE_LEASE', isDefault: true },
+        }),
+      ),
+    );
+    expect(coverages.map((reply) => reply.status)).toEqual(Array<number>(WRITERS).fill(200));
+    expect(await api.db.query(`SELECT count(*)::int AS n FROM coverages WHERE facility_uuid = $1 AND is_default`, [ID.facility])).toEqual([{ n: 1 }]);
+  });
 });
 
 /** Rows of the tables onboarding writes below the portfolio. */
