@@ -43,6 +43,16 @@ export const commonConfigSchema = z.object({
     .string()
     .regex(/^[\w.:-]{1,253}$/, 'must be an IP address or a host name (0.0.0.0 for every interface)')
     .default('127.0.0.1'),
+  /**
+   * Whose X-Forwarded-For to believe (Fastify's trustProxy): unset, nobody, so a client reached directly cannot
+   * name itself another address per request (the lease pages' rate limit is per address); a hop count (1 behind
+   * one ingress) or the proxies' addresses and CIDRs.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(\d{1,2}|[\w.:/]+(,[\w.:/]+)*)$/, 'must be a number of proxy hops or a comma-separated list of proxy addresses or CIDRs')
+    .transform((value): number | string => (/^\d+$/.test(value) ? Number(value) : value))
+    .optional(),
   KAFKA_BROKERS: z
     .string()
     .regex(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/, 'must be a comma-separated list of host:port')

@@ -37,7 +37,7 @@ export async function runService<Config extends CommonConfig>(definition: Servic
     throw error;
   }
   const database = await locateDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const adapter = createHttpAdapter({ bodyLimit: definition.bodyLimitBytes ?? 1_048_576, trustProxy: true, genReqId: requestId });
+  const adapter = createHttpAdapter({ bodyLimit: definition.bodyLimitBytes ?? 1_048_576, trustProxy: config.TRUST_PROXY ?? false, genReqId: requestId });
   const app = await NestFactory.create<NestFastifyApplication>(definition.module(config, database) as never, adapter, {
     bufferLogs: true,
   });

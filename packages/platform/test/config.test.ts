@@ -17,6 +17,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig(schema, { HOST: 'not a host!' })).toThrow(/HOST/);
   });
 
+  it('believes no forwarded address unless TRUST_PROXY names the proxies in front', () => {
+    expect(loadConfig(schema, {}).TRUST_PROXY).toBeUndefined();
+    expect(loadConfig(schema, { TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig(schema, { TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).TRUST_PROXY).toBe('10.0.0.0/8,127.0.0.1');
+    expect(() => loadConfig(schema, { TRUST_PROXY: 'everyone please' })).toThrow(/TRUST_PROXY: must be a number of proxy hops/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig(schema, { API_PORT: '', DATABASE_URL: '' })).toMatchObject({ API_PORT: 3000 });
   });
