@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
 import { problemFor } from '@storage/platform';
 import { generateOpenApiDocument, OPENAPI_FILE, serializeOpenApi } from '../src/openapi/generate';
@@ -47,6 +48,7 @@ type Operation = {
   parameters?: { name: string; in: string; required?: boolean }[];
   responses: Record<string, Response>;
   deprecated?: boolean;
+  security?: Record<string, string[]>[];
   'x-api-key-scope'?: string;
 };
 const operation = (document: OpenAPIObject, method: string, path: string): Operation | undefined =>
@@ -84,6 +86,20 @@ describe('OpenAPI document', () => {
     },
     VALIDATOR_TIMEOUT_MS,
   );
+
+  it('passes a mainstream linter, Redocly with its recommended rules: no error and no warning', async () => {
+    const problems = await lintFromString({ source: readFileSync(OPENAPI_FILE, 'utf8'), absoluteRef: OPENAPI_FILE, config: await createConfig({ extends: ['recommended'] }) });
+    expect(problems.map(({ severity, ruleId, message, location }) => `${severity} ${ruleId} at ${location[0]?.pointer ?? '?'}: ${message}`)).toEqual([]);
+  });
+
+  it('declares the API key as a security scheme, required by every operation that takes it and by no other', () => {
+    expect(document.components?.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }) });
+    for (const [method, path, found] of operations(document)) {
+      const takesKey = (found.parameters ?? []).some((parameter) => parameter.name === 'x-api-key');
+      expect({ at: `${method} ${path}`, security: found.security }).toEqual({ at: `${method} ${path}`, security: takesKey ? [{ apiKey: [] }] : [] });
+    }
+    expect(operation(document, 'get', '/leases/sign/{token}')!.security).toEqual([]);
+  });
 
   it.each(SPEC_OPERATIONS)('has operation %i: %s %s, with the x-api-key header and a 200 answer', (_, method, path) => {
     const found = operation(document, method, path);
