@@ -13,3 +13,4 @@ export {
 export { migrate } from './migrate';
 export { createPool } from './pg-pool';
 export { SnakeNamingStrategy } from './naming-strategy';
+export { upsertOwnedRow, type OwnedRow, type UpsertOutcome } from './upsert-owned-row';

@@ -2,7 +2,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { saveFacilitySchedule } from '@storage/delinquency';
 import { delinquencyScheduleSchema } from '@storage/domain';
 import { InvalidRequestException } from '@storage/platform';
-import { repriceUnitGroup } from '@storage/unit-occupancy';
+import { repriceUnitGroup, saveUnit, saveUnitGroup, UnitConflict } from '@storage/unit-occupancy';
 import type { EntityManager } from 'typeorm';
 import { lowerUuids, requireFacility } from '../common';
 import type { Outcome } from './catalog.dto';
@@ -80,12 +80,8 @@ export class FacilitySetupService {
     await requireReferences(db, 'sizeAndTypeGroupUuid', [body.sizeAndTypeGroupUuid], { table: 'size_and_type_groups', within: { facilityUuid: scope.facilityUuid } });
     await requireReferences(db, 'ratePlanUuid', [body.ratePlanUuid], { table: 'rate_plans', within: { portfolioUuid: scope.portfolioUuid } });
     await requireReferences(db, 'amenityUuids', amenityUuids, { table: 'amenities', within: { portfolioUuid: scope.portfolioUuid } });
-    const outcome = await upsertRecord(db, {
-      what: 'Unit group',
-      table: 'unit_groups',
-      uuid,
-      owner: ['facilityUuid', scope.facilityUuid],
-      values: {
+    const outcome = await unitRules(() =>
+      saveUnitGroup(db, scope.facilityUuid, uuid, {
         sizeAndTypeGroupUuid: body.sizeAndTypeGroupUuid,
         description: body.description,
         tierLevel: body.tierLevel ?? 1,
@@ -93,10 +89,8 @@ export class FacilitySetupService {
         baseStreetRateInPennies: body.baseStreetRateInPennies,
         baseWebRateInPennies: body.baseWebRateInPennies,
         canShowUnitGroupTenantPortal: body.canShowUnitGroupTenantPortal ?? true,
-      },
-      // Repriced below; a new group starts at its base rates.
-      insertOnly: { currentStreetRateInPennies: body.baseStreetRateInPennies, currentWebRateInPennies: body.baseWebRateInPennies },
-    });
+      }),
+    );
     const [, removed] = await db.query<[unknown[], number]>('DELETE FROM unit_group_amenities WHERE unit_group_uuid = $1 AND amenity_uuid <> ALL($2::uuid[])', [uuid, amenityUuids]);
     const added: unknown[] = await db.query(
       `INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING amenity_uuid`,
@@ -107,35 +101,11 @@ export class FacilitySetupService {
     return { outcome: combine(outcome, removed > 0, added.length > 0), currentStreetRateInPennies: rates.currentStreetRateInPennies, currentWebRateInPennies: rates.currentWebRateInPennies };
   }
 
-  /**
-   * A new unit is vacant (rentals let it); a unit may move to another group of its facility while vacant. The
-   * occupancy triggers count it, and the groups it left and joined are repriced.
-   */
+  /** A unit, written by its owner (`saveUnit` of `@storage/unit-occupancy`, which keeps its rules and its groups' rates). */
   async putUnit(db: EntityManager, scope: FacilityScope, uuid: string, body: PutUnitRequest): Promise<Outcome> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
-    await lockFacilityRules(db, scope.facilityUuid);
     await requireReferences(db, 'unitGroupUuid', [body.unitGroupUuid], { table: 'unit_groups', within: { facilityUuid: scope.facilityUuid } });
-    const group = body.unitGroupUuid.toLowerCase();
-    const [before]: { unitGroupUuid: string; status: string }[] = await db.query(
-      'SELECT unit_group_uuid AS "unitGroupUuid", status FROM units WHERE uuid = $1 AND facility_uuid = $2 FOR UPDATE',
-      [uuid, scope.facilityUuid],
-    );
-    if (before !== undefined && before.status !== 'vacant' && before.unitGroupUuid !== group) {
-      throw new ConflictException(`Unit ${uuid} is rented: it stays in its unit group until it is vacant.`);
-    }
-    const [namesake]: { uuid: string }[] = await db.query('SELECT uuid FROM units WHERE facility_uuid = $1 AND name = $2 AND uuid <> $3 LIMIT 1', [scope.facilityUuid, body.name, uuid]);
-    if (namesake !== undefined) throw new ConflictException(`Unit ${namesake.uuid} of this facility is already named "${body.name}".`);
-    const outcome = await upsertRecord(db, {
-      what: 'Unit',
-      table: 'units',
-      uuid,
-      owner: ['facilityUuid', scope.facilityUuid],
-      values: { unitGroupUuid: group, name: body.name, floor: body.floor ?? '1' },
-    });
-    // The groups whose unit counts changed, in uuid order (the order occupancy locks them in).
-    const changed = before === undefined ? [group] : before.unitGroupUuid === group ? [] : [before.unitGroupUuid, group];
-    for (const unitGroupUuid of changed.sort()) await repriceUnitGroup(db, unitGroupUuid);
-    return outcome;
+    return unitRules(() => saveUnit(db, scope.facilityUuid, uuid, { unitGroupUuid: body.unitGroupUuid, name: body.name, floor: body.floor ?? '1' }));
   }
 
   async putPromotion(db: EntityManager, scope: FacilityScope, uuid: string, body: PutPromotionRequest): Promise<Outcome> {
@@ -178,7 +148,7 @@ export class FacilitySetupService {
   /** At most one default coverage per facility (the one lease signing enrolls): a new default unsets the others. */
   async putCoverage(db: EntityManager, scope: FacilityScope, uuid: string, body: PutCoverageRequest): Promise<Outcome> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
-    await lockFacilityRules(db, scope.facilityUuid);
+    await lockFacilityCoverages(db, scope.facilityUuid);
     await requireReferences(db, 'itemTypeUuid', [body.itemTypeUuid], { table: 'item_types', within: { portfolioUuid: scope.portfolioUuid }, kind: 'COVERAGE' });
     const isDefault = body.isDefault ?? false;
     const outcome = await upsertRecord(db, {
@@ -225,13 +195,23 @@ async function requireTimeZone(db: EntityManager, timeZone: string): Promise<voi
   if (!row.known) throw new InvalidRequestException([{ field: 'timeZone', message: `timeZone "${timeZone}" is not an IANA time zone (e.g. America/New_York)` }]);
 }
 
-/** Namespace of the onboarding's advisory locks (the scheduler's facility runs use 7302). */
-const FACILITY_RULES_LOCK = 7303;
+/** Namespace of the default coverage's advisory locks (the scheduler's facility runs use 7302, unit names 7303). */
+const DEFAULT_COVERAGE_LOCK = 7304;
 
 /**
- * Rules across a facility's rows (a unit name once, one default coverage) are checked by reading the others,
- * which two concurrent writes would both pass: the writes of one facility that check them take turns, until commit.
+ * One coverage of a facility is the default, checked by reading the others, which two concurrent writes would both
+ * pass: the coverage writes of one facility take turns, until commit.
  */
-async function lockFacilityRules(db: EntityManager, facilityUuid: string): Promise<void> {
-  await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FACILITY_RULES_LOCK, facilityUuid]);
+async function lockFacilityCoverages(db: EntityManager, facilityUuid: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [DEFAULT_COVERAGE_LOCK, facilityUuid]);
+}
+
+/** The units' owner refuses what breaks their rules; the api answers it 409. */
+async function unitRules<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof UnitConflict) throw new ConflictException(error.message);
+    throw error;
+  }
 }
