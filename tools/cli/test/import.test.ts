@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { databaseSnapshot } from './support/database-snapshot';
 
 const cli = path.resolve(__dirname, '../dist/main.js');
 const EXAMPLE = path.resolve(__dirname, '../../../docs/examples/portfolio.json');
@@ -28,36 +28,16 @@ function runCli(...args: string[]): { status: number | null; output: string } {
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-/** Every row of every table (count and digest): equal, nothing changed; the counts show what an import wrote. */
-async function snapshot(): Promise<Record<string, string>> {
-  const client = new Client({ connectionString: database.url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    const { rows: tables } = await client.query<{ name: string }>(
-      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
-    );
-    const digests: Record<string, string> = {};
-    for (const { name } of tables) {
-      const { rows } = await client.query<{ digest: string }>(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`);
-      digests[name] = rows[0].digest;
-    }
-    return digests;
-  } finally {
-    await client.end();
-  }
-}
-
 const rows = (digests: Record<string, string>, table: string): number => Number(digests[table].split(':')[0]);
 
 describe('import <file>', () => {
   it('a dry run reports what the import would write and writes nothing', async () => {
     expect(runCli('db', 'migrate').status).toBe(0);
-    const before = await snapshot();
+    const before = await databaseSnapshot(database.url);
     const dry = runCli('import', EXAMPLE, '--dry-run');
     expect(dry.output).toContain('dry run: 64 created if imported; nothing was written');
     expect(dry.status).toBe(0);
-    expect(await snapshot()).toEqual(before);
+    expect(await databaseSnapshot(database.url)).toEqual(before);
   }, 180_000);
 
   it('loads the example portfolio, and a second run changes nothing and says so', async () => {
@@ -66,7 +46,7 @@ describe('import <file>', () => {
     expect(first.output).toContain('facility Harbor Storage Bayside (5107120e-0594-52ce-9280-82c712dcd9de): 14 units; 25 created');
     expect(first.output).toContain('imported portfolio harbor: 64 created');
     expect(first.status).toBe(0);
-    const imported = await snapshot();
+    const imported = await databaseSnapshot(database.url);
     expect(
       Object.fromEntries(['portfolios', 'facilities', 'unit_types', 'amenities', 'rate_plans', 'item_types', 'lead_sources', 'size_and_type_groups', 'unit_groups', 'unit_group_amenities', 'units', 'coverages', 'promotions', 'delinquency_schedules', 'unit_group_occupancy_totals'].map((table) => [table, rows(imported, table)])),
     ).toEqual({
@@ -91,7 +71,7 @@ describe('import <file>', () => {
     expect(second.output).toContain('facility Harbor Storage Bayside (5107120e-0594-52ce-9280-82c712dcd9de): 14 units; 25 unchanged');
     expect(second.output).toContain('nothing changed: portfolio harbor already holds the file (64 records)');
     expect(second.status).toBe(0);
-    expect(await snapshot()).toEqual(imported);
+    expect(await databaseSnapshot(database.url)).toEqual(imported);
 
     // Its first key, as the README walks an operator through.
     const key = runCli('api-keys', 'create', '--portfolio', 'harbor');
@@ -108,7 +88,7 @@ describe('import <file>', () => {
     expect(update.output).toContain('imported portfolio harbor: 1 updated, 63 unchanged');
     expect(update.status).toBe(0);
 
-    const before = await snapshot();
+    const before = await databaseSnapshot(database.url);
     example.facilities[1].unitGroups[0].ratePlanUuid = '00000000-0000-4000-8000-000000000000';
     example.facilities[0].units[1].name = 'A98';
     const broken = path.join(dataDir, 'broken.json');
@@ -116,13 +96,13 @@ describe('import <file>', () => {
     const refused = runCli('import', broken);
     expect(refused.output).toContain('facilities.1.unitGroups.0: ratePlanUuid 00000000-0000-4000-8000-000000000000 is no rate plan of this portfolio; nothing was imported');
     expect(refused.status).toBe(2);
-    expect(await snapshot()).toEqual(before);
+    expect(await databaseSnapshot(database.url)).toEqual(before);
 
     const typo = path.join(dataDir, 'typo.json');
     await writeFile(typo, JSON.stringify({ portfolio: { portfolioId: 'harbor', name: 'Harbor', nmae: 'x' } }));
     const unknown = runCli('import', typo);
     expect(unknown.output).toContain('portfolio.nmae: property nmae should not exist');
     expect(unknown.status).toBe(2);
-    expect(await snapshot()).toEqual(before);
+    expect(await databaseSnapshot(database.url)).toEqual(before);
   }, 240_000);
 });
