@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
-import { createHttpAdapter } from '@storage/platform';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
-import { issuePortalToken, SecretKeyring } from '@storage/webhooks';
-import { Clock, SystemClock } from '../src/clock';
-import { DeliveryEngine } from '../src/delivery/delivery-engine';
-import { PortalController } from '../src/portal/portal.controller';
+import { issuePortalToken } from '@storage/webhooks';
 import { csrfToken, SESSION_COOKIE } from '../src/portal/portal-session';
-import { PORTAL_SECRET } from '../src/portal/portal.tokens';
 import { seedEndpoint } from './support/endpoints';
-import { testKeyring } from './support/secret-keys';
+import { portalTestApp } from './support/portal-app';
 
 const SECRET = 'portal-scope-walk-secret-at-least-32-characters';
 const ENDPOINT_URL = 'https://receiver.example/scope-walk';
@@ -113,26 +106,9 @@ describe('portal scope walk', () => {
       [messageId, endpointId],
     );
 
-    @Module({
-      controllers: [PortalController],
-      providers: [
-        { provide: DataSource, useValue: db },
-        { provide: Clock, useValue: new SystemClock() },
-        { provide: DeliveryEngine, useValue: { wake: () => undefined } },
-        { provide: PORTAL_SECRET, useValue: SECRET },
-        { provide: SecretKeyring, useValue: testKeyring },
-      ],
-    })
-    class PortalWalkModule {}
-    app = await NestFactory.create<NestFastifyApplication>(PortalWalkModule, createHttpAdapter({ trustProxy: true }), { logger: false });
-    app
-      .getHttpAdapter()
-      .getInstance()
-      .addHook('onRoute', (route) => {
-        for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
-      });
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    app = await portalTestApp(db, SECRET, (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+    });
   });
   afterAll(async () => {
     await app?.close();

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
-import { createHttpAdapter } from '@storage/platform';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
-import { issuePortalToken, SecretKeyring } from '@storage/webhooks';
-import { Clock, SystemClock } from '../src/clock';
-import { DeliveryEngine } from '../src/delivery/delivery-engine';
-import { PortalController } from '../src/portal/portal.controller';
-import { PORTAL_SECRET } from '../src/portal/portal.tokens';
+import { issuePortalToken } from '@storage/webhooks';
 import { seedEndpoint } from './support/endpoints';
-import { testKeyring } from './support/secret-keys';
+import { portalTestApp } from './support/portal-app';
 
 const SECRET = 'portal-security-secret-at-least-32-characters';
 
@@ -64,21 +57,7 @@ describe('portal security', () => {
       );
       keys[portfolio] = key.uuid;
     }
-    @Module({
-      controllers: [PortalController],
-      providers: [
-        { provide: DataSource, useValue: db },
-        { provide: Clock, useValue: new SystemClock() },
-        { provide: DeliveryEngine, useValue: { wake: () => undefined } },
-        { provide: PORTAL_SECRET, useValue: SECRET },
-        { provide: SecretKeyring, useValue: testKeyring },
-      ],
-    })
-    class PortalTestModule {}
-    // As runService builds it: behind a proxy, X-Forwarded-Proto tells how the browser reached us.
-    app = await NestFactory.create<NestFastifyApplication>(PortalTestModule, createHttpAdapter({ trustProxy: true }), { logger: false });
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    app = await portalTestApp(db, SECRET);
   });
   afterAll(async () => {
     await app?.close();

@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { RouteOptions } from 'fastify';
+import { DataSource } from 'typeorm';
+import { createHttpAdapter } from '@storage/platform';
+import { SecretKeyring } from '@storage/webhooks';
+import { Clock, SystemClock } from '../../src/clock';
+import { DeliveryEngine } from '../../src/delivery/delivery-engine';
+import { PortalController } from '../../src/portal/portal.controller';
+import { PORTAL_SECRET } from '../../src/portal/portal.tokens';
+import { testKeyring } from './secret-keys';
+
+/**
+ * The portal in-process over a database, as `deploy/` runs it: behind one proxy (TRUST_PROXY=1), so
+ * X-Forwarded-Proto tells how the browser reached it. `onRoute` sees each route the portal registers.
+ */
+export async function portalTestApp(db: DataSource, secret: string, onRoute?: (route: RouteOptions) => void): Promise<NestFastifyApplication> {
+  @Module({
+    controllers: [PortalController],
+    providers: [
+      { provide: DataSource, useValue: db },
+      { provide: Clock, useValue: new SystemClock() },
+      { provide: DeliveryEngine, useValue: { wake: () => undefined } },
+      { provide: PORTAL_SECRET, useValue: secret },
+      { provide: SecretKeyring, useValue: testKeyring },
+    ],
+  })
+  class PortalTestModule {}
+  const app = await NestFactory.create<NestFastifyApplication>(PortalTestModule, createHttpAdapter({ trustProxy: 1 }), { logger: false });
+  if (onRoute !== undefined) app.getHttpAdapter().getInstance().addHook('onRoute', onRoute);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
