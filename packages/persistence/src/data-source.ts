@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntitySchema, type Logger, type MixedList } from 'typeorm';
 import { SnakeNamingStrategy } from './naming-strategy';
 
 export const MIGRATIONS_TABLE = 'schema_migrations';
@@ -14,6 +14,8 @@ export interface DataSourceSettings {
   /** Shows up in pg_stat_activity, so a slow query names its service. */
   applicationName: string;
   poolSize?: number;
+  /** Where migrations' own reports go (`queryRunner.connection.logger.log`); TypeORM's silent default otherwise. */
+  logger?: Logger;
 }
 
 /** The one way a service builds its TypeORM data source: snake_case names, no synchronize, shared migrations. */
@@ -29,6 +31,7 @@ export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptio
     synchronize: false,
     applicationName: settings.applicationName,
     extra: { max: settings.poolSize ?? 10 },
+    ...(settings.logger ? { logger: settings.logger } : {}),
   };
 }
 

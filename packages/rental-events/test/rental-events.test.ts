@@ -7,6 +7,7 @@ import { loadRentalEventContext, rentalEnvelope } from '../src';
 
 let database: TestDatabase;
 let db: DataSource;
+const LOCK = 'ffffffff-0000-4000-8000-000000000001';
 const ids = {
   portfolio: randomUUID(),
   facility: randomUUID(),
@@ -20,6 +21,10 @@ const ids = {
   otherRental: randomUUID(),
   movedOutRental: randomUUID(),
   item: randomUUID(),
+  endedItem: randomUUID(),
+  plan: randomUUID(),
+  otherUnit: randomUUID(),
+  movedOutUnit: randomUUID(),
 };
 
 beforeAll(async () => {
@@ -31,14 +36,22 @@ beforeAll(async () => {
      VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`,
     [ids.facility, ids.portfolio],
   );
+  await db.query(`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Standard')`, [ids.unitType, ids.portfolio]);
+  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Flat', '[]')`, [ids.plan, ids.portfolio]);
+  for (const amenity of ids.amenities) await db.query(`INSERT INTO amenities (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Amenity')`, [amenity, ids.portfolio]);
+  const itemType = `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies) VALUES ($1, $2, 'Item', 'SERVICE', 0)`;
+  for (const item of [ids.item, ids.endedItem, LOCK]) await db.query(itemType, [item, ids.portfolio]);
   await db.query(`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`, [ids.stg, ids.facility, ids.unitType]);
   await db.query(
     `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
                               base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
      VALUES ($1, $2, $3, '10x10', $4, 100, 100, 100, 100)`,
-    [ids.group, ids.facility, ids.stg, randomUUID()],
+    [ids.group, ids.facility, ids.stg, ids.plan],
   );
   for (const amenity of ids.amenities) await db.query('INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) VALUES ($1, $2)', [ids.group, amenity]);
+  for (const [unit, name] of [[ids.unit, 'A-1'], [ids.otherUnit, 'A-2'], [ids.movedOutUnit, 'A-3']]) {
+    await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'occupied')`, [unit, ids.facility, ids.group, name]);
+  }
   await db.query(`INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled) VALUES ($1, $2, 'Grace', 'Hopper', NULL, NULL, false)`, [
     ids.person,
     ids.portfolio,
@@ -47,8 +60,8 @@ beforeAll(async () => {
                                               billing_day_of_month, next_due_date, start_date, end_date, status)
                   VALUES ($1, $2, $3, $4, $5, $6, 9900, 15, '2025-07-15', '2025-01-02', $7, $8)`;
   await db.query(rental, [ids.rental, ids.portfolio, ids.facility, ids.unit, ids.group, ids.person, null, 'ACTIVE']);
-  await db.query(rental, [ids.otherRental, ids.portfolio, ids.facility, randomUUID(), ids.group, ids.person, null, 'ACTIVE']);
-  await db.query(rental, [ids.movedOutRental, ids.portfolio, ids.facility, randomUUID(), ids.group, ids.person, '2025-03-01', 'MOVED_OUT']);
+  await db.query(rental, [ids.otherRental, ids.portfolio, ids.facility, ids.otherUnit, ids.group, ids.person, null, 'ACTIVE']);
+  await db.query(rental, [ids.movedOutRental, ids.portfolio, ids.facility, ids.movedOutUnit, ids.group, ids.person, '2025-03-01', 'MOVED_OUT']);
   // The balances, posted as the ledger keeps them.
   for (const [uuid, owed] of [[ids.rental, 2500], [ids.otherRental, 1000], [ids.movedOutRental, 700]] as const) {
     await db.transaction((m) => postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: owed, postedOn: '2025-01-15', dueOn: '2025-01-15' }]));
@@ -56,7 +69,7 @@ beforeAll(async () => {
   const service = `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date, end_date)
                    VALUES ($1, $2, $3, $4, $5, '2025-01-02', $6)`;
   await db.query(service, [ids.rental, ids.item, 'Insurance', 10, 'PERCENTAGE', null]);
-  await db.query(service, [ids.rental, randomUUID(), 'Ended lock rental', 500, 'FIXED_AMOUNT', '2025-02-01']);
+  await db.query(service, [ids.rental, ids.endedItem, 'Ended lock rental', 500, 'FIXED_AMOUNT', '2025-02-01']);
 });
 afterAll(async () => {
   await db.destroy();
@@ -94,11 +107,14 @@ describe('loadRentalEventContext', () => {
   });
 
   it("lists the rental's recorded promotions, rent first, then by item type, as the event contract has them", async () => {
-    const lock = 'ffffffff-0000-4000-8000-000000000001';
+    const lock = LOCK;
     const promotion = `INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, name, family, item_type_uuid, discount_type, percentage,
                                                       amount_in_pennies, month_starts, duration_in_months, discount_in_pennies, applied_on)
                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '2025-01-02')`;
     const [lockOff, halfOff] = [randomUUID(), randomUUID()];
+    for (const uuid of [lockOff, halfOff]) {
+      await db.query(`INSERT INTO promotions (uuid, facility_uuid, name, discount_type, percentage) VALUES ($1, $2, 'Promotion', 'PERCENTAGE', 10)`, [uuid, ids.facility]);
+    }
     await db.query(promotion, [ids.otherRental, lockOff, '$2 off lock for 3 months', 'DISCOUNTED_SERVICE', lock, 'AMOUNT_OFF', null, 200, 1, 3, 600]);
     await db.query(promotion, [ids.otherRental, halfOff, 'First month 50% off', 'RENT', null, 'PERCENTAGE', 50, null, 2, 1, 4950]);
 

@@ -1,17 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
-import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import { billRentals, ledgerEntries } from '../src';
 
 let database: TestDatabase;
 let db: DataSource;
-const portfolioUuid = randomUUID();
+let parents: RentalParents;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'billing-test', poolSize: 4 }).initialize();
-  await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'billing', 'Billing')`, [portfolioUuid]);
+  parents = await insertRentalParents(db, { itemTypeUuid: LOCK });
 });
 afterAll(async () => {
   await db?.destroy();
@@ -26,7 +25,7 @@ async function rental(options: { startDate?: string; tenancyStartDate?: string; 
     `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                  billing_day_of_month, next_due_date, start_date, tenancy_start_date)
      VALUES ($1, $2, $3, $4, $5, 10000, 10, $6, $7, $8) RETURNING uuid`,
-    [portfolioUuid, randomUUID(), randomUUID(), randomUUID(), randomUUID(), options.nextDueDate ?? '2026-02-10', options.startDate ?? '2026-01-10', options.tenancyStartDate ?? null],
+    [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, options.nextDueDate ?? '2026-02-10', options.startDate ?? '2026-01-10', options.tenancyStartDate ?? null],
   );
   await db.query(
     `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
@@ -38,7 +37,7 @@ async function rental(options: { startDate?: string; tenancyStartDate?: string; 
     `INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, name, family, discount_type, percentage, month_starts, duration_in_months,
                                     discount_in_pennies, applied_on)
      VALUES ($1, $2, 'Half off two months', 'RENT', 'PERCENTAGE', 50, 1, 2, 5000, '2026-01-10')`,
-    [row.uuid, randomUUID()],
+    [row.uuid, parents.promotionUuid],
   );
   return row.uuid;
 }

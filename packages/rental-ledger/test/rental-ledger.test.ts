@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { DataSource, EntityManager } from 'typeorm';
 import { balanceOf, billingPeriodStarting, chargesForPeriod, openCharges, pastDueSince, type CalendarDate } from '@storage/domain';
 import { createDataSource } from '@storage/persistence';
-import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, eventually, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import {
   applyAuctionProceeds,
   asLedgerLines,
@@ -19,10 +19,13 @@ import {
 
 let database: TestDatabase;
 let db: DataSource;
+let parents: RentalParents;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'rental-ledger-test', poolSize: 12 }).initialize();
+  // The item type and promotion the generated charges name.
+  parents = await insertRentalParents(db, { itemTypeUuid: '8b3e4c50-2d6f-4e70-9b82-3c4d5e6f7082', promotionUuid: '00000000-0000-4000-8000-000000000001' });
 });
 afterAll(async () => {
   await db?.destroy();
@@ -36,7 +39,7 @@ async function newRental(balanceInPennies = 0): Promise<string> {
     `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, balance_in_pennies,
                                  billing_day_of_month, next_due_date, start_date)
      VALUES ($1, $2, $3, $4, $5, 10000, $6, 15, '2026-04-15', $7) RETURNING uuid`,
-    [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), balanceInPennies, TODAY],
+    [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, balanceInPennies, TODAY],
   );
   return row.uuid;
 }
@@ -266,7 +269,7 @@ describe('entries', () => {
   it('period charges post once with their promotion credits naming the promotion and netting their charge', async () => {
     const rental = await newRental();
     const period = billingPeriodStarting(TODAY, TODAY);
-    const halfOff = { uuid: randomUUID(), name: 'Half off the first month', family: { kind: 'RENT' as const }, discountType: 'PERCENTAGE' as const, percentage: 50, amountInPennies: null, monthStarts: 1, durationInMonths: 1 };
+    const halfOff = { uuid: parents.promotionUuid, name: 'Half off the first month', family: { kind: 'RENT' as const }, discountType: 'PERCENTAGE' as const, percentage: 50, amountInPennies: null, monthStarts: 1, durationInMonths: 1 };
     const charges = chargesForPeriod({ rentInPennies: 10_000, rentChanges: [], services: [], coverage: null, promotions: [halfOff] }, period);
     const first = await db.transaction(async (m) => postPeriodCharges(m, await locked(m, rental), charges, TODAY));
     const rerun = await db.transaction(async (m) => postPeriodCharges(m, await locked(m, rental), charges, TODAY));
@@ -308,7 +311,7 @@ describe('migration of a database that had balances before the ledger', () => {
     const [owing, delinquent, inCredit, settled] = [await newRental(7_000), await newRental(9_000), await newRental(-2_500), await newRental(0)];
     await db.query(
       `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since) VALUES ($1, $2, $3, 'OVERDUE', '2026-02-15')`,
-      [delinquent, randomUUID(), randomUUID()],
+      [delinquent, parents.facilityUuid, randomUUID()],
     );
     await db.runMigrations({ transaction: 'each' });
 
@@ -336,7 +339,7 @@ describe('migration of rentals that transfers opened before the tenancy start ex
         `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                      billing_day_of_month, next_due_date, start_date)
          VALUES ($1, $2, $3, $4, $5, 10000, $6, $7, $8) RETURNING uuid`,
-        [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), billingDay, nextDueDate, startDate],
+        [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, billingDay, nextDueDate, startDate],
       );
       return row.uuid;
     };

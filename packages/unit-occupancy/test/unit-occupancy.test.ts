@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
 import { postEntries } from '@storage/rental-ledger';
-import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import { endRental, repriceUnitGroup, setUnitStatus } from '../src';
 
 let database: TestDatabase;
 let db: DataSource;
+/** What a rental names besides its unit: a size-and-type group, a person, an item type, a coverage (of another portfolio). */
+let others: RentalParents;
 const ids = { portfolio: randomUUID(), facility: randomUUID(), plan: randomUUID(), group: randomUUID(), units: [randomUUID(), randomUUID(), randomUUID(), randomUUID()] };
 
 // Below half occupied: web -10 %, street -5 %; from half: web +5 %, street +10 %.
@@ -18,6 +20,7 @@ const BANDS = [
 beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'unit-occupancy-test' }).initialize();
+  others = await insertRentalParents(db);
   await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`, [ids.portfolio]);
   await db.query(
     `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
@@ -29,7 +32,7 @@ beforeAll(async () => {
     `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
                               base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
      VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`,
-    [ids.group, ids.facility, randomUUID(), ids.plan],
+    [ids.group, ids.facility, others.sizeAndTypeGroupUuid, ids.plan],
   );
   for (const [index, unit] of ids.units.entries()) {
     await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`, [unit, ids.facility, ids.group, `A-${index}`]);
@@ -99,21 +102,21 @@ describe('endRental', () => {
       `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                    billing_day_of_month, next_due_date, start_date)
        VALUES ($1, $2, $3, $4, $5, 10000, 1, '2025-07-01', '2025-01-01') RETURNING uuid`,
-      [ids.portfolio, ids.facility, unitUuid, ids.group, randomUUID()],
+      [ids.portfolio, ids.facility, unitUuid, ids.group, others.personUuid],
     );
     await db.transaction((m) => postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: 2500, postedOn: '2025-06-01', dueOn: '2025-06-01' }]));
     for (const endDate of [null, '2025-09-30', '2025-03-31']) {
       await db.query(
         `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, start_date, end_date)
          VALUES ($1, $2, 'Lock', 500, '2025-01-01', $3)`,
-        [uuid, randomUUID(), endDate],
+        [uuid, others.itemTypeUuid, endDate],
       );
     }
     for (const endDate of [null, '2025-03-31T05:00:00Z']) {
       await db.query(
         `INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date, end_date)
          VALUES ($1, $2, $3, 1200, 200000, '2025-01-01T06:00:00Z', $4)`,
-        [ids.facility, uuid, randomUUID(), endDate],
+        [ids.facility, uuid, others.coverageUuid, endDate],
       );
     }
     await db.query('INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code) VALUES ($1, $2, $3)', [ids.facility, uuid, gateCode]);

@@ -40,6 +40,8 @@ export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions)
   }
   const tables = demoTables(todayIn('UTC'));
   await dataSource.transaction(async (db) => {
+    // Its tables are removed and filled in name order, not parents first: the foreign keys are checked at commit.
+    await db.query('SET CONSTRAINTS ALL DEFERRED');
     if (exists) await removeDemo(db);
     for (const [table, rows] of Object.entries(tables)) await insertRows(db, table, rows);
   });

@@ -22,6 +22,12 @@ export async function createScaleDataset(
   if (billingDayOfToday > 28) throw new RangeError(`A benchmark business date is a billing day (1 to 28), got ${businessDate}`);
   await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'bench', 'Bench')`);
   await db.query(`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'Standard')`);
+  // Parents before the rows naming them: the foreign keys check every insert.
+  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES (bench_uuid('p', 0), '00000000-0000-4000-8000-000000000001', 'Flat', '[]')`);
+  await db.query(
+    `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies, fee_type)
+     VALUES ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', 'Tenant protection', 'SERVICE', 1200, 'FIXED_AMOUNT')`,
+  );
   await db.query(
     `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
      SELECT bench_uuid('f', i), '00000000-0000-4000-8000-000000000001', 'Facility ' || i, '1 Main St', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago'

@@ -118,9 +118,12 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     const { rentalRecordUuid } = rental;
     // The coverage its Tenant protection service bills.
     await scheduler.dataSource.query(
-      `INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date)
-       VALUES ($1, $2, gen_random_uuid(), 1200, 200000, '2024-01-01T06:00:00Z')`,
-      [facility.facilityUuid, rentalRecordUuid],
+      `WITH coverage AS (
+         INSERT INTO coverages (facility_uuid, item_type_uuid, premium_in_pennies, coverage_amount_in_pennies, description, provider)
+         VALUES ($1, $3, 1200, 200000, 'Tenant protection', 'OTHER') RETURNING uuid)
+       INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date)
+       SELECT $1, $2, uuid, 1200, 200000, '2024-01-01T06:00:00Z' FROM coverage`,
+      [facility.facilityUuid, rentalRecordUuid, rental.serviceItemTypeUuid],
     );
     // One run catches up February's and March's billing (posted that day, due on their own days), then every stage.
     await scheduler.run('2025-03-02');

@@ -106,6 +106,10 @@ export async function seedRental(
     String(Math.floor(Math.random() * 1e8)),
   ]);
   await db.query(
+    `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies, fee_type) VALUES ($1, $2, 'Tenant protection', 'SERVICE', 1200, 'FIXED_AMOUNT')`,
+    [r.serviceItemTypeUuid, facility.portfolioUuid],
+  );
+  await db.query(
     `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
      VALUES ($1, $2, 'Tenant protection', 1200, 'FIXED_AMOUNT', '2024-01-01')`,
     [r.rentalRecordUuid, r.serviceItemTypeUuid],

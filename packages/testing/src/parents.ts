@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+
+/** Anything that runs SQL: a TypeORM data source or entity manager, a `pg` client or pool. */
+export interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
+/** The rows a rental (and its services, promotions, coverage) refers to, all of one portfolio. */
+export interface RentalParents {
+  portfolioUuid: string;
+  portfolioId: string;
+  facilityUuid: string;
+  unitTypeUuid: string;
+  sizeAndTypeGroupUuid: string;
+  ratePlanUuid: string;
+  unitGroupUuid: string;
+  unitUuid: string;
+  personUuid: string;
+  itemTypeUuid: string;
+  promotionUuid: string;
+  coverageUuid: string;
+}
+
+/**
+ * Inserts a portfolio with one of each row a rental refers to, parents first, so tests that need a rental but not
+ * its surroundings satisfy the foreign keys. Rentals may share the unit and the person: nothing makes them unique.
+ * `uuids` picks given ids (a test's fixed item type), the rest are random.
+ */
+export async function insertRentalParents(db: Queryable, uuids: Partial<RentalParents> = {}): Promise<RentalParents> {
+  const p: RentalParents = {
+    portfolioUuid: randomUUID(),
+    portfolioId: `pf-${randomUUID().slice(0, 8)}`,
+    facilityUuid: randomUUID(),
+    unitTypeUuid: randomUUID(),
+    sizeAndTypeGroupUuid: randomUUID(),
+    ratePlanUuid: randomUUID(),
+    unitGroupUuid: randomUUID(),
+    unitUuid: randomUUID(),
+    personUuid: randomUUID(),
+    itemTypeUuid: randomUUID(),
+    promotionUuid: randomUUID(),
+    coverageUuid: randomUUID(),
+    ...uuids,
+  };
+  const statements: [string, unknown[]][] = [
+    ['INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [p.portfolioUuid, p.portfolioId, 'Test portfolio']],
+    [
+      `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+       VALUES ($1, $2, 'Test facility', '1 Main St', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`,
+      [p.facilityUuid, p.portfolioUuid],
+    ],
+    [`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Standard')`, [p.unitTypeUuid, p.portfolioUuid]],
+    [`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`, [p.sizeAndTypeGroupUuid, p.facilityUuid, p.unitTypeUuid]],
+    [`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Flat', '[]')`, [p.ratePlanUuid, p.portfolioUuid]],
+    [
+      `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+                                base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
+       VALUES ($1, $2, $3, '10x10', $4, 10000, 10000, 10000, 10000)`,
+      [p.unitGroupUuid, p.facilityUuid, p.sizeAndTypeGroupUuid, p.ratePlanUuid],
+    ],
+    [`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, 'T-1', 'occupied')`, [p.unitUuid, p.facilityUuid, p.unitGroupUuid]],
+    [
+      `INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled) VALUES ($1, $2, 'Test', 'Tenant', 'tenant@example.com', '5125550101', false)`,
+      [p.personUuid, p.portfolioUuid],
+    ],
+    [
+      `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies, fee_type) VALUES ($1, $2, 'Lock', 'SERVICE', 1500, 'FIXED_AMOUNT')`,
+      [p.itemTypeUuid, p.portfolioUuid],
+    ],
+    [
+      `INSERT INTO promotions (uuid, facility_uuid, name, discount_type, percentage) VALUES ($1, $2, 'Half off', 'PERCENTAGE', 50)`,
+      [p.promotionUuid, p.facilityUuid],
+    ],
+    [
+      `INSERT INTO coverages (uuid, facility_uuid, item_type_uuid, premium_in_pennies, coverage_amount_in_pennies, description, provider)
+       VALUES ($1, $2, $3, 900, 200000, 'Protection', 'OTHER')`,
+      [p.coverageUuid, p.facilityUuid, p.itemTypeUuid],
+    ],
+  ];
+  for (const [sql, parameters] of statements) await db.query(sql, parameters);
+  return p;
+}
