@@ -1,32 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { PoolClient, QueryResult } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
-import {
-  isUuid,
-  topicFor,
-  transitionsForBusinessDate,
-  type CalendarDate,
-  type DelinquencySchedule,
-  type DelinquencyTransition,
-} from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
-import { entriesJson, lateFeeEntry } from '@storage/rental-ledger';
+import { isUuid, transitionsForBusinessDate, type CalendarDate, type DelinquencySchedule, type DelinquencyTransition } from '@storage/domain';
+import { OUTBOX_CHANNEL } from '@storage/messaging';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
-import { AUCTION_COLUMNS, auctionEventObject, newAuction, type AuctionRow } from './auctions';
-import { eventTimes } from './event-times';
+import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
-import { envelopeOf, type PendingEvent } from './rental-event-batch';
-import { pastDueSinceAfter, planTransition, statusChangeEvent } from './transition-writer';
+import { STATE_VERSION, transitionWrite, transitionWriteParameters, VERSIONED_TRANSITION_WRITE_SQL } from './transition-write';
 
 /*
- * The business-day run's write path: the transitions of `DelinquencyService.advance` (STAGE_ADVANCE and
- * PAYMENT_CLEARED, with the same effects and events as `writeTransition`), each in its own transaction of
- * one round trip. Statements are prepared once per connection (SQL PREPARE) and run with EXECUTE in
+ * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
+ * by the transition write (`transitionWrite`, the statement `writeTransition` runs too), each in its own
+ * transaction of one round trip. Statements are prepared once per connection (SQL PREPARE) and run with EXECUTE in
  * simple-protocol messages of several statements, arguments written as escaped literals.
  *
  * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
  * decides each rental's transition from what it read, and sends `BEGIN; lock the rental; one statement with
- * data-modifying CTEs (late fee, delinquency, auction, gate suspension, outbox rows); COMMIT`. The write
+ * data-modifying CTEs (VERSIONED_TRANSITION_WRITE_SQL: late fee, delinquency, auction, gate suspension, outbox rows); COMMIT`. The write
  * applies only if the rental is still as read: the state version (STATE_VERSION) read under the lock
  * must equal the one the decision was made on. Otherwise it writes nothing and the rental is read and
  * decided again, as it is after a transition when the date brings another (catch-up). The version is
@@ -44,19 +33,6 @@ const NOTIFY_EVERY_MS = 100;
 
 /** How often a rental may change under a worker between its read and its write before the run gives up on it. */
 const MAX_CONFLICTS = 10;
-
-/**
- * Everything a transition and its events are decided from, as the versions (xmin) of the rows read: the
- * rental, its delinquency, tenant, auctions, services and the tenant's other rentals (their balances are in
- * the payload), and the facility's date. Any committed change to one of them changes the version: a
- * changed row has the xmin of a transaction that committed after the read. The lists are not ordered (no
- * sort to pay for): the same rows read in another order only cost a needless retry.
- */
-const STATE_VERSION = `format('%s/%s/%s/%s/%s/%s/%s', r.xmin, d.xmin, p.xmin,
-  (SELECT (now() AT TIME ZONE tz.time_zone)::date FROM facilities tz WHERE tz.uuid = r.facility_uuid),
-  (SELECT string_agg(a.xmin::text, ',') FROM auctions a WHERE a.rental_record_uuid = r.uuid),
-  (SELECT string_agg(s.xmin::text, ',') FROM rental_services s WHERE s.rental_record_uuid = r.uuid),
-  (SELECT string_agg(t.xmin::text, ',') FROM rental_records t WHERE t.person_uuid = r.person_uuid AND t.uuid <> r.uuid))`;
 
 const LOCK_SQL = 'SELECT 1 FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE';
 
@@ -80,61 +56,12 @@ interface StateRow extends RentalEventContextRow, LockedRentalRow {
   state_version: string;
 }
 
-/**
- * Writes nothing unless the rental is still at version $19; says whether it wrote. The late fee ($2, ledger
- * entries) is posted by the ledger's own function (`@storage/rental-ledger`), referenced by the final SELECT
- * because a CTE that only reads is run only when used.
- */
-const WRITE_SQL = `
-WITH unchanged AS (
-  SELECT FROM rental_records r
-    JOIN persons p ON p.uuid = r.person_uuid
-    LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
-   WHERE r.uuid = $1 AND ${STATE_VERSION} = $19
-), late_fee AS (
-  SELECT FROM rental_ledger_post($2) WHERE jsonb_array_length($2) > 0 AND EXISTS (SELECT FROM unchanged)
-), delinquency AS (
-  INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since,
-                             status_changed_on, last_business_date, written_off_in_pennies, last_event_at)
-  SELECT $1, $3, $4, $5, $6, $7, $8, $9, 0, $10 WHERE EXISTS (SELECT FROM unchanged)
-  ON CONFLICT (rental_record_uuid) DO UPDATE SET delinquency_uuid = EXCLUDED.delinquency_uuid, status = EXCLUDED.status,
-    paused_from = EXCLUDED.paused_from, past_due_since = EXCLUDED.past_due_since, status_changed_on = EXCLUDED.status_changed_on,
-    last_business_date = COALESCE(EXCLUDED.last_business_date, delinquencies.last_business_date),
-    written_off_in_pennies = delinquencies.written_off_in_pennies + EXCLUDED.written_off_in_pennies,
-    last_event_at = EXCLUDED.last_event_at, updated_at = now()
-), auction AS (
-  INSERT INTO auctions (uuid, rental_record_uuid, delinquency_uuid, facility_uuid, stage, scheduled_on, start_date, end_date,
-                        canceled_on, completed_on, minimum_bid_in_pennies, winning_bid_in_pennies)
-  SELECT a.uuid, a.rental_record_uuid, a.delinquency_uuid, a.facility_uuid, a.stage, a.scheduled_on, a.start_date, a.end_date,
-         a.canceled_on, a.completed_on, a.minimum_bid_in_pennies, a.winning_bid_in_pennies
-    FROM jsonb_populate_recordset(NULL::auctions, $11::jsonb) a WHERE EXISTS (SELECT FROM unchanged)
-  ON CONFLICT (uuid) DO UPDATE SET stage = EXCLUDED.stage, scheduled_on = EXCLUDED.scheduled_on,
-    start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, canceled_on = EXCLUDED.canceled_on,
-    completed_on = EXCLUDED.completed_on, minimum_bid_in_pennies = EXCLUDED.minimum_bid_in_pennies,
-    winning_bid_in_pennies = EXCLUDED.winning_bid_in_pennies, updated_at = now()
-), suspend_gate AS (
-  INSERT INTO gate_code_suspensions (rental_record_uuid, facility_uuid, suspended_on)
-  SELECT $1, $3, $8 WHERE $12::text = 'SUSPEND' AND EXISTS (SELECT FROM unchanged)
-  ON CONFLICT (rental_record_uuid) DO NOTHING
-), restore_gate AS (
-  DELETE FROM gate_code_suspensions WHERE rental_record_uuid = $1 AND $12::text = 'RESTORE' AND EXISTS (SELECT FROM unchanged)
-), events AS (
-  ${outboxInsertSql(
-    `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
-        FROM unnest($14::text[], $15::text[], $16::text[], $17::text[], $18::jsonb[]) WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
-       WHERE EXISTS (SELECT FROM unchanged) ORDER BY u.ord) AS e`,
-    '$13',
-  )}
-)
-SELECT EXISTS (SELECT FROM unchanged) AS applied, (SELECT count(*) FROM late_fee) AS late_fees`;
-
 /** Prepared once per connection (session); the `_vN` to be bumped when a text changes shape. */
 const PREPARE_SQL = `
 SET standard_conforming_strings = on;
 PREPARE delinquency_run_lock_v2(uuid) AS ${LOCK_SQL};
 PREPARE delinquency_run_states_v4(uuid[]) AS ${STATES_SQL};
-PREPARE delinquency_run_write_v3(uuid, jsonb, uuid, uuid, rental_delinquency_status, rental_delinquency_status, date, date, date,
-                                 timestamptz, text, text, text, text[], text[], text[], text[], text[], text) AS ${WRITE_SQL}`;
+PREPARE delinquency_run_write_v4 AS ${VERSIONED_TRANSITION_WRITE_SQL}`;
 
 /**
  * Set for a worker's session, reset on release. Every statement of the run looks rows up by key, but a table
@@ -146,8 +73,6 @@ const KEY_LOOKUPS_ONLY = 'SET enable_seqscan = off';
 
 /** The connections (pg clients) this process prepared the statements on. */
 const prepared = new WeakSet<PoolClient>();
-
-type GateChange = 'SUSPEND' | 'RESTORE' | 'NONE';
 
 /** What a worker did with its rentals: transitions applied, and the rentals it could not advance. */
 export interface AdvanceResult {
@@ -207,7 +132,7 @@ export class BusinessDayWorker {
 
   /**
    * Applies every transition `businessDate` brings each rental, in order, each in its own transaction
-   * (as `DelinquencyService.advance` called until null). A rental that fails is reported and the others go on.
+   * (a rental that is behind catches up stage by stage). A rental that fails is reported and the others go on.
    */
   async advance(rentalRecordUuids: readonly string[], businessDate: CalendarDate, schedule: DelinquencySchedule): Promise<AdvanceResult> {
     const result: AdvanceResult = { transitions: 0, failures: [] };
@@ -305,7 +230,7 @@ export class BusinessDayWorker {
     const transactions = writes.map(({ parameters }) => {
       const [uuid] = parameters;
       const values = parameters.map((value) => literal(value)).join(', ');
-      return `BEGIN; EXECUTE delinquency_run_lock_v2(${literal(uuid)}); EXECUTE delinquency_run_write_v3(${values}); COMMIT`;
+      return `BEGIN; EXECUTE delinquency_run_lock_v2(${literal(uuid)}); EXECUTE delinquency_run_write_v4(${values}); COMMIT`;
     });
     try {
       const results = (await this.client.query(transactions.join('; '))) as unknown as QueryResult<{ applied: boolean }>[];
@@ -326,96 +251,27 @@ export class BusinessDayWorker {
     await this.client.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
   }
 
-  /** The change `writeTransition` makes for a business-day transition, as the parameters of WRITE_SQL. */
-  private writeParameters(
-    row: StateRow,
-    decision: Decision,
-    businessDate: CalendarDate,
-    schedule: DelinquencySchedule,
-  ): Pick<Write, 'parameters' | 'lastEventAt'> {
+  /** A business-day transition as the arguments of the transition write, made only if the rental is still as read. */
+  private writeParameters(row: StateRow, decision: Decision, businessDate: CalendarDate, schedule: DelinquencySchedule): Pick<Write, 'parameters' | 'lastEventAt'> {
     const { rental, transition } = decision;
     if (transition.trigger !== 'STAGE_ADVANCE' && transition.trigger !== 'PAYMENT_CLEARED') {
       throw new Error(`A business day does not ${transition.trigger}`);
     }
-    const { state, next, day, startsEpisode, delinquencyUuid, newStatus } = planTransition(rental, transition);
-    const events: PendingEvent[] = [];
-    const auctions: AuctionRow[] = [];
-
-    if (next.status === 'PAID' && row.pending_auction !== null) {
-      // A pending auction ends with the delinquency that called for it, announced before the change.
-      const canceled = { ...row.pending_auction, stage: 'CANCELED' as const, canceledOn: day };
-      auctions.push(canceled);
-      events.push({ type: 'auction', added: { auction: auctionEventObject(canceled) } });
-    }
-    const lateFee = startsEpisode ? Math.max(schedule.lateFeeInPennies, 0) : 0;
-    const lateFeeEntries = lateFee > 0 ? [lateFeeEntry({ chargeUuid: randomUUID(), amountInPennies: lateFee, day, delinquencyUuid })] : [];
-    for (const entry of lateFeeEntries) {
-      events.push({
-        type: 'charge-posted',
-        payload: {
-          rentalRecordUuid: rental.rentalRecordUuid,
-          chargeUuid: entry.uuid!,
-          amountInPennies: lateFee,
-          description: 'Late fee',
-          balanceAfterInPennies: rental.balanceInPennies + lateFee,
-          dueDate: day,
-        },
-      });
-    }
-    events.push(statusChangeEvent(delinquencyUuid, state.status, newStatus, day, transition.trigger === 'PAYMENT_CLEARED' ? day : null));
-    if (next.status === 'AUCTION' && transition.trigger === 'STAGE_ADVANCE') {
-      const auction = newAuction({
-        rentalRecordUuid: rental.rentalRecordUuid,
-        delinquencyUuid,
-        facilityUuid: rental.facilityUuid,
-        createdOn: day,
-        balanceInPennies: rental.balanceInPennies,
-      });
-      auctions.push(auction);
-      events.push({ type: 'auction', added: { auction: auctionEventObject(auction) } });
-    }
-    const gate: GateChange =
-      next.status === 'OVERLOCK' || next.status === 'LIEN' || next.status === 'AUCTION'
-        ? 'SUSPEND'
-        : next.status === 'PAID'
-          ? 'RESTORE'
-          : 'NONE';
-
-    // The payloads show the rental as this change leaves it: the late fee on its balance and the tenant's.
-    const context = rentalEventContextOf(row);
-    context.base.unitRental.rentalBalance += lateFee;
-    context.base.tenantBalanceInPennies += lateFee;
-    const times = eventTimes(rental.delinquency?.lastEventAt ?? null, events.length);
-    const envelopes = events.map((event, index) => {
-      const at = times[index];
-      if (at === undefined) throw new Error('One time is needed per event');
-      return envelopeOf(event, context, at);
+    const { arguments: args } = transitionWrite({
+      rental,
+      transition,
+      pendingAuction: row.pending_auction,
+      context: rentalEventContextOf(row),
+      source: this.source,
+      stateVersion: row.state_version,
+      options: {
+        businessDate,
+        lateFeeInPennies: schedule.lateFeeInPennies,
+        // The balance was found cleared without its payment applied yet: the payment caused it.
+        paymentDate: transition.trigger === 'PAYMENT_CLEARED' ? transition.effectiveDate : null,
+      },
     });
-
-    const lastEventAt = times[times.length - 1];
-    if (lastEventAt === undefined) throw new Error('A transition emits at least its status change');
-    const parameters = [
-      rental.rentalRecordUuid,
-      entriesJson(rental.rentalRecordUuid, lateFeeEntries),
-      rental.facilityUuid,
-      delinquencyUuid,
-      next.status,
-      next.pausedFrom,
-      pastDueSinceAfter(rental, transition, startsEpisode),
-      day,
-      businessDate,
-      lastEventAt,
-      JSON.stringify(auctions.map(auctionRecord)),
-      gate,
-      this.source,
-      envelopes.map((envelope) => topicFor(envelope.type)),
-      envelopes.map((envelope) => envelope.key),
-      envelopes.map((envelope) => envelope.type),
-      envelopes.map((envelope) => envelope.eventId),
-      envelopes.map((envelope) => JSON.stringify(envelope)),
-      row.state_version,
-    ];
-    return { parameters, lastEventAt };
+    return { parameters: transitionWriteParameters(args), lastEventAt: args.lastEventAt };
   }
 }
 
@@ -466,22 +322,4 @@ function literal(value: unknown): string {
   if (value instanceof Date) return `'${value.toISOString()}'`;
   if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(', ')}]::text[]`;
   throw new Error(`No literal for ${typeof value}`);
-}
-
-/** An auction as a row of the `auctions` table (for jsonb_populate_recordset). */
-function auctionRecord(auction: AuctionRow): Record<string, unknown> {
-  return {
-    uuid: auction.uuid,
-    rental_record_uuid: auction.rentalRecordUuid,
-    delinquency_uuid: auction.delinquencyUuid,
-    facility_uuid: auction.facilityUuid,
-    stage: auction.stage,
-    scheduled_on: auction.scheduledOn,
-    start_date: auction.startDate,
-    end_date: auction.endDate,
-    canceled_on: auction.canceledOn,
-    completed_on: auction.completedOn,
-    minimum_bid_in_pennies: auction.minimumBidInPennies,
-    winning_bid_in_pennies: auction.winningBidInPennies,
-  };
 }

@@ -1,20 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import {
-  applyDelinquencyTrigger,
-  transitionForPayment,
-  transitionsForBusinessDate,
-  type CalendarDate,
-  type DelinquencySchedule,
-  type DelinquencyTransition,
-  type DelinquencyTrigger,
-  type PaymentRecordedPayload,
-} from '@storage/domain';
+import { applyDelinquencyTrigger, transitionForPayment, type DelinquencyTransition, type DelinquencyTrigger, type PaymentRecordedPayload } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
 import { DelinquencyConflict, RentalNotFound } from './errors';
-import { delinquencyInput, delinquencyState, lockRental, type LockedRental, type RentalRef } from './locked-rental';
+import { delinquencyState, lockRental, type LockedRental, type RentalRef } from './locked-rental';
 import { facilitySchedule } from './schedules';
-import { writeTransition, type DelinquencyView } from './transition-writer';
+import type { DelinquencyView } from './transition-write';
+import { writeTransition } from './transition-writer';
 
 /** Rental delinquency changes, each in one transaction with its events. */
 @Injectable()
@@ -23,29 +15,6 @@ export class DelinquencyService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(OutboxPublisher) private readonly publisher: OutboxPublisher,
   ) {}
-
-  /**
-   * Applies the first transition `businessDate` brings the rental, in its own transaction; null when there
-   * is none. Called again until null, it catches a rental up stage by stage, each stage once even when
-   * several runs race: the transition is computed under the rental's lock from the state found there.
-   */
-  async advance(rentalRecordUuid: string, businessDate: CalendarDate, schedule: DelinquencySchedule): Promise<DelinquencyTransition | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const rental = await lockRental(manager, { rentalRecordUuid });
-      // A run of an older date after a newer one must not backdate anything.
-      const processed = rental.delinquency?.lastBusinessDate;
-      if (!rental.active || (processed != null && processed > businessDate)) return null;
-      const [next] = transitionsForBusinessDate({ ...delinquencyInput(rental), schedule, businessDate });
-      if (next === undefined) return null;
-      await writeTransition(manager, this.publisher, rental, next, {
-        businessDate,
-        lateFeeInPennies: schedule.lateFeeInPennies,
-        // The balance was found cleared without its payment applied yet: the payment caused it.
-        paymentDate: next.trigger === 'PAYMENT_CLEARED' ? next.effectiveDate : null,
-      });
-      return next;
-    });
-  }
 
   /**
    * A recorded payment, in the caller's transaction (the consumer's, with its processed-event row): when the

@@ -12,4 +12,4 @@ export { DelinquencyConflict, InvalidDelinquencyInput, RentalNotFound } from './
 export { type RentalRef } from './locked-rental';
 export { openDelinquencyStatus, type OpenDelinquencyStatus } from './open-delinquency';
 export { facilitySchedule, saveFacilitySchedule, type FacilitySchedule } from './schedules';
-export { type DelinquencyView } from './transition-writer';
+export { type DelinquencyView } from './transition-write';

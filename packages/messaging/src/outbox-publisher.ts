@@ -39,7 +39,8 @@ SELECT pg_notify('${OUTBOX_CHANNEL}:' || topic, CASE WHEN octet_length(payload) 
 
 @Injectable()
 export class OutboxPublisher {
-  constructor(@Inject(MESSAGING_SERVICE) private readonly service: string) {}
+  /** @param service the producing service, recorded on its outbox rows (writers of their own outbox statements record it too) */
+  constructor(@Inject(MESSAGING_SERVICE) readonly service: string) {}
 
   /** Writes the event in the caller's transaction: it exists exactly when the state change commits. */
   async publish(manager: EntityManager, envelope: EventEnvelope): Promise<void> {

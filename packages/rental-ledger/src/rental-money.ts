@@ -49,11 +49,18 @@ export async function postLateFee(db: EntityManager, rental: LockedBalance, fee:
   return uuids.length === 0 ? null : balanceAfterInPennies;
 }
 
-/** Takes what the tenant owes off the balance; returns the amount written off (0 when nothing is owed). */
+/** The entry that takes what the tenant owes off the balance; null when nothing is owed. */
+export function writeOffEntry(rental: LockedBalance, on: CalendarDate): NewLedgerEntry | null {
+  if (rental.balanceInPennies <= 0) return null;
+  return { kind: 'WRITE_OFF', description: 'Written off', amountInPennies: -rental.balanceInPennies, postedOn: on, dueOn: null };
+}
+
+/** Posts `writeOffEntry`; returns the amount written off (0 when nothing is owed). */
 export async function writeOff(db: EntityManager, rental: LockedBalance, on: CalendarDate): Promise<number> {
-  if (rental.balanceInPennies <= 0) return 0;
-  await post(db, rental, [{ kind: 'WRITE_OFF', description: 'Written off', amountInPennies: -rental.balanceInPennies, postedOn: on, dueOn: null }]);
-  return rental.balanceInPennies;
+  const entry = writeOffEntry(rental, on);
+  if (entry === null) return 0;
+  await post(db, rental, [entry]);
+  return -entry.amountInPennies;
 }
 
 /** The part of an auction's winning bid that pays the debt. Returns the balance after. */

@@ -1,10 +1,12 @@
-import { addDays, BILLING_TOPIC, DEFAULT_DELINQUENCY_SCHEDULE, parseEnvelope, type EventEnvelope } from '@storage/domain';
+import { addDays, BILLING_TOPIC, parseEnvelope, type EventEnvelope } from '@storage/domain';
 import { DelinquencyService } from '@storage/delinquency';
 import { OutboxPublisher } from '@storage/messaging';
+import { advanceDelinquency } from '../support/delinquency';
 import { owe } from '../support/ledger';
 import { expectProblem, id, startTestApi, type TestApi } from '../support/test-api';
 
 let api: TestApi;
+/** The scheduler's payments consumer's service (`resolvePayment`). */
 let delinquency: DelinquencyService;
 beforeAll(async () => {
   api = await startTestApi();
@@ -44,10 +46,10 @@ async function owingRental(choice: RentalChoice = {}): Promise<Rental> {
   return row as Rental;
 }
 
-/** The debt made `days` old, and every stage that brings applied by the scheduler's own service. */
+/** The debt made `days` old, and every stage that brings applied by the scheduler's business-day run. */
 async function pastDue(rental: Rental, days: number): Promise<void> {
   await owe(api.db, rental.uuid, 9000, addDays(rental.today, -days));
-  while ((await delinquency.advance(rental.uuid, rental.today, DEFAULT_DELINQUENCY_SCHEDULE)) !== null);
+  await advanceDelinquency(api.db, rental.uuid, rental.today);
 }
 
 /** 61 days past due: AUCTION. */

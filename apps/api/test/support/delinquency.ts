@@ -1,6 +1,5 @@
 import { addDays, DEFAULT_DELINQUENCY_SCHEDULE } from '@storage/domain';
-import { DelinquencyService } from '@storage/delinquency';
-import { OutboxPublisher } from '@storage/messaging';
+import { BusinessDayAdvancer } from '@storage/delinquency';
 import type { DataSource } from 'typeorm';
 import { owe } from './ledger';
 
@@ -11,7 +10,7 @@ export interface RentalInAuction {
   today: string;
 }
 
-/** Brings an active rental to AUCTION with the scheduler's own service: 61 days past due today. */
+/** Brings an active rental to AUCTION with the scheduler's own business-day run: 61 days past due today. */
 export async function bringToAuction(db: DataSource, rentalUuid: string): Promise<RentalInAuction> {
   const [row]: RentalInAuction[] = await db.query(
     `SELECT r.uuid, r.facility_uuid AS facility, (now() AT TIME ZONE f.time_zone)::date::text AS today
@@ -19,7 +18,18 @@ export async function bringToAuction(db: DataSource, rentalUuid: string): Promis
     [rentalUuid],
   );
   await owe(db, row.uuid, 9000, addDays(row.today, -61));
-  const service = new DelinquencyService(db, new OutboxPublisher('test'));
-  while ((await service.advance(row.uuid, row.today, DEFAULT_DELINQUENCY_SCHEDULE)) !== null);
+  await advanceDelinquency(db, row.uuid, row.today);
   return row;
+}
+
+/** Every transition `businessDate` brings the rental, written as the scheduler's business-day run writes them. */
+export async function advanceDelinquency(db: DataSource, rentalUuid: string, businessDate: string): Promise<void> {
+  const worker = await new BusinessDayAdvancer(db, 'test').worker();
+  try {
+    const { failures } = await worker.advance([rentalUuid], businessDate, DEFAULT_DELINQUENCY_SCHEDULE);
+    const [failure] = failures;
+    if (failure !== undefined) throw failure.error;
+  } finally {
+    await worker.release();
+  }
 }

@@ -1,0 +1,399 @@
+import { randomUUID } from 'node:crypto';
+import {
+  addDays,
+  applyDelinquencyTrigger,
+  daysBetween,
+  stageRank,
+  toEventStatus,
+  topicFor,
+  type CalendarDate,
+  type DelinquencyStatusChange,
+  type DelinquencyTransition,
+  type RentalDelinquencyStatus,
+} from '@storage/domain';
+import { outboxInsertSql } from '@storage/messaging';
+import { entriesJson, lateFeeEntry, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
+import type { RentalEventContext } from '@storage/rental-events';
+import { auctionEventObject, newAuction, type AuctionRow } from './auctions';
+import { DelinquencyConflict } from './errors';
+import { eventTimes } from './event-times';
+import { delinquencyState, type LockedRental } from './locked-rental';
+import { envelopeOf, type PendingEvent } from './rental-event-batch';
+
+/*
+ * The one implementation of a delinquency transition's effects: the late fee through the ledger, the
+ * delinquency row, the auction created or canceled, the gate code suspended or restored, and the outbox
+ * rows, decided by `transitionWrite` from the rental as read and written by one statement of data-modifying
+ * CTEs (`transitionWriteSql`). Both writers run that statement: the business-day advancer for many rentals,
+ * guarded by the state version it decided on, prepared per connection and sent in batches of transactions
+ * (its speed); `writeTransition` for one rental locked inside the caller's transaction (payments, operator
+ * actions, auction completion), unguarded, with bound parameters. One statement rather than a function per effect keeps the advancer's transition at one
+ * round trip; running the same statement everywhere keeps the two from drifting apart.
+ *
+ * The payloads are the event context as read before the write, with the transition's ledger entries (late
+ * fee, write-off) applied to the balances: nothing else in the context changes with a transition.
+ */
+
+/** A transition's options besides the transition itself. */
+export interface TransitionOptions {
+  /** Set when a payment caused the change (the event's paymentDate). */
+  paymentDate?: CalendarDate | null;
+  /** The business-day run applying it, recorded on the delinquency. */
+  businessDate?: CalendarDate | null;
+  /** Charged when a new episode starts (entering OVERDUE). */
+  lateFeeInPennies?: number;
+  /** Events that belong before the status change in the same transaction (an auction completed). */
+  leadingEvents?: PendingEvent[];
+  /** Events that follow it (the tenant moved out). */
+  trailingEvents?: PendingEvent[];
+}
+
+/** What a rental's delinquency is after a change. */
+export interface DelinquencyView {
+  rentalRecordUuid: string;
+  delinquencyUuid: string;
+  status: RentalDelinquencyStatus;
+  pausedFrom: RentalDelinquencyStatus | null;
+  statusChangedOn: CalendarDate;
+}
+
+/** Everything a transition is decided from, read under the rental's lock (or, by the advancer, before it). */
+export interface TransitionInput {
+  rental: LockedRental;
+  transition: DelinquencyTransition;
+  /** The rental's auction neither canceled nor completed: canceled when the debt ends. */
+  pendingAuction: AuctionRow | null;
+  /** The rental's event context as read, before this transition's writes. */
+  context: RentalEventContext;
+  /** The producing service, recorded on the outbox rows. */
+  source: string;
+  /** The state version the decision was made on (the advancer); null: the caller holds the lock and read under it. */
+  stateVersion: string | null;
+  options?: TransitionOptions;
+}
+
+/**
+ * Everything a transition and its events are decided from, as the versions (xmin) of the rows read: the
+ * rental, its delinquency, tenant, auctions, services and the tenant's other rentals (their balances are in
+ * the payload), and the facility's date. Any committed change to one of them changes the version: a
+ * changed row has the xmin of a transaction that committed after the read. The lists are not ordered (no
+ * sort to pay for): the same rows read in another order only cost a needless retry.
+ */
+export const STATE_VERSION = `format('%s/%s/%s/%s/%s/%s/%s', r.xmin, d.xmin, p.xmin,
+  (SELECT (now() AT TIME ZONE tz.time_zone)::date FROM facilities tz WHERE tz.uuid = r.facility_uuid),
+  (SELECT string_agg(a.xmin::text, ',') FROM auctions a WHERE a.rental_record_uuid = r.uuid),
+  (SELECT string_agg(s.xmin::text, ',') FROM rental_services s WHERE s.rental_record_uuid = r.uuid),
+  (SELECT string_agg(t.xmin::text, ',') FROM rental_records t WHERE t.person_uuid = r.person_uuid AND t.uuid <> r.uuid))`;
+
+/** The arguments of the transition write, by name. */
+export interface TransitionWriteArguments {
+  rentalRecordUuid: string;
+  /** The ledger entries (late fee, write-off) as `rental_ledger_post`'s argument. */
+  ledgerEntries: string;
+  facilityUuid: string;
+  delinquencyUuid: string;
+  status: RentalDelinquencyStatus;
+  pausedFrom: RentalDelinquencyStatus | null;
+  pastDueSince: CalendarDate | null;
+  day: CalendarDate;
+  businessDate: CalendarDate | null;
+  lastEventAt: Date;
+  /** Auctions to insert or update, as rows of `auctions` in a JSON array. */
+  auctions: string;
+  gate: 'SUSPEND' | 'RESTORE' | 'NONE';
+  source: string;
+  topics: string[];
+  keys: (string | null)[];
+  types: string[];
+  eventIds: string[];
+  /** The envelopes, as JSON texts. */
+  envelopes: string[];
+  stateVersion: string | null;
+  writtenOffInPennies: number;
+}
+
+/** Each argument's SQL type; the order of the keys is the order of the parameters. */
+const PARAMETER_TYPES: { readonly [K in keyof TransitionWriteArguments]: string } = {
+  rentalRecordUuid: 'uuid',
+  ledgerEntries: 'jsonb',
+  facilityUuid: 'uuid',
+  delinquencyUuid: 'uuid',
+  status: 'rental_delinquency_status',
+  pausedFrom: 'rental_delinquency_status',
+  pastDueSince: 'date',
+  day: 'date',
+  businessDate: 'date',
+  lastEventAt: 'timestamptz',
+  auctions: 'jsonb',
+  gate: 'text',
+  source: 'text',
+  topics: 'text[]',
+  keys: 'text[]',
+  types: 'text[]',
+  eventIds: 'text[]',
+  envelopes: 'text[]',
+  stateVersion: 'text',
+  writtenOffInPennies: 'integer',
+};
+
+const PARAMETER_NAMES = Object.keys(PARAMETER_TYPES) as (keyof TransitionWriteArguments)[];
+
+/** A parameter of the transition write, typed where it is used, so the statement needs no separate type list. */
+function param(name: keyof TransitionWriteArguments): string {
+  return `$${PARAMETER_NAMES.indexOf(name) + 1}::${PARAMETER_TYPES[name]}`;
+}
+
+/** The statement's parameters in order. */
+export function transitionWriteParameters(args: TransitionWriteArguments): unknown[] {
+  return PARAMETER_NAMES.map((name) => args[name]);
+}
+
+/**
+ * The transition write, guarded by `guard` (a condition on the rental `r`, its delinquency `d` and tenant `p`):
+ * writes nothing unless it holds, and says whether it wrote. The ledger entries are posted by the ledger's own
+ * function (`@storage/rental-ledger`), referenced by the final SELECT because a CTE that only reads is run only
+ * when used. Outbox rows are not notified here.
+ */
+function transitionWriteSql(guard: string): string {
+  return `
+WITH unchanged AS (
+  SELECT FROM rental_records r
+    JOIN persons p ON p.uuid = r.person_uuid
+    LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
+   WHERE r.uuid = ${param('rentalRecordUuid')} AND ${guard}
+), ledger AS (
+  SELECT FROM rental_ledger_post(${param('ledgerEntries')})
+   WHERE jsonb_array_length(${param('ledgerEntries')}) > 0 AND EXISTS (SELECT FROM unchanged)
+), delinquency AS (
+  INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since,
+                             status_changed_on, last_business_date, written_off_in_pennies, last_event_at)
+  SELECT ${param('rentalRecordUuid')}, ${param('facilityUuid')}, ${param('delinquencyUuid')}, ${param('status')}, ${param('pausedFrom')},
+         ${param('pastDueSince')}, ${param('day')}, ${param('businessDate')}, ${param('writtenOffInPennies')}, ${param('lastEventAt')}
+   WHERE EXISTS (SELECT FROM unchanged)
+  ON CONFLICT (rental_record_uuid) DO UPDATE SET delinquency_uuid = EXCLUDED.delinquency_uuid, status = EXCLUDED.status,
+    paused_from = EXCLUDED.paused_from, past_due_since = EXCLUDED.past_due_since, status_changed_on = EXCLUDED.status_changed_on,
+    last_business_date = COALESCE(EXCLUDED.last_business_date, delinquencies.last_business_date),
+    written_off_in_pennies = delinquencies.written_off_in_pennies + EXCLUDED.written_off_in_pennies,
+    last_event_at = EXCLUDED.last_event_at, updated_at = now()
+), auction AS (
+  INSERT INTO auctions (uuid, rental_record_uuid, delinquency_uuid, facility_uuid, stage, scheduled_on, start_date, end_date,
+                        canceled_on, completed_on, minimum_bid_in_pennies, winning_bid_in_pennies)
+  SELECT a.uuid, a.rental_record_uuid, a.delinquency_uuid, a.facility_uuid, a.stage, a.scheduled_on, a.start_date, a.end_date,
+         a.canceled_on, a.completed_on, a.minimum_bid_in_pennies, a.winning_bid_in_pennies
+    FROM jsonb_populate_recordset(NULL::auctions, ${param('auctions')}) a WHERE EXISTS (SELECT FROM unchanged)
+  ON CONFLICT (uuid) DO UPDATE SET stage = EXCLUDED.stage, scheduled_on = EXCLUDED.scheduled_on,
+    start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, canceled_on = EXCLUDED.canceled_on,
+    completed_on = EXCLUDED.completed_on, minimum_bid_in_pennies = EXCLUDED.minimum_bid_in_pennies,
+    winning_bid_in_pennies = EXCLUDED.winning_bid_in_pennies, updated_at = now()
+), suspend_gate AS (
+  INSERT INTO gate_code_suspensions (rental_record_uuid, facility_uuid, suspended_on)
+  SELECT ${param('rentalRecordUuid')}, ${param('facilityUuid')}, ${param('day')}
+   WHERE ${param('gate')} = 'SUSPEND' AND EXISTS (SELECT FROM unchanged)
+  ON CONFLICT (rental_record_uuid) DO NOTHING
+), restore_gate AS (
+  DELETE FROM gate_code_suspensions
+   WHERE rental_record_uuid = ${param('rentalRecordUuid')} AND ${param('gate')} = 'RESTORE' AND EXISTS (SELECT FROM unchanged)
+), events AS (
+  ${outboxInsertSql(
+    `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
+        FROM unnest(${param('topics')}, ${param('keys')}, ${param('types')}, ${param('eventIds')}, ${param('envelopes')}::jsonb[])
+             WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
+       WHERE EXISTS (SELECT FROM unchanged) ORDER BY u.ord) AS e`,
+    param('source'),
+  )}
+)
+SELECT EXISTS (SELECT FROM unchanged) AS applied, (SELECT count(*) FROM ledger) AS ledger_entries`;
+}
+
+/**
+ * The business-day run's: writes only if the rental is still at the state version its transition was decided on.
+ * Its own text rather than one guard with "or no version given", so the run's hot statement keeps the plain
+ * equality it was measured with.
+ */
+export const VERSIONED_TRANSITION_WRITE_SQL = transitionWriteSql(`${STATE_VERSION} = ${param('stateVersion')}`);
+
+/** `writeTransition`'s: its caller read the rental under the lock, so there is no version to check (null). */
+export const TRANSITION_WRITE_SQL = transitionWriteSql(`${param('stateVersion')} IS NULL`);
+
+/** A decided transition: the statement's arguments and what the rental's delinquency becomes. */
+export interface TransitionWrite {
+  arguments: TransitionWriteArguments;
+  view: DelinquencyView;
+}
+
+/**
+ * Decides a transition's effects and events from the rental as read: validated by the state machine, the
+ * delinquency-status-change exactly once, a pending auction canceled (announced first) when the debt ends,
+ * an auction created on reaching the auction day, the late fee on a new episode, what is owed written off.
+ */
+export function transitionWrite(input: TransitionInput): TransitionWrite {
+  const { rental, transition, options = {} } = input;
+  const { state, next, day, startsEpisode, delinquencyUuid, newStatus } = planTransition(rental, transition);
+  const events: PendingEvent[] = [...(options.leadingEvents ?? [])];
+  const auctions: AuctionRow[] = [];
+  const entries: NewLedgerEntry[] = [];
+
+  if ((next.status === 'PAID' || next.status === 'WRITTEN_OFF') && input.pendingAuction !== null) {
+    const canceled = { ...input.pendingAuction, stage: 'CANCELED' as const, canceledOn: day };
+    auctions.push(canceled);
+    events.push({ type: 'auction', added: { auction: auctionEventObject(canceled) } });
+  }
+  const lateFee = startsEpisode ? Math.max(options.lateFeeInPennies ?? 0, 0) : 0;
+  if (lateFee > 0) {
+    const entry = lateFeeEntry({ chargeUuid: randomUUID(), amountInPennies: lateFee, day, delinquencyUuid });
+    entries.push(entry);
+    events.push({
+      type: 'charge-posted',
+      payload: {
+        rentalRecordUuid: rental.rentalRecordUuid,
+        chargeUuid: entry.uuid!,
+        amountInPennies: lateFee,
+        description: 'Late fee',
+        balanceAfterInPennies: rental.balanceInPennies + lateFee,
+        dueDate: day,
+      },
+    });
+  }
+  const writeOff = transition.trigger === 'WRITE_OFF' ? writeOffEntry(rental, day) : null;
+  if (writeOff !== null) entries.push(writeOff);
+  events.push(statusChangeEvent(delinquencyUuid, state.status, newStatus, day, options.paymentDate ?? null));
+  // Only reaching the auction day calls for an auction; resuming into AUCTION keeps the one there was.
+  if (next.status === 'AUCTION' && transition.trigger === 'STAGE_ADVANCE') {
+    const auction = newAuction({ ...rental, delinquencyUuid, createdOn: day });
+    auctions.push(auction);
+    events.push({ type: 'auction', added: { auction: auctionEventObject(auction) } });
+  }
+  events.push(...(options.trailingEvents ?? []));
+
+  // The payloads show the rental as this change leaves it: its ledger entries on its balance and the tenant's.
+  const posted = entries.reduce((sum, entry) => sum + entry.amountInPennies, 0);
+  const { base } = input.context;
+  const context: RentalEventContext = {
+    ...input.context,
+    base: { ...base, unitRental: { ...base.unitRental, rentalBalance: base.unitRental.rentalBalance + posted }, tenantBalanceInPennies: base.tenantBalanceInPennies + posted },
+  };
+  const times = eventTimes(rental.delinquency?.lastEventAt ?? null, events.length);
+  const envelopes = events.map((event, index) => {
+    const at = times[index];
+    if (at === undefined) throw new Error('One time is needed per event');
+    return envelopeOf(event, context, at);
+  });
+  const lastEventAt = times[times.length - 1];
+  if (lastEventAt === undefined) throw new Error('A transition emits at least its status change');
+
+  return {
+    arguments: {
+      rentalRecordUuid: rental.rentalRecordUuid,
+      ledgerEntries: entriesJson(rental.rentalRecordUuid, entries),
+      facilityUuid: rental.facilityUuid,
+      delinquencyUuid,
+      status: next.status,
+      pausedFrom: next.pausedFrom,
+      pastDueSince: pastDueSinceAfter(rental, transition, startsEpisode),
+      day,
+      businessDate: options.businessDate ?? null,
+      lastEventAt,
+      auctions: JSON.stringify(auctions.map(auctionRecord)),
+      gate: gateChange(next.status),
+      source: input.source,
+      topics: envelopes.map((envelope) => topicFor(envelope.type)),
+      keys: envelopes.map((envelope) => envelope.key),
+      types: envelopes.map((envelope) => envelope.type),
+      eventIds: envelopes.map((envelope) => envelope.eventId),
+      envelopes: envelopes.map((envelope) => JSON.stringify(envelope)),
+      stateVersion: input.stateVersion,
+      writtenOffInPennies: writeOff === null ? 0 : -writeOff.amountInPennies,
+    },
+    view: { rentalRecordUuid: rental.rentalRecordUuid, delinquencyUuid, status: next.status, pausedFrom: next.pausedFrom, statusChangedOn: day },
+  };
+}
+
+/** Overlock suspends the gate code until the debt is gone (paid or written off). */
+function gateChange(status: RentalDelinquencyStatus): TransitionWriteArguments['gate'] {
+  switch (status) {
+    case 'OVERLOCK':
+    case 'LIEN':
+    case 'AUCTION':
+      return 'SUSPEND';
+    case 'PAID':
+    case 'WRITTEN_OFF':
+      return 'RESTORE';
+    case 'CURRENT':
+    case 'OVERDUE':
+    case 'PAUSED':
+      return 'NONE';
+  }
+}
+
+/** What a transition makes of a rental's delinquency; the rental must be in the transition's `from`. */
+function planTransition(rental: LockedRental, transition: DelinquencyTransition) {
+  const state = delinquencyState(rental);
+  if (state.status !== transition.from) throw new DelinquencyConflict(`Delinquency is ${state.status}, not ${transition.from}.`);
+  const next = applyDelinquencyTrigger(state, transition.trigger);
+  if (next.status !== transition.to) throw new Error(`${transition.trigger} leads ${state.status} to ${next.status}, not ${transition.to}`);
+  const startsEpisode = next.status === 'OVERDUE' && stageRank(state.status) === 0;
+  const newStatus = toEventStatus(next.status);
+  if (newStatus === null) throw new Error('No transition leads back to not delinquent');
+  return {
+    state,
+    next,
+    day: transition.effectiveDate,
+    startsEpisode,
+    delinquencyUuid: startsEpisode || rental.delinquency === null ? randomUUID() : rental.delinquency.delinquencyUuid,
+    newStatus,
+  };
+}
+
+/** The `delinquency-status-change` event of one transition (spec 6.3); paymentDate only when a payment caused it. */
+function statusChangeEvent(
+  delinquencyUuid: string,
+  from: RentalDelinquencyStatus,
+  to: DelinquencyStatusChange['delinquencyNewStatus'],
+  day: CalendarDate,
+  paymentDate: CalendarDate | null,
+): PendingEvent {
+  return {
+    type: 'delinquency-status-change',
+    added: {
+      delinquencyStatusChange: {
+        delinquencyUuid,
+        delinquencyPreviousStatus: toEventStatus(from),
+        delinquencyNewStatus: to,
+        delinquencyStatusChangeDate: day,
+        paymentDate,
+      },
+    },
+  };
+}
+
+/** Days past due count from the episode's due date; paused days do not count, so RESUME moves it on by them. */
+function pastDueSinceAfter(rental: LockedRental, transition: DelinquencyTransition, startsEpisode: boolean): CalendarDate | null {
+  // An episode counts from the oldest open charge when it starts; a payment later does not restart the count.
+  if (startsEpisode) return rental.oldestOpenDueOn ?? rental.facilityToday;
+  if (transition.to === 'PAID') return null;
+  const current = rental.delinquency?.pastDueSince ?? null;
+  const pausedOn = rental.delinquency?.statusChangedOn ?? null;
+  if (transition.trigger === 'RESUME' && pausedOn !== null) {
+    const pausedDays = Math.max(daysBetween(pausedOn, transition.effectiveDate), 0);
+    return addDays(current ?? rental.oldestOpenDueOn ?? rental.facilityToday, pausedDays);
+  }
+  return current;
+}
+
+/** An auction as a row of the `auctions` table (for jsonb_populate_recordset). */
+function auctionRecord(auction: AuctionRow): Record<string, unknown> {
+  return {
+    uuid: auction.uuid,
+    rental_record_uuid: auction.rentalRecordUuid,
+    delinquency_uuid: auction.delinquencyUuid,
+    facility_uuid: auction.facilityUuid,
+    stage: auction.stage,
+    scheduled_on: auction.scheduledOn,
+    start_date: auction.startDate,
+    end_date: auction.endDate,
+    canceled_on: auction.canceledOn,
+    completed_on: auction.completedOn,
+    minimum_bid_in_pennies: auction.minimumBidInPennies,
+    winning_bid_in_pennies: auction.winningBidInPennies,
+  };
+}
