@@ -134,7 +134,9 @@ function journey(kafkaBrokers: string | undefined): void {
   const one = async <T>(sql: string, values: unknown[] = []): Promise<T> => (await db.query(sql, values)).rows[0] as T;
   const runDate = (date: string): void => {
     const run = runCli(env, 'delinquency', 'run', '--as-of', date);
-    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    // The CLI's heartbeat ("still working") goes to stderr when a run is slow, as on a loaded machine; nothing else may.
+    const stderr = run.stderr.replace(/^delinquency: still working \(\d+ s\)\n/gm, '');
+    expect({ status: run.status, stderr }).toEqual({ status: 0, stderr: '' });
   };
 
   it('bills, charges the late fee, resolves and goes on to the penny, every event agreeing with the ledger', async () => {
