@@ -1,7 +1,6 @@
 import type { OpenAPIObject, OperationObject, ParameterObject } from '@nestjs/swagger';
 import { MAX_PATH_PARAMETER_LENGTH } from '@storage/platform';
-
-const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+import { mapOperations } from './operations';
 
 /** `{portfolio}` is read by the API key guard, not by a handler's `@Param()`, so @nestjs/swagger never sees it. */
 const PORTFOLIO: ParameterObject = {
@@ -27,11 +26,5 @@ function withPathParameters(path: string, operation: OperationObject): Operation
 
 /** Declares `{portfolio}` on every operation under it, and the UUID path parameters' format. */
 export function documentPathParameters(document: OpenAPIObject): OpenAPIObject {
-  const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(Object.entries(item).map(([key, value]) => [key, METHODS.has(key) ? withPathParameters(path, value as OperationObject) : value])),
-    ]),
-  );
-  return { ...document, paths };
+  return mapOperations(document, (operation, path) => withPathParameters(path, operation));
 }

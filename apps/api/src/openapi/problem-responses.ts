@@ -1,11 +1,10 @@
 import { getSchemaPath, type ContentObject, type HeadersObject, type OpenAPIObject, type OperationObject, type ResponseObject, type ResponsesObject } from '@nestjs/swagger';
 import { MAX_PATH_PARAMETER_LENGTH, PROBLEM_CONTENT_TYPE } from '@storage/platform';
 import { API_KEY_HEADER, API_KEY_SCOPE_EXTENSION, defaultScope } from '../auth';
+import { mapOperations } from './operations';
 import { ProblemDetailsSchema } from './problem-details.schema';
 
 type Operation = OperationObject & { [API_KEY_SCOPE_EXTENSION]?: string };
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const PROBLEM_CONTENT: ContentObject = { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDetailsSchema) } } };
 
@@ -77,15 +76,5 @@ function withScope(method: string, operation: Operation): Operation {
 
 /** Documents the scope and the problem+json failures of every operation of the document. */
 export function documentProblems(document: OpenAPIObject): OpenAPIObject {
-  const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item).map(([key, value]) =>
-          (METHODS as readonly string[]).includes(key) ? [key, withProblems(path, key, withScope(key, value as Operation))] : [key, value],
-        ),
-      ),
-    ]),
-  );
-  return { ...document, paths };
+  return mapOperations(document, (operation, path, method) => withProblems(path, method, withScope(method, operation)));
 }

@@ -1,6 +1,5 @@
-import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
-
-const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+import type { OpenAPIObject, ParameterObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { mapOperations } from './operations';
 
 /**
  * PostgreSQL text cannot hold a NUL character, so the API refuses one in every string it reads (400, see
@@ -39,27 +38,18 @@ function withoutNul(schema: Schema, refs: Set<string>): Schema {
 /** Declares on every free-text string a request carries (path, query, body, and the schemas they use) that it holds no NUL. */
 export function documentRequestStrings(document: OpenAPIObject): OpenAPIObject {
   const refs = new Set<string>();
-  const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item).map(([key, value]) => {
-          if (!METHODS.has(key)) return [key, value];
-          const operation = value as OperationObject;
-          const parameters = operation.parameters?.map((parameter) => {
-            const p = parameter as ParameterObject;
-            return p.in === 'header' || p.schema === undefined ? parameter : { ...p, schema: withoutNul(p.schema, refs) };
-          });
-          const body = operation.requestBody;
-          const requestBody =
-            body === undefined || '$ref' in body
-              ? body
-              : { ...body, content: Object.fromEntries(Object.entries(body.content).map(([type, media]) => [type, media.schema === undefined ? media : { ...media, schema: withoutNul(media.schema, refs) }])) };
-          return [key, { ...operation, ...(parameters === undefined ? {} : { parameters }), ...(requestBody === undefined ? {} : { requestBody }) }];
-        }),
-      ),
-    ]),
-  );
+  const { paths } = mapOperations(document, (operation) => {
+    const parameters = operation.parameters?.map((parameter) => {
+      const p = parameter as ParameterObject;
+      return p.in === 'header' || p.schema === undefined ? parameter : { ...p, schema: withoutNul(p.schema, refs) };
+    });
+    const body = operation.requestBody;
+    const requestBody =
+      body === undefined || '$ref' in body
+        ? body
+        : { ...body, content: Object.fromEntries(Object.entries(body.content).map(([type, media]) => [type, media.schema === undefined ? media : { ...media, schema: withoutNul(media.schema, refs) }])) };
+    return { ...operation, ...(parameters === undefined ? {} : { parameters }), ...(requestBody === undefined ? {} : { requestBody }) };
+  });
   const schemas = { ...document.components?.schemas };
   const done = new Set<string>();
   while (refs.size > done.size) {

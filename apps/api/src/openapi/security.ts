@@ -1,7 +1,7 @@
 import type { OpenAPIObject, OperationObject } from '@nestjs/swagger';
 import { API_KEY_HEADER } from '../auth/api-key.guard';
+import { mapOperations } from './operations';
 
-const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 const SCHEME = 'apiKey';
 
 const takesTheKey = (operation: OperationObject): boolean =>
@@ -13,18 +13,7 @@ const takesTheKey = (operation: OperationObject): boolean =>
  * lease pages) say they need none rather than leaving it unsaid.
  */
 export function documentSecurity(document: OpenAPIObject): OpenAPIObject {
-  const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item).map(([key, value]) => {
-          if (!METHODS.has(key)) return [key, value];
-          const operation = value as OperationObject;
-          return [key, { ...operation, security: takesTheKey(operation) ? [{ [SCHEME]: [] }] : [] }];
-        }),
-      ),
-    ]),
-  );
+  const { paths } = mapOperations(document, (operation) => ({ ...operation, security: takesTheKey(operation) ? [{ [SCHEME]: [] }] : [] }));
   const securitySchemes = {
     ...document.components?.securitySchemes,
     [SCHEME]: { type: 'apiKey' as const, in: 'header', name: API_KEY_HEADER, description: 'API key (`sk_…`), issued with `npm run cli -- api-keys create`.' },
