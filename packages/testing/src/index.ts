@@ -4,6 +4,7 @@ export { eventually, type EventuallyOptions } from './eventually';
 export { describeWithKafka, testKafkaBrokers } from './kafka';
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { insertRentalParents, type Queryable, type RentalParents } from './parents';
+export { startServiceProcess, type ServiceProcess } from './service-process';
 export { freePort } from './test-server';
 
 /** Spread into a workspace's jest config to give its tests a real, migrated PostgreSQL. */

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, eventually, freePort, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, freePort, startServiceProcess, type ServiceProcess, type TestDatabase } from '@storage/testing';
 
 const MAIN = path.resolve(__dirname, '../../dist/main.js');
 
@@ -23,30 +22,15 @@ describe('client addresses behind, and without, a proxy (TRUST_PROXY)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function startApi(env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
+  async function startApi(env: Record<string, string>): Promise<{ base: string; api: ServiceProcess }> {
     const port = await freePort();
-    let output = '';
-    const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: database.url, API_PORT: String(port), DATA_DIR: dataDir, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const base = `http://127.0.0.1:${port}`;
-    await eventually(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`api exited: ${output}`);
-        expect((await fetch(`${base}/health/ready`)).status).toBe(200);
-      },
-      { timeoutMs: 30_000, intervalMs: 200 },
+    const api = await startServiceProcess(
+      MAIN,
+      { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: database.url, API_PORT: String(port), DATA_DIR: dataDir, ...env },
+      `${base}/health/ready`,
     );
-    return { base, child };
-  }
-
-  async function stop(child: ChildProcess): Promise<void> {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    return { base, api };
   }
 
   /** Lease page requests, each for another link and naming another forwarded address; their statuses. */
@@ -60,22 +44,22 @@ describe('client addresses behind, and without, a proxy (TRUST_PROXY)', () => {
   }
 
   it('without TRUST_PROXY, a forwarded address is not believed: the peer is limited whatever it claims', async () => {
-    const { base, child } = await startApi({});
+    const { base, api } = await startApi({});
     try {
       const statuses = await spoofedLeasePages(base, 40);
       expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
     } finally {
-      await stop(child);
+      await api.signal('SIGKILL');
     }
   }, 60_000);
 
   it('with TRUST_PROXY=1 (one ingress in front), the address the proxy forwards is the client', async () => {
-    const { base, child } = await startApi({ TRUST_PROXY: '1' });
+    const { base, api } = await startApi({ TRUST_PROXY: '1' });
     try {
       const statuses = await spoofedLeasePages(base, 40);
       expect(statuses.filter((status) => status === 429)).toEqual([]);
     } finally {
-      await stop(child);
+      await api.signal('SIGKILL');
     }
   }, 60_000);
 });

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createTestDatabase, eventually, freePort, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, eventually, freePort, startServiceProcess, type TestDatabase } from '@storage/testing';
 import { secretKeysVariable, TEST_SECRET_KEY } from '../support/secret-keys';
 
 const MAIN = path.join(__dirname, '..', '..', 'dist', 'main.js');
@@ -18,10 +17,10 @@ describe('booting while the broker is not there yet', () => {
 
   it('answers liveness, and readiness 503 naming the startup, while it waits for the broker', async () => {
     const [port, brokerPort] = [await freePort(), await freePort()];
-    let output = '';
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        PATH: process.env.PATH,
+    const base = `http://127.0.0.1:${port}`;
+    const dispatcher = await startServiceProcess(
+      MAIN,
+      {
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         DATABASE_URL: database.url,
@@ -29,29 +28,17 @@ describe('booting while the broker is not there yet', () => {
         KAFKA_BROKERS: `127.0.0.1:${brokerPort}`,
         WEBHOOK_SECRET_KEYS: secretKeysVariable(TEST_SECRET_KEY),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+      `${base}/health/live`,
+    );
     try {
-      const base = `http://127.0.0.1:${port}`;
-      await eventually(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`dispatcher exited: ${output}`);
-          expect((await fetch(`${base}/health/live`)).status).toBe(200);
-        },
-        { timeoutMs: 30_000, intervalMs: 200 },
-      );
       const ready = await fetch(`${base}/health/ready`);
       const body = (await ready.json()) as { checks: { name: string; status: string; error?: string }[] };
       expect(ready.status).toBe(503);
       expect(body.checks).toContainEqual({ name: 'startup', status: 'down', error: 'event transports starting (waiting for the broker)' });
-      await eventually(() => expect(output).toMatch(/Kafka not ready yet \(attempt \d+/), { timeoutMs: 30_000 });
-      expect(child.exitCode).toBeNull();
+      await eventually(() => expect(dispatcher.output()).toMatch(/Kafka not ready yet \(attempt \d+/), { timeoutMs: 30_000 });
+      expect(dispatcher.child.exitCode).toBeNull();
     } finally {
-      child.kill('SIGKILL');
-      await exited;
+      await dispatcher.signal('SIGKILL');
     }
   }, 90_000);
 });
