@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Ownership } from './ownership-table';
+import { stringLiterals } from './source-strings';
+import { DYNAMIC, findWrites, type SqlWrite } from './sql-writes';
+
+/** A write by a workspace that does not own what it writes. */
+export interface Violation {
+  /** Repository-relative path. */
+  file: string;
+  line: number;
+  table: string;
+  /** Who may make this write (`a or b`); `none` for a table without an owner row, or a name the check cannot read. */
+  owner: string;
+  /** The workspace that writes. */
+  writer: string;
+}
+
+/** Source trees scanned, relative to the repository root: every workspace's `src`. */
+const WORKSPACE_GROUPS = ['apps', 'packages', 'tools'];
+
+/** Whether a repository-relative file is left out of the scan, and why (docs/ARCHITECTURE.md lists the same). */
+export type Exemption = { path: RegExp; why: string };
+
+/** `updated_at` is bumped by whoever writes any column of a row, so it belongs to every column owner. */
+const SHARED_COLUMNS = new Set(['updated_at']);
+
+/** Every write in the repository's workspace sources outside its owner. */
+export function findViolations(root: string, ownership: Ownership, exemptions: readonly Exemption[]): Violation[] {
+  return sourceFiles(root)
+    .filter((file) => !exemptions.some((e) => e.path.test(file)))
+    .flatMap((file) => violationsIn(file, readFileSync(join(root, file), 'utf8'), ownership));
+}
+
+/** The violations of one file (`file` repository-relative: its first two segments name the writing workspace). */
+export function violationsIn(file: string, source: string, ownership: Ownership): Violation[] {
+  const writer = file.split('/').slice(0, 2).join('/');
+  const temporary = temporaryTables(source);
+  const violations: Violation[] = [];
+  for (const literal of stringLiterals(file, source)) {
+    for (const write of findWrites(literal.text, ownership.writingFunctions)) {
+      if (temporary.has(write.table)) continue;
+      const owners = ownersOf(write, ownership);
+      if (owners.includes(writer)) continue;
+      const line = literal.line + (literal.text.slice(0, write.offset).match(/\n/g)?.length ?? 0);
+      violations.push({ file, line, table: write.table, owner: owners.join(' or ') || 'none', writer });
+    }
+  }
+  return violations;
+}
+
+/**
+ * The workspaces that may make this write (none: a table without an owner, or one the check cannot read). Rows
+ * are inserted and deleted by the table's owner; an UPDATE by the owner of every column it sets, the row's owner
+ * for the columns no row gives away.
+ */
+function ownersOf(write: SqlWrite, ownership: Ownership): string[] {
+  const table = write.table === DYNAMIC ? undefined : ownership.tables.get(write.table);
+  if (table === undefined) return [];
+  if (write.kind !== 'UPDATE' || table.columnOwners.size === 0) return [table.owner];
+  const owners = new Set((write.columns ?? []).filter((c) => !SHARED_COLUMNS.has(c)).map((c) => table.columnOwners.get(c) ?? table.owner));
+  // Only `updated_at` (a claim on the row): any owner of a part of it may.
+  if (owners.size === 0) return [table.owner, ...new Set(table.columnOwners.values())];
+  return owners.size === 1 ? [...owners] : [];
+}
+
+/** Tables the file creates for its own session (`CREATE TEMP TABLE`): nobody else's. */
+function temporaryTables(source: string): Set<string> {
+  return new Set([...source.matchAll(/CREATE\s+TEMP(?:ORARY)?\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/g)].map((m) => m[1]));
+}
+
+function sourceFiles(root: string): string[] {
+  return WORKSPACE_GROUPS.flatMap((group) => subdirectories(join(root, group)).flatMap((workspace) => typeScriptFiles(join(root, group, workspace, 'src'))))
+    .map((path) => relative(root, path))
+    .sort();
+}
+
+function typeScriptFiles(dir: string): string[] {
+  return subentries(dir).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return typeScriptFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+function subdirectories(dir: string): string[] {
+  return subentries(dir).filter((e) => e.isDirectory()).map((e) => e.name);
+}
+
+function subentries(dir: string) {
+  return existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [];
+}
