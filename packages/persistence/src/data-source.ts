@@ -28,6 +28,9 @@ export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptio
     migrationsTableName: MIGRATIONS_TABLE,
     migrationsTransactionMode: 'each',
     namingStrategy: new SnakeNamingStrategy(),
+    // Generated uuids are PostgreSQL's built-in gen_random_uuid(); the schema (extensions included) is the migrations' job.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
     synchronize: false,
     applicationName: settings.applicationName,
     extra: { max: settings.poolSize ?? 10 },

@@ -1,17 +1,15 @@
 /**
  * Development tool: writes a migration with the difference between the entities of every workspace
- * (files named `*.entity.js` in their dist/) and the schema the committed migrations produce.
+ * (files named `*.entity.js` in their dist/) and the schema the committed migrations produce, or says there is none.
  * Usage: npm run migration:generate -w @storage/persistence -- <Name>
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createDataSource } from './data-source';
 import { locateDatabase } from './database-location';
-import { migrate } from './migrate';
+import { schemaDifference, type SchemaStatement } from './schema-difference';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
-const entityGlobs = ['apps/*/dist/**/*.entity.js', 'packages/*/dist/**/*.entity.js'].map((glob) => path.join(repoRoot, glob));
 
 async function main(name: string | undefined): Promise<void> {
   if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name)) throw new Error('usage: migration:generate <PascalCaseName>');
@@ -26,25 +24,22 @@ async function main(name: string | undefined): Promise<void> {
   const scratchUrl = new URL(database.url);
   scratchUrl.pathname = `/${scratch}`;
   try {
-    await migrate(scratchUrl.toString());
-    const dataSource = await createDataSource({ url: scratchUrl.toString(), entities: entityGlobs, applicationName: 'codegen' }).initialize();
-    const sql = await dataSource.driver.createSchemaBuilder().log();
-    await dataSource.destroy();
-    if (sql.upQueries.length === 0) {
+    const difference = await schemaDifference(scratchUrl.toString());
+    if (difference.up.length === 0) {
       process.stdout.write('No changes: the entities match the migrations.\n');
       return;
     }
     const timestamp = Date.now();
     const quote = (query: string) => '`' + query.replace(/\\/g, '\\\\').replace(/`/g, '\\`') + '`';
-    const lines = (queries: { query: string }[]) => queries.map((q) => `    await queryRunner.query(${quote(q.query)});`).join('\n');
+    const lines = (queries: SchemaStatement[]) => queries.map((q) => `    await queryRunner.query(${quote(q.query)});`).join('\n');
     const file = path.join(repoRoot, 'packages/persistence/src/migrations', `${timestamp}-${name}.ts`);
     writeFileSync(
       file,
       `import type { MigrationInterface, QueryRunner } from 'typeorm';\n\n` +
         `export class ${name}${timestamp} implements MigrationInterface {\n` +
         `  name = '${name}${timestamp}';\n\n` +
-        `  async up(queryRunner: QueryRunner): Promise<void> {\n${lines(sql.upQueries)}\n  }\n\n` +
-        `  async down(queryRunner: QueryRunner): Promise<void> {\n${lines([...sql.downQueries].reverse())}\n  }\n}\n`,
+        `  async up(queryRunner: QueryRunner): Promise<void> {\n${lines(difference.up)}\n  }\n\n` +
+        `  async down(queryRunner: QueryRunner): Promise<void> {\n${lines([...difference.down].reverse())}\n  }\n}\n`,
     );
     process.stdout.write(`Wrote ${path.relative(repoRoot, file)}\n`);
   } finally {

@@ -14,3 +14,5 @@ export { migrate } from './migrate';
 export { createPool } from './pg-pool';
 export { SnakeNamingStrategy } from './naming-strategy';
 export { upsertOwnedRow, type OwnedRow, type UpsertOutcome } from './upsert-owned-row';
+export { References } from './references';
+export { ENTITY_GLOBS, schemaDifference, type SchemaDifference, type SchemaStatement } from './schema-difference';

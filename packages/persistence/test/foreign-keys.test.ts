@@ -1,21 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 // The compiled package: migrations are found as .js beside its data source.
 import { createDataSource, migrate, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+import { freePort } from './free-port';
 
 describe('ForeignKeys migration on a database that holds orphans', () => {
   let dataDir: string;
@@ -42,10 +32,11 @@ describe('ForeignKeys migration on a database that holds orphans', () => {
     server = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
     url = server.url();
     await migrate(url);
-    // Back to the migration before: the schema an existing database has.
+    // Back to the migration before ForeignKeys (undoing the later ones first): the schema an existing database had.
     const dataSource = await createDataSource({ url, applicationName: 'fk-test' }).initialize();
-    const [last]: { name: string }[] = await dataSource.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1');
-    expect(last.name).toBe('ForeignKeys1795330001600');
+    const lastApplied = async (): Promise<string> =>
+      (await dataSource.query<{ name: string }[]>('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1'))[0].name;
+    while ((await lastApplied()) !== 'ForeignKeys1795330001600') await dataSource.undoLastMigration({ transaction: 'each' });
     await dataSource.undoLastMigration({ transaction: 'each' });
     await dataSource.destroy();
 

@@ -1,7 +1,7 @@
-import { CreateDateColumn, PrimaryColumn, UpdateDateColumn, type ColumnOptions } from 'typeorm';
+import { CreateDateColumn, PrimaryGeneratedColumn, UpdateDateColumn, type ColumnOptions } from 'typeorm';
 
-/** Primary keys are UUIDs the database can generate, so bulk seeds in SQL need no client-side ids. */
-export const UuidPrimaryColumn = (): PropertyDecorator => PrimaryColumn('uuid', { default: () => 'gen_random_uuid()' });
+/** Primary keys are UUIDs the database generates (gen_random_uuid()) when not given, so bulk seeds in SQL need no client-side ids. */
+export const UuidPrimaryColumn = (): PropertyDecorator => PrimaryGeneratedColumn('uuid');
 
 export const CreatedAt = (): PropertyDecorator => CreateDateColumn({ type: 'timestamptz' });
 export const UpdatedAt = (): PropertyDecorator => UpdateDateColumn({ type: 'timestamptz' });

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { COVERAGE_PROVIDERS, type CoverageProvider } from '@storage/domain';
 import { CreatedAt, pennies, UpdatedAt, UuidPrimaryColumn } from './columns';
 
@@ -6,8 +7,8 @@ import { CreatedAt, pennies, UpdatedAt, UuidPrimaryColumn } from './columns';
 @Entity('coverages')
 export class Coverage {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') facilityUuid!: string;
-  @Column('uuid') itemTypeUuid!: string;
+  @Index() @References('facilities', 'CASCADE') @Column('uuid') facilityUuid!: string;
+  @References('item_types', 'NO ACTION') @Column('uuid') itemTypeUuid!: string;
   @Column(pennies()) premiumInPennies!: number;
   @Column(pennies()) coverageAmountInPennies!: number;
   @Column('text') description!: string;
@@ -24,8 +25,8 @@ export class Coverage {
 @Entity('coverage_enrollments')
 export class CoverageEnrollment {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') facilityUuid!: string;
-  @Index() @Column('uuid') rentalRecordUuid!: string;
+  @Index() @References('facilities', 'NO ACTION') @Column('uuid') facilityUuid!: string;
+  @Index() @References('rental_records', 'CASCADE') @Column('uuid') rentalRecordUuid!: string;
   @Column('uuid') coverageUuid!: string;
   @Column(pennies()) premiumInPennies!: number;
   @Column(pennies()) coverageAmountInPennies!: number;

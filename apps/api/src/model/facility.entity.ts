@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, UpdatedAt, UuidPrimaryColumn } from './columns';
 
 /** Opening hours per day, e.g. `{ "monday": { "open": "08:00", "close": "18:00" } }`; a closed day is null. */
@@ -7,7 +8,7 @@ export type OperatingHours = Record<string, { open: string; close: string } | nu
 @Entity('facilities')
 export class Facility {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') portfolioUuid!: string;
+  @Index() @References('portfolios', 'NO ACTION') @Column('uuid') portfolioUuid!: string;
   @Column('text') name!: string;
   @Column('text') addressLine1!: string;
   @Column('text', { nullable: true }) addressLine2!: string | null;

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, UuidPrimaryColumn } from './columns';
 
 /** A rental's gate access code, unique within its facility. */
@@ -6,8 +7,8 @@ import { CreatedAt, UuidPrimaryColumn } from './columns';
 @Index(['facilityUuid', 'code'], { unique: true })
 export class GateCode {
   @UuidPrimaryColumn() uuid!: string;
-  @Column('uuid') facilityUuid!: string;
-  @Index({ unique: true }) @Column('uuid') rentalRecordUuid!: string;
+  @References('facilities', 'NO ACTION') @Column('uuid') facilityUuid!: string;
+  @Index({ unique: true }) @References('rental_records', 'CASCADE') @Column('uuid') rentalRecordUuid!: string;
   @Column('text') code!: string;
   @CreatedAt() createdAt!: Date;
 }

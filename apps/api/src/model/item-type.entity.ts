@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { pennies, UuidPrimaryColumn } from './columns';
 
 export const ITEM_TYPE_KINDS = ['SERVICE', 'FEE', 'COVERAGE'] as const;
@@ -10,7 +11,7 @@ export type FeeType = (typeof FEE_TYPES)[number];
 @Entity('item_types')
 export class ItemType {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') portfolioUuid!: string;
+  @Index() @References('portfolios', 'CASCADE') @Column('uuid') portfolioUuid!: string;
   @Column('text') name!: string;
   @Column('enum', { enum: ITEM_TYPE_KINDS, enumName: 'item_type_kind' }) kind!: ItemTypeKind;
   @Column(pennies()) priceInPennies!: number;

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, UpdatedAt, UuidPrimaryColumn } from './columns';
 
 export const LEAD_STATUSES = ['OPEN', 'LEASE_SENT', 'CONVERTED', 'LOST'] as const;
@@ -6,20 +7,22 @@ export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
 /** A prospective rental at a facility. Signing its lease converts it: status CONVERTED and the rental it produced. */
 @Entity('leads')
+// Deleting a rental looks up the lead it converted (foreign key leads_converted_rental_record_uuid_fkey).
+@Index('leads_converted_rental', ['convertedRentalRecordUuid'], { where: '"converted_rental_record_uuid" IS NOT NULL' })
 export class Lead {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') portfolioUuid!: string;
-  @Index() @Column('uuid') facilityUuid!: string;
-  @Column('uuid', { nullable: true }) unitGroupUuid!: string | null;
-  @Index() @Column('uuid') personUuid!: string;
+  @Index() @References('portfolios', 'NO ACTION') @Column('uuid') portfolioUuid!: string;
+  @Index() @References('facilities', 'NO ACTION') @Column('uuid') facilityUuid!: string;
+  @References('unit_groups', 'NO ACTION') @Column('uuid', { nullable: true }) unitGroupUuid!: string | null;
+  @Index() @References('persons', 'NO ACTION') @Column('uuid') personUuid!: string;
   @Column('enum', { enum: LEAD_STATUSES, enumName: 'lead_status', default: 'OPEN' }) status!: LeadStatus;
   @Column('boolean', { default: false }) isForBusiness!: boolean;
-  @Column('uuid', { nullable: true }) leadSourceUuid!: string | null;
-  @Column('uuid', { nullable: true }) leadMarketingSourceUuid!: string | null;
+  @References('lead_sources', 'NO ACTION') @Column('uuid', { nullable: true }) leadSourceUuid!: string | null;
+  @References('lead_marketing_sources', 'NO ACTION') @Column('uuid', { nullable: true }) leadMarketingSourceUuid!: string | null;
   @Column('date', { nullable: true }) desiredMoveInDate!: string | null;
   /** Set for a returning tenant's lead (operation 2): proves the email was verified. */
   @Column('text', { nullable: true }) verifyToken!: string | null;
-  @Column('uuid', { nullable: true }) convertedRentalRecordUuid!: string | null;
+  @References('rental_records', 'NO ACTION') @Column('uuid', { nullable: true }) convertedRentalRecordUuid!: string | null;
   @CreatedAt() createdAt!: Date;
   @UpdatedAt() updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, pennies, UuidPrimaryColumn } from './columns';
 
 export const LEASE_STATUSES = ['SENT', 'SIGNED', 'VOID'] as const;
@@ -9,11 +10,14 @@ export type ContactMethod = (typeof CONTACT_METHODS)[number];
 /** The lease offered to a lead; at most one SENT (signable) lease per lead. Signing it is issue 5's move-in. */
 @Entity('leases')
 @Index(['leadUuid'], { unique: true, where: `status = 'SENT'` })
+// Deleting a lead or a rental looks their leases up (their foreign keys).
+@Index('leases_lead', ['leadUuid'])
+@Index('leases_rental', ['rentalRecordUuid'], { where: '"rental_record_uuid" IS NOT NULL' })
 export class Lease {
   @UuidPrimaryColumn() uuid!: string;
-  @Column('uuid') leadUuid!: string;
-  @Column('uuid') facilityUuid!: string;
-  @Column('uuid') unitGroupUuid!: string;
+  @References('leads', 'NO ACTION') @Column('uuid') leadUuid!: string;
+  @References('facilities', 'NO ACTION') @Column('uuid') facilityUuid!: string;
+  @References('unit_groups', 'NO ACTION') @Column('uuid') unitGroupUuid!: string;
   /** The monthly rent offered: the unit group's current web rate when first sent. */
   @Column(pennies()) rentInPennies!: number;
   /** Random, unguessable; the lease page's address. */
@@ -21,6 +25,6 @@ export class Lease {
   @Column('enum', { enum: LEASE_STATUSES, enumName: 'lease_status', default: 'SENT' }) status!: LeaseStatus;
   @Column('timestamptz') sentAt!: Date;
   @Column('timestamptz', { nullable: true }) signedAt!: Date | null;
-  @Column('uuid', { nullable: true }) rentalRecordUuid!: string | null;
+  @References('rental_records', 'NO ACTION') @Column('uuid', { nullable: true }) rentalRecordUuid!: string | null;
   @CreatedAt() createdAt!: Date;
 }

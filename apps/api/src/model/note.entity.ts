@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, UuidPrimaryColumn } from './columns';
 
 export const NOTE_TEXT_MAX_LENGTH = 1500;
@@ -6,7 +7,7 @@ export const NOTE_TEXT_MAX_LENGTH = 1500;
 @Entity('notes')
 export class Note {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') leadUuid!: string;
+  @Index() @References('leads', 'CASCADE') @Column('uuid') leadUuid!: string;
   @Column('varchar', { length: NOTE_TEXT_MAX_LENGTH }) noteText!: string;
   @CreatedAt() createdAt!: Date;
 }

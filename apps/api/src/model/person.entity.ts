@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, UpdatedAt, UuidPrimaryColumn } from './columns';
 
 export const ACCOUNT_TYPES = ['PERSONAL', 'BUSINESS'] as const;
@@ -31,7 +32,7 @@ export interface Beneficiary {
 @Index(['portfolioUuid', 'email'])
 export class Person {
   @UuidPrimaryColumn() uuid!: string;
-  @Column('uuid') portfolioUuid!: string;
+  @References('portfolios', 'NO ACTION') @Column('uuid') portfolioUuid!: string;
   @Column('text') firstName!: string;
   @Column('text') lastName!: string;
   /** Stored lower-cased so look-ups by email are exact. */

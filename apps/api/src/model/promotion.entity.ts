@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { PROMOTION_DISCOUNT_TYPES, PROMOTION_TENANT_TYPES, type PromotionDiscountType, type PromotionTenantType } from '@storage/domain';
 import { CreatedAt, pennies, UuidPrimaryColumn } from './columns';
 
@@ -9,7 +10,7 @@ export type PromotionFamilyKind = (typeof PROMOTION_FAMILIES)[number];
 @Entity('promotions')
 export class PromotionRecord {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') facilityUuid!: string;
+  @Index() @References('facilities', 'CASCADE') @Column('uuid') facilityUuid!: string;
   @Column('text') name!: string;
   @Column('boolean', { default: true }) isAutoApplied!: boolean;
   @Column('enum', { enum: PROMOTION_TENANT_TYPES, enumName: 'promotion_tenant_type', default: 'ALL' }) tenantType!: PromotionTenantType;
@@ -25,6 +26,6 @@ export class PromotionRecord {
   @Column('date', { nullable: true }) validTo!: string | null;
   @Column('enum', { enum: PROMOTION_FAMILIES, enumName: 'promotion_family', default: 'RENT' }) family!: PromotionFamilyKind;
   /** The discounted item type, for DISCOUNTED_SERVICE promotions only. */
-  @Column('uuid', { nullable: true }) itemTypeUuid!: string | null;
+  @References('item_types', 'NO ACTION') @Column('uuid', { nullable: true }) itemTypeUuid!: string | null;
   @CreatedAt() createdAt!: Date;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import type { OccupancyBand } from '@storage/domain';
 import { UuidPrimaryColumn } from './columns';
 
@@ -6,7 +7,7 @@ import { UuidPrimaryColumn } from './columns';
 @Entity('rate_plans')
 export class RatePlan {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') portfolioUuid!: string;
+  @Index() @References('portfolios', 'CASCADE') @Column('uuid') portfolioUuid!: string;
   @Column('text') name!: string;
   /** Ordered bands; always read whole with the plan, so kept inline. */
   @Column('jsonb', { default: () => `'[]'` }) occupancyBands!: OccupancyBand[];

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { PROMOTION_DISCOUNT_TYPES, type PromotionDiscountType } from '@storage/domain';
 import { CreatedAt, pennies, UuidPrimaryColumn } from './columns';
 import { PROMOTION_FAMILIES, type PromotionFamilyKind } from './promotion.entity';
@@ -12,13 +13,13 @@ import { PROMOTION_FAMILIES, type PromotionFamilyKind } from './promotion.entity
 @Index(['rentalRecordUuid', 'promotionUuid'], { unique: true })
 export class RentalPromotion {
   @UuidPrimaryColumn() uuid!: string;
-  @Column('uuid') rentalRecordUuid!: string;
+  @References('rental_records', 'CASCADE') @Column('uuid') rentalRecordUuid!: string;
   /** Not a foreign key: the promise outlives the promotion. */
-  @Column('uuid') promotionUuid!: string;
+  @References('promotions', 'NO ACTION') @Column('uuid') promotionUuid!: string;
   @Column('text') name!: string;
   @Column('enum', { enum: PROMOTION_FAMILIES, enumName: 'promotion_family' }) family!: PromotionFamilyKind;
   /** The discounted item type, for DISCOUNTED_SERVICE promotions only. */
-  @Column('uuid', { nullable: true }) itemTypeUuid!: string | null;
+  @References('item_types', 'NO ACTION') @Column('uuid', { nullable: true }) itemTypeUuid!: string | null;
   @Column('enum', { enum: PROMOTION_DISCOUNT_TYPES, enumName: 'promotion_discount_type' }) discountType!: PromotionDiscountType;
   @Column('numeric', { precision: 5, scale: 2, nullable: true }) percentage!: string | null;
   @Column(pennies({ nullable: true })) amountInPennies!: number | null;

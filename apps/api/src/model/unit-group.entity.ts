@@ -1,14 +1,15 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { References } from '@storage/persistence';
 import { pennies, UuidPrimaryColumn } from './columns';
 
 @Entity('unit_groups')
 export class UnitGroup {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') facilityUuid!: string;
-  @Index() @Column('uuid') sizeAndTypeGroupUuid!: string;
+  @Index() @References('facilities', 'CASCADE') @Column('uuid') facilityUuid!: string;
+  @Index() @References('size_and_type_groups', 'NO ACTION') @Column('uuid') sizeAndTypeGroupUuid!: string;
   @Column('text') description!: string;
   @Column('integer', { default: 1 }) tierLevel!: number;
-  @Column('uuid') ratePlanUuid!: string;
+  @References('rate_plans', 'NO ACTION') @Column('uuid') ratePlanUuid!: string;
   @Column(pennies()) baseStreetRateInPennies!: number;
   @Column(pennies()) baseWebRateInPennies!: number;
   /** Base rates adjusted by the rate plan band of the current occupancy; recomputed when either changes. */
@@ -19,6 +20,6 @@ export class UnitGroup {
 
 @Entity('unit_group_amenities')
 export class UnitGroupAmenity {
-  @PrimaryColumn('uuid') unitGroupUuid!: string;
-  @Index() @PrimaryColumn('uuid') amenityUuid!: string;
+  @References('unit_groups', 'CASCADE') @PrimaryColumn('uuid') unitGroupUuid!: string;
+  @Index() @References('amenities', 'CASCADE') @PrimaryColumn('uuid') amenityUuid!: string;
 }

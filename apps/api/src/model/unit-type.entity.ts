@@ -1,10 +1,11 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { UuidPrimaryColumn } from './columns';
 
 /** A unit type (climate controlled, drive-up, parking…); its uuid is `entityAttributeOrganizationUuid` and the webhook `unitTypes` filter. */
 @Entity('unit_types')
 export class UnitType {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') portfolioUuid!: string;
+  @Index() @References('portfolios', 'CASCADE') @Column('uuid') portfolioUuid!: string;
   @Column('text') description!: string;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { UuidPrimaryColumn } from './columns';
 
 export const UNIT_STATUSES = ['vacant', 'occupied'] as const;
@@ -8,8 +9,8 @@ export type UnitStatus = (typeof UNIT_STATUSES)[number];
 @Index(['unitGroupUuid', 'status'])
 export class Unit {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') facilityUuid!: string;
-  @Column('uuid') unitGroupUuid!: string;
+  @Index() @References('facilities', 'CASCADE') @Column('uuid') facilityUuid!: string;
+  @References('unit_groups', 'NO ACTION') @Column('uuid') unitGroupUuid!: string;
   /** The unit number shown on the door. */
   @Column('text') name!: string;
   @Column('text', { default: '1' }) floor!: string;

@@ -1,11 +1,12 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, UpdatedAt, UuidPrimaryColumn } from './columns';
 
 @Entity('vehicles')
 export class Vehicle {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') facilityUuid!: string;
-  @Index() @Column('uuid') rentalRecordUuid!: string;
+  @Index() @References('facilities', 'NO ACTION') @Column('uuid') facilityUuid!: string;
+  @Index() @References('rental_records', 'CASCADE') @Column('uuid') rentalRecordUuid!: string;
   @Column('text') type!: string;
   @Column('text') licensePlateNumber!: string;
   @Column('text') make!: string;

@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, UuidPrimaryColumn } from './columns';
 
 /** A code mailed to a returning tenant (check-preexisting), checked by operation 2. Stored hashed. */
@@ -6,8 +7,8 @@ import { CreatedAt, UuidPrimaryColumn } from './columns';
 @Index(['personUuid', 'createdAt'])
 export class TenantVerificationCode {
   @UuidPrimaryColumn() uuid!: string;
-  @Column('uuid') facilityUuid!: string;
-  @Column('uuid') personUuid!: string;
+  @References('facilities', 'CASCADE') @Column('uuid') facilityUuid!: string;
+  @References('persons', 'CASCADE') @Column('uuid') personUuid!: string;
   @Column('text') codeHash!: string;
   @Column('timestamptz') expiresAt!: Date;
   @Column('timestamptz', { nullable: true }) usedAt!: Date | null;

@@ -1,11 +1,12 @@
 import { Column, Entity, Index } from 'typeorm';
+import { References } from '@storage/persistence';
 import { CreatedAt, pennies, UuidPrimaryColumn } from '../model/columns';
 
 /** A payment recorded against a rental's balance (operator extension `POST .../payments`). */
 @Entity('payments')
 export class Payment {
   @UuidPrimaryColumn() uuid!: string;
-  @Index() @Column('uuid') rentalRecordUuid!: string;
+  @Index() @References('rental_records', 'CASCADE') @Column('uuid') rentalRecordUuid!: string;
   @Column(pennies()) amountInPennies!: number;
   /** The facility's calendar day the payment was taken. */
   @Column('date') paidOn!: string;

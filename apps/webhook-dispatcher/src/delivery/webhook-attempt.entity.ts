@@ -14,14 +14,15 @@ export class WebhookAttempt {
   messageId!: string;
 
   @ManyToOne(() => WebhookMessage, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'message_id' })
+  // The name migration WebhookDelivery gave it (TypeORM's default then; the naming strategy now follows PostgreSQL's).
+  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'FK_7dbf25c6722243e3cb16ef9fb27' })
   message?: WebhookMessage;
 
   @Column('uuid')
   endpointId!: string;
 
   @ManyToOne(() => WebhookEndpoint, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'endpoint_id' })
+  @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'FK_ba3c8606f00614a41a397d17d48' })
   endpoint?: WebhookEndpoint;
 
   @Column('timestamptz')

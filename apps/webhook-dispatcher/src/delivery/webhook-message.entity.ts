@@ -20,7 +20,8 @@ export class WebhookMessage {
   endpointId!: string;
 
   @ManyToOne(() => WebhookEndpoint, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'endpoint_id' })
+  // The name migration WebhookDelivery gave it (TypeORM's default then; the naming strategy now follows PostgreSQL's).
+  @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'FK_2ebdc23f5ae2b27a09c8446c899' })
   endpoint?: WebhookEndpoint;
 
   @Column('text')

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { References } from '@storage/persistence';
 import { AUCTION_STAGES, type AuctionStage } from '@storage/domain';
 
 /** The auction of a rental in AUCTION; at most one pending (CREATED or SCHEDULED) per rental. */
@@ -6,7 +7,7 @@ import { AUCTION_STAGES, type AuctionStage } from '@storage/domain';
 @Index(['rentalRecordUuid'], { unique: true, where: `stage IN ('CREATED', 'SCHEDULED')` })
 export class AuctionRecord {
   @PrimaryColumn('uuid') uuid!: string;
-  @Index() @Column('uuid') rentalRecordUuid!: string;
+  @Index() @References('rental_records', 'CASCADE') @Column('uuid') rentalRecordUuid!: string;
   @Column('uuid') delinquencyUuid!: string;
   @Column('uuid') facilityUuid!: string;
   @Column('enum', { enum: AUCTION_STAGES, enumName: 'auction_stage' }) stage!: AuctionStage;

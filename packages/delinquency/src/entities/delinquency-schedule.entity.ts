@@ -1,9 +1,10 @@
 import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { References } from '@storage/persistence';
 
 /** A facility's own delinquency schedule; a facility without a row uses DEFAULT_DELINQUENCY_SCHEDULE. */
 @Entity('delinquency_schedules')
 export class DelinquencyScheduleRecord {
-  @PrimaryColumn('uuid') facilityUuid!: string;
+  @References('facilities', 'CASCADE') @PrimaryColumn('uuid') facilityUuid!: string;
   @Column('integer') graceDays!: number;
   @Column('integer') overlockDay!: number;
   @Column('integer') lienDay!: number;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { References } from '@storage/persistence';
 import { RENTAL_DELINQUENCY_STATUSES, type PausableStatus, type RentalDelinquencyStatus } from '@storage/domain';
 
 /**
@@ -7,7 +8,7 @@ import { RENTAL_DELINQUENCY_STATUSES, type PausableStatus, type RentalDelinquenc
  */
 @Entity('delinquencies')
 export class DelinquencyRecord {
-  @PrimaryColumn('uuid') rentalRecordUuid!: string;
+  @References('rental_records', 'CASCADE') @PrimaryColumn('uuid') rentalRecordUuid!: string;
   @Column('uuid') facilityUuid!: string;
   @Column('uuid') delinquencyUuid!: string;
   @Column('enum', { enum: RENTAL_DELINQUENCY_STATUSES, enumName: 'rental_delinquency_status' }) status!: RentalDelinquencyStatus;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { References } from '@storage/persistence';
 
 /**
  * A rental whose gate code is suspended: from OVERLOCK until PAID (or written off). Gate access checks
@@ -6,7 +7,7 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
  */
 @Entity('gate_code_suspensions')
 export class GateCodeSuspension {
-  @PrimaryColumn('uuid') rentalRecordUuid!: string;
+  @References('rental_records', 'CASCADE') @PrimaryColumn('uuid') rentalRecordUuid!: string;
   @Column('uuid') facilityUuid!: string;
   @Column('date') suspendedOn!: string;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
