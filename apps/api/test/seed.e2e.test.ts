@@ -11,7 +11,7 @@ import { hashApiKey } from '../src/auth/api-key';
 import { seedDemo } from '../src/seed/demo-seed';
 import { demoTables } from '../src/seed/demo-data';
 import { seedScale } from '../src/seed/scale-seed';
-import { issueGateCode } from '../src/rentals/gate-codes';
+import { issueGateCode } from '@storage/rentals';
 import { bringToAuction } from './support/delinquency';
 
 let database: TestDatabase;

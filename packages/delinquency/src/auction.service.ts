@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { addDays, type Auction, type CalendarDate } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
 import { applyAuctionProceeds } from '@storage/rental-ledger';
-import { endRental } from '@storage/unit-occupancy';
+import { endRental } from '@storage/rentals';
 import { AUCTION_BIDDING_DAYS, auctionEventObject, newAuction, pendingAuction, saveAuction, type AuctionRow } from './auctions';
 import { operatorTransition } from './delinquency.service';
 import { DelinquencyConflict, InvalidDelinquencyInput } from './errors';

@@ -25,11 +25,10 @@ const KNOWN: readonly (readonly [file: string, table: string])[] = [
   ['apps/api/src/seed/scale-seed.ts', 'unit_groups'],
   ['apps/api/src/seed/scale-seed.ts', 'units'],
   ['apps/api/src/seed/scale-seed.ts', 'rental_ledger_entries'],
-  // The rental's rows, written by the api and by unit-occupancy's move-out.
-  ['packages/unit-occupancy/src/rental-end.ts', 'rental_records'],
-  ['packages/unit-occupancy/src/rental-end.ts', 'rental_services'],
-  ['packages/unit-occupancy/src/rental-end.ts', 'coverage_enrollments'],
-  ['packages/unit-occupancy/src/rental-end.ts', 'gate_codes'],
+  ['apps/api/src/seed/scale-seed.ts', 'rental_records'],
+  ['apps/api/src/seed/scale-seed.ts', 'gate_codes'],
+  ['apps/api/src/seed/scale-seed.ts', 'vehicles'],
+  ['apps/api/src/seed/scale-seed.ts', 'coverage_enrollments'],
   // The transition write posts its late fee and write-off through the ledger's function itself.
   ['packages/delinquency/src/transition-write.ts', 'rental_ledger_entries'],
   // Webhook endpoints: subscriptions (api), and delivery state, secrets and the portal (dispatcher).

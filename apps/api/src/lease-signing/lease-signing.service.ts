@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { moveInCharges } from '@storage/domain';
 import { billRentals, promotionTermsOf, type StoredPromotionTerms } from '@storage/rental-ledger';
+import { moveIn } from '@storage/rentals';
 import { SERVICE_NAME } from '../service-info';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import { LifecyclePublisher } from '../rentals/lifecycle-publisher';
@@ -10,7 +11,7 @@ import { PromotionsService } from '../shopping/promotions.service';
 import { recordAppliedPromotions } from './applied-promotions';
 import type { LeaseOffer, ShownPromotion, SignedRental } from './lease-page';
 import { loadLeaseTerms, type LeaseTerms } from './lease-terms';
-import { claimVacantUnit, openRental } from './move-in';
+import { claimVacantUnit } from './move-in';
 
 /** What a signing link leads to. */
 export type LeaseOutcome =
@@ -54,7 +55,7 @@ export class LeaseSigningService {
       const promotions = await this.shownPromotions(db, terms);
       const unitUuid = await claimVacantUnit(db, terms.unitGroupUuid);
       if (unitUuid === null) return { kind: 'no-vacant-unit' };
-      const rentalUuid = await openRental(db, terms, unitUuid);
+      const rentalUuid = await moveIn(db, { ...terms, unitUuid, startDate: terms.facilityToday });
       await recordAppliedPromotions(db, rentalUuid, terms.facilityToday, promotions);
       // Move-in: the first period's charges, due today, posted with the rental (its next due date moves past them).
       await billRentals(db, [rentalUuid], terms.facilityToday, { postedOn: terms.facilityToday, source: SERVICE_NAME });

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { setAutopay } from '@storage/rentals';
 import { lockActiveRental, type RentalRef } from './rental-lock';
 import type { AutopayView } from './autopay.dto';
 
 /**
  * A rental's autopay: its payment method, which the scheduler's business day charges on each due date (null: off).
- * `is_autopay_enabled` is generated from it, so this is its only writer. No event: the published events carry no
+ * No event: the published events carry no
  * autopay field, and what autopay does is reported by its payments (`payment-recorded`, `payment-declined`).
  */
 @Injectable()
@@ -16,7 +17,7 @@ export class AutopayService {
   set(ref: RentalRef, paymentMethod: string | null): Promise<AutopayView> {
     return this.dataSource.transaction(async (db) => {
       const rental = await lockActiveRental(db, ref);
-      await db.query('UPDATE rental_records SET autopay_payment_method = $2, updated_at = now() WHERE uuid = $1', [rental.uuid, paymentMethod]);
+      await setAutopay(db, rental.uuid, paymentMethod);
       return { rentalRecordUuid: rental.uuid, isAutopayEnabled: paymentMethod !== null, paymentMethod };
     });
   }

@@ -11,6 +11,7 @@ import {
   type RentalEventContext,
   type RentalEventContextRow,
 } from '@storage/rental-events';
+import { withEventTimeStamp } from '@storage/rentals';
 import { queryPrepared, type PreparedStatement } from '../common';
 import { nextEventTime } from './event-time';
 
@@ -26,8 +27,7 @@ const CONTEXT: PreparedStatement = {
  */
 const STAMP_AND_CONTEXT: PreparedStatement = {
   name: 'api-rental-event-stamp-and-context',
-  text: `WITH stamp AS (UPDATE rental_records SET last_event_at = $2 WHERE uuid = $1)
-SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`,
+  text: withEventTimeStamp(`SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`),
 };
 
 /** Writes a rental's tenant lifecycle events to the outbox, in the transaction that made the change. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { endRental } from '@storage/unit-occupancy';
+import { endRental } from '@storage/rentals';
 import { LifecyclePublisher } from './lifecycle-publisher';
 import { lockActiveRental, type RentalRef } from './rental-lock';
 import { rentalView, type RentalView } from './rentals.dto';

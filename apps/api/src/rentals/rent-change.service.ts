@@ -1,8 +1,8 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
 import { InvalidRequestException } from '@storage/platform';
+import { CHANGE_RENTS_SQL } from '@storage/rentals';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEnvelope, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import type { PreparedStatement } from '../common';
 import { SERVICE_NAME } from '../service-info';
@@ -28,21 +28,7 @@ CROSS JOIN LATERAL (
  */
 const WRITE: PreparedStatement = {
   name: 'api-rent-change-write-v2',
-  text: `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[],
-                       $11::int[], $12::date[])
-    WITH ORDINALITY AS i(uuid, rent, occurred_at, version, topic, key, type, event_id, envelope, previous_rent, effective_date, ord)
-), changed AS (
-  UPDATE rental_records r SET rent_in_pennies = i.rent, updated_at = now(), last_event_at = i.occurred_at
-    FROM input i WHERE r.uuid = i.uuid AND r.uuid = ANY($1::uuid[]) AND r.xmin = i.version::xid RETURNING r.uuid
-), recorded AS (
-  INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies)
-  SELECT i.uuid, i.effective_date, i.rent, i.previous_rent FROM input i JOIN changed c ON c.uuid = i.uuid
-), entry AS (
-  ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$10')}
-  RETURNING id
-)
-SELECT c.uuid::text AS uuid FROM changed c, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
+  text: CHANGE_RENTS_SQL,
 };
 
 interface RentalRow extends VersionedRow, RentalEventContextRow {

@@ -1,6 +1,7 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { InvalidRequestException } from '@storage/platform';
+import { addService, endService } from '@storage/rentals';
 import { notFound } from '../common';
 import { LifecyclePublisher } from './lifecycle-publisher';
 import { lockActiveRental, type LockedRental, type RentalRef } from './rental-lock';
@@ -25,11 +26,13 @@ export class RentalServicesService {
     return this.change(ref, async (db, rental) => {
       const item = await serviceItem(db, ref.portfolioUuid, itemTypeUuid);
       if (await activeServiceUuid(db, rental, itemTypeUuid)) throw new ConflictException(`The rental already has service ${itemTypeUuid}.`);
-      await db.query(
-        `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [rental.uuid, itemTypeUuid, item.name, item.priceInPennies, item.feeType, rental.facilityToday],
-      );
+      await addService(db, rental.uuid, {
+        itemTypeUuid,
+        description: item.name,
+        amountInPennies: item.priceInPennies,
+        feeType: item.feeType,
+        startDate: rental.facilityToday,
+      });
     });
   }
 
@@ -37,8 +40,7 @@ export class RentalServicesService {
     return this.change(ref, async (db, rental) => {
       const serviceUuid = await activeServiceUuid(db, rental, itemTypeUuid);
       if (serviceUuid === null) throw notFound('Service of the rental with item type', itemTypeUuid);
-      // Ended, not deleted: the rental's service history stays. Ending today means not billed from today.
-      await db.query('UPDATE rental_services SET end_date = $2 WHERE uuid = $1', [serviceUuid, rental.facilityToday]);
+      await endService(db, serviceUuid, rental.facilityToday);
     });
   }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
-import { setUnitStatus } from './unit-status';
+import { setUnitStatus } from '@storage/unit-occupancy';
 
 /** A rental to end and the day it ends (the facility's local date). */
 export interface RentalEnd {
@@ -26,10 +26,10 @@ WITH rental AS (
 SELECT 1`;
 
 /**
- * Moves the tenant out, the same way for every caller (the api's move-out, auction completion): the rental
- * MOVED_OUT on `endDate`, its services and coverage ended, its gate code removed (so operation 14 answers 404),
- * the unit vacant and its group repriced. The caller holds the rental's lock, in the transaction that emits
- * `moved-out` after this.
+ * Moves the tenant out, the same way for every caller (the api's move-out and transfer, auction completion): the
+ * rental MOVED_OUT on `endDate`, its services and coverage ended, its gate code removed (so operation 14 answers
+ * 404), the unit vacant and its group repriced. The caller holds the rental's lock, in the transaction that emits
+ * `moved-out` (or `transfer`) after this.
  */
 export async function endRental(db: EntityManager, rental: RentalEnd): Promise<void> {
   await db.query(END_RENTAL_SQL, [rental.rentalRecordUuid, rental.endDate]);

@@ -1,0 +1,2 @@
+const { jestDatabaseSetup } = require('@storage/testing');
+module.exports = { ...require('../../jest.preset'), ...jestDatabaseSetup, testTimeout: 60_000 };

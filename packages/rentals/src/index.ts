@@ -1,0 +1,11 @@
+// The only entry of @storage/rentals: the one writer of a rental's own rows (rental_records but its money columns,
+// rental_services, coverage_enrollments, gate_codes, vehicles, rental_rent_changes). Every function runs in the
+// caller's transaction, which holds the rental's lock.
+export { setAutopay } from './autopay';
+export { withEventTimeStamp } from './event-stamp';
+export { issueGateCode } from './gate-codes';
+export { moveIn, type EnrolledCoverage, type MoveIn } from './move-in';
+export { CHANGE_RENTS_SQL } from './rent-changes';
+export { endRental, type RentalEnd } from './rental-end';
+export { addService, endService, type NewService } from './services';
+export { transfer, type Transfer } from './transfer';

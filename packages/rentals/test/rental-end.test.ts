@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '@storage/persistence';
+import { postEntries } from '@storage/rental-ledger';
+import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
+import { repriceUnitGroup } from '@storage/unit-occupancy';
+import { endRental } from '../src';
+
+let database: TestDatabase;
+let db: DataSource;
+/** What a rental names besides its unit: a size-and-type group, a person, an item type, a coverage (of another portfolio). */
+let others: RentalParents;
+const ids = { portfolio: randomUUID(), facility: randomUUID(), plan: randomUUID(), group: randomUUID(), units: [randomUUID(), randomUUID(), randomUUID(), randomUUID()] };
+
+// Below half occupied: web -10 %, street -5 %; from half: web +5 %, street +10 %.
+const BANDS = [
+  { minOccupancyPercent: 0, maxOccupancyPercent: 50, streetAdjustmentPercent: -5, webAdjustmentPercent: -10 },
+  { minOccupancyPercent: 50, maxOccupancyPercent: 100, streetAdjustmentPercent: 10, webAdjustmentPercent: 5 },
+];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await createDataSource({ url: database.url, applicationName: 'rentals-test' }).initialize();
+  others = await insertRentalParents(db);
+  await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`, [ids.portfolio]);
+  await db.query(
+    `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`,
+    [ids.facility, ids.portfolio],
+  );
+  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [ids.plan, ids.portfolio, JSON.stringify(BANDS)]);
+  await db.query(
+    `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
+     VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`,
+    [ids.group, ids.facility, others.sizeAndTypeGroupUuid, ids.plan],
+  );
+  for (const [index, unit] of ids.units.entries()) {
+    await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`, [unit, ids.facility, ids.group, `A-${index}`]);
+  }
+});
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+async function storedRates(): Promise<{ street: number; web: number }> {
+  const rows: { street: number; web: number }[] = await db.query(
+    'SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1',
+    [ids.group],
+  );
+  return rows[0];
+}
+
+describe('endRental', () => {
+  const END_DATE = '2025-06-15';
+
+  /** A rental on `unitUuid` with a running service, one ending after END_DATE, one ended before, current and ended coverage, and a gate code. */
+  async function rentalOn(unitUuid: string, gateCode: string): Promise<string> {
+    const [{ uuid }]: { uuid: string }[] = await db.query(
+      `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+                                   billing_day_of_month, next_due_date, start_date)
+       VALUES ($1, $2, $3, $4, $5, 10000, 1, '2025-07-01', '2025-01-01') RETURNING uuid`,
+      [ids.portfolio, ids.facility, unitUuid, ids.group, others.personUuid],
+    );
+    await db.transaction((m) => postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: 2500, postedOn: '2025-06-01', dueOn: '2025-06-01' }]));
+    for (const endDate of [null, '2025-09-30', '2025-03-31']) {
+      await db.query(
+        `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, start_date, end_date)
+         VALUES ($1, $2, 'Lock', 500, '2025-01-01', $3)`,
+        [uuid, others.itemTypeUuid, endDate],
+      );
+    }
+    for (const endDate of [null, '2025-03-31T05:00:00Z']) {
+      await db.query(
+        `INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date, end_date)
+         VALUES ($1, $2, $3, 1200, 200000, '2025-01-01T06:00:00Z', $4)`,
+        [ids.facility, uuid, others.coverageUuid, endDate],
+      );
+    }
+    await db.query('INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code) VALUES ($1, $2, $3)', [ids.facility, uuid, gateCode]);
+    return uuid;
+  }
+
+  async function rentalState(rentalRecordUuid: string): Promise<unknown> {
+    const [state] = await db.query(
+      `SELECT r.status, r.end_date::text AS "endDate", r.balance_in_pennies AS balance, u.status AS "unitStatus",
+              ARRAY(SELECT s.end_date::text FROM rental_services s WHERE s.rental_record_uuid = r.uuid ORDER BY s.end_date NULLS FIRST) AS "serviceEnds",
+              (SELECT count(*)::int FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid AND e.end_date IS NULL) AS "runningCoverages",
+              (SELECT count(*)::int FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid AND e.end_date > now() - interval '1 minute') AS "coveragesEndedNow",
+              (SELECT count(*)::int FROM gate_codes g WHERE g.rental_record_uuid = r.uuid) AS "gateCodes"
+         FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid WHERE r.uuid = $1`,
+      [rentalRecordUuid],
+    );
+    return state;
+  }
+
+  it('ends the rental, its services, coverage and gate code, and frees and reprices the unit, touching no other rental', async () => {
+    await db.query(`UPDATE units SET status = CASE WHEN uuid = ANY($1::uuid[]) THEN 'occupied'::unit_status ELSE 'vacant' END WHERE unit_group_uuid = $2`, [
+      ids.units.slice(0, 2),
+      ids.group,
+    ]);
+    await db.transaction((manager) => repriceUnitGroup(manager, ids.group));
+    expect(await storedRates()).toEqual({ street: 11000, web: 9450 });
+    const neighbour = await rentalOn(ids.units[0], '111111');
+    const leaving = await rentalOn(ids.units[1], '222222');
+    const running = { status: 'ACTIVE', endDate: null, balance: 2500, unitStatus: 'occupied', runningCoverages: 1, coveragesEndedNow: 0, gateCodes: 1 };
+
+    await db.transaction((manager) => endRental(manager, { rentalRecordUuid: leaving, unitUuid: ids.units[1], endDate: END_DATE }));
+
+    expect(await rentalState(leaving)).toEqual({
+      status: 'MOVED_OUT',
+      endDate: END_DATE,
+      balance: 2500,
+      unitStatus: 'vacant',
+      serviceEnds: ['2025-03-31', END_DATE, END_DATE],
+      runningCoverages: 0,
+      coveragesEndedNow: 1,
+      gateCodes: 0,
+    });
+    expect(await rentalState(neighbour)).toEqual({ ...running, serviceEnds: [null, '2025-03-31', '2025-09-30'] });
+    // One of four units let: under half occupied, so base -5 % (street) and -10 % (web).
+    expect(await storedRates()).toEqual({ street: 9500, web: 8100 });
+  });
+});
