@@ -10,7 +10,7 @@
  */
 'use strict';
 
-const { createDataSource, MIGRATIONS_TABLE } = require('@storage/persistence');
+const { createDataSource, pendingMigrations } = require('@storage/persistence');
 
 const url = process.env.DATABASE_URL;
 const intervalMs = Number(process.env.WAIT_FOR_MIGRATIONS_INTERVAL_SECONDS ?? 5) * 1000;
@@ -20,14 +20,11 @@ function say(message) {
 }
 
 /** Names of this image's migrations not yet recorded in the database (all of them before the first migration). */
-async function pendingMigrations() {
+async function pendingInDatabase() {
   const dataSource = createDataSource({ url, applicationName: 'wait-for-migrations', poolSize: 1 });
   await dataSource.initialize();
   try {
-    const expected = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
-    const [{ present }] = await dataSource.query('SELECT to_regclass($1) IS NOT NULL AS present', [MIGRATIONS_TABLE]);
-    const applied = present ? new Set((await dataSource.query(`SELECT name FROM "${MIGRATIONS_TABLE}"`)).map((row) => row.name)) : new Set();
-    return expected.filter((name) => !applied.has(name));
+    return await pendingMigrations(dataSource);
   } finally {
     await dataSource.destroy();
   }
@@ -40,7 +37,7 @@ async function main() {
   }
   for (;;) {
     try {
-      const pending = await pendingMigrations();
+      const pending = await pendingInDatabase();
       if (pending.length === 0) {
         say('every migration of this image is applied');
         return;

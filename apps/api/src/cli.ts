@@ -11,7 +11,7 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { createDataSource, locateDatabase, migrate } from '@storage/persistence';
+import { assertMigrated, createDataSource, locateDatabase } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
 import { createApiKey } from './auth/create-api-key';
 import { assertPortfolios, listApiKeys, revokeApiKey, NotFound } from './auth/manage-api-keys';
@@ -27,13 +27,16 @@ const log = (line: string): void => void process.stdout.write(`${line}\n`);
 /** Refused before anything changed: exit 2, as usage errors. */
 class Refused extends Error {}
 
-/** Opens the database (migrated: seeds and keys need the schema; a no-op when `npm start` did it) for one command. */
+/**
+ * Opens the database for one command. Seeds and keys need the schema, and migrating is its own step (`db migrate`,
+ * npm start's first): a database without every migration is refused, naming the step, and nothing is written.
+ */
 async function withDatabase(work: (dataSource: DataSource) => Promise<void>): Promise<void> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
   try {
-    await migrate(database.url);
     const dataSource = await createDataSource({ url: database.url, applicationName: 'api-cli' }).initialize();
     try {
+      await assertMigrated(dataSource);
       await work(dataSource);
     } finally {
       await dataSource.destroy();

@@ -16,3 +16,4 @@ export { SnakeNamingStrategy } from './naming-strategy';
 export { upsertOwnedRow, type OwnedRow, type UpsertOutcome } from './upsert-owned-row';
 export { References } from './references';
 export { ENTITY_GLOBS, schemaDifference, type SchemaDifference, type SchemaStatement } from './schema-difference';
+export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations } from './pending-migrations';

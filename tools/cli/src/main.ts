@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { locateDatabase, migrate } from '@storage/persistence';
+import { locateDatabase } from '@storage/persistence';
 import { helpRequest, PROGRAM, repoRoot, ROUTED_COMMANDS } from './commands';
+import { applyMigrations } from './migrate-step';
 import { start } from './start';
 
 const dataDir = () => path.resolve(repoRoot, process.env.DATA_DIR ?? '.data');
@@ -11,9 +12,7 @@ const dataDir = () => path.resolve(repoRoot, process.env.DATA_DIR ?? '.data');
 async function dbMigrate(): Promise<void> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: dataDir() });
   try {
-    process.stdout.write('applying migrations\n');
-    const applied = await migrate(database.url, (line) => process.stdout.write(`${line}\n`));
-    process.stdout.write(applied.length ? `${applied.length} migration(s) applied\n` : 'database is up to date\n');
+    await applyMigrations(database.url, (line) => process.stdout.write(`${line}\n`));
   } finally {
     await database.release();
   }

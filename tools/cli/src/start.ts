@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { connectionUrl, isReachable, migrate, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
+import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
 import { humanLine } from './human-log';
+import { applyMigrations } from './migrate-step';
 import { AlreadyRunning, claimPidFile } from './supervision/pid-file';
 
 interface App {
@@ -105,7 +106,7 @@ function printBanner(dataDir: string): void {
 }
 
 /**
- * `npm start`: the embedded PostgreSQL (unless DATABASE_URL is set), migrations, the demo seed on first boot,
+ * `npm start`: the embedded PostgreSQL (unless DATABASE_URL is set), the migrate step, the demo seed on first boot,
  * then the three services as child processes. Ctrl-C (or SIGTERM) stops the services, then PostgreSQL.
  */
 export async function start({ dataDir }: { dataDir: string }): Promise<number> {
@@ -174,8 +175,7 @@ async function supervise(dataDir: string): Promise<number> {
 
   try {
     const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
-    say('applying migrations');
-    await migrate(databaseUrl, (line) => say(`  ${line}`));
+    await applyMigrations(databaseUrl, say);
     say('seeding the demo portfolio (first boot only)');
     await runToCompletion('apps/api/dist/cli.js', ['seed', 'demo', '--if-empty'], env);
 
