@@ -12,7 +12,7 @@ import {
   type RentalDelinquencyStatus,
 } from '@storage/domain';
 import { outboxInsertSql } from '@storage/messaging';
-import { entriesJson, lateFeeEntry, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
+import { entriesJson, lateFeeEntry, postEntriesQuery, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
 import type { RentalEventContext } from '@storage/rental-events';
 import { auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { DelinquencyConflict } from './errors';
@@ -152,7 +152,7 @@ export function transitionWriteParameters(args: TransitionWriteArguments): unkno
  * The transition write, guarded by `guard` (a condition on the rental `r`, its delinquency `d` and tenant `p`):
  * writes nothing unless it holds, and says whether it wrote. The ledger entries are posted by the ledger's own
  * function (`@storage/rental-ledger`), referenced by the final SELECT because a CTE that only reads is run only
- * when used. Outbox rows are not notified here.
+ * when used (`postEntriesQuery`). Outbox rows are not notified here.
  */
 function transitionWriteSql(guard: string): string {
   return `
@@ -162,8 +162,7 @@ WITH unchanged AS (
     LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
    WHERE r.uuid = ${param('rentalRecordUuid')} AND ${guard}
 ), ledger AS (
-  SELECT FROM rental_ledger_post(${param('ledgerEntries')})
-   WHERE jsonb_array_length(${param('ledgerEntries')}) > 0 AND EXISTS (SELECT FROM unchanged)
+  ${postEntriesQuery(param('ledgerEntries'), `jsonb_array_length(${param('ledgerEntries')}) > 0 AND EXISTS (SELECT FROM unchanged)`)}
 ), delinquency AS (
   INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since,
                              status_changed_on, last_business_date, written_off_in_pennies, last_event_at)

@@ -74,6 +74,17 @@ export async function postEntries(db: EntityManager, rentalRecordUuid: string, e
 }
 
 /**
+ * The query that posts entries inside another writer's statement, so a write with ledger entries among its
+ * effects stays one statement (the business-day transition, on the scheduler's hot path): `entries` is an SQL
+ * expression of `entriesJson`'s array, `condition` must hold for anything to be posted. A row per entry posted;
+ * in a CTE it runs only when referenced. The ledger stays the one writer of its entries: the SQL is this package's.
+ */
+export function postEntriesQuery(entries: string, condition: string): string {
+  return `SELECT FROM rental_ledger_post(${entries})
+   WHERE ${condition}`;
+}
+
+/**
  * A rental's entries as the argument of the database function `rental_ledger_post(entries jsonb)`, for a
  * statement that posts them among other writes (a batch of payments, the business-day transition); arrays of
  * several rentals concatenate. `postEntries` calls the same function.

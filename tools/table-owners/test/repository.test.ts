@@ -29,8 +29,6 @@ const KNOWN: readonly (readonly [file: string, table: string])[] = [
   ['apps/api/src/seed/scale-seed.ts', 'gate_codes'],
   ['apps/api/src/seed/scale-seed.ts', 'vehicles'],
   ['apps/api/src/seed/scale-seed.ts', 'coverage_enrollments'],
-  // The transition write posts its late fee and write-off through the ledger's function itself.
-  ['packages/delinquency/src/transition-write.ts', 'rental_ledger_entries'],
   // Webhook endpoints: subscriptions (api), and delivery state, secrets and the portal (dispatcher).
   ['apps/api/src/webhooks/subscriptions.service.ts', 'webhook_endpoints'],
   ['apps/webhook-dispatcher/src/delivery/endpoint-secrets.ts', 'webhook_endpoints'],
