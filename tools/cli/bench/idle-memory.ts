@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../commands';
 
+// Compiled to dist-bench/bench/ (bench/tsconfig.json): up to the workspace, then to the repository.
+const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const IDLE_MS = 10_000;
 const SERVICES = [
   { name: 'api', entry: 'apps/api/dist/main.js', port: 3100, variable: 'API_PORT' },
