@@ -8,3 +8,15 @@ export { DEVELOPMENT_PORTAL_TOKEN_SECRET, MIN_PORTAL_TOKEN_SECRET_LENGTH, portal
 export { SecretKeyring, StoredSecretUnreadable, type SecretKey } from './secret-keyring';
 export { GENERATED_SECRET_KEY_FILE, openSecretKeyring, parseSecretKeys, secretKeysSetting, type SecretKeysSetting } from './secret-keys-setting';
 export { webhookSecrets, webhookSettingsVariables, type WebhookSecrets } from './settings';
+export {
+  changeSubscription,
+  insertSubscription,
+  listSubscriptions,
+  lockVendorSubscription,
+  removeSubscription,
+  setSubscribedEventTypes,
+  VENDOR_CONSTRAINT,
+  type NewSubscription,
+  type Subscription,
+  type SubscriptionChanges,
+} from './subscriptions';

@@ -29,8 +29,7 @@ const KNOWN: readonly (readonly [file: string, table: string])[] = [
   ['apps/api/src/seed/scale-seed.ts', 'gate_codes'],
   ['apps/api/src/seed/scale-seed.ts', 'vehicles'],
   ['apps/api/src/seed/scale-seed.ts', 'coverage_enrollments'],
-  // Webhook endpoints: subscriptions (api), and delivery state, secrets and the portal (dispatcher).
-  ['apps/api/src/webhooks/subscriptions.service.ts', 'webhook_endpoints'],
+  // Webhook endpoints: delivery state, secrets and the portal (dispatcher).
   ['apps/webhook-dispatcher/src/delivery/endpoint-secrets.ts', 'webhook_endpoints'],
   ['apps/webhook-dispatcher/src/delivery/message-store.ts', 'webhook_endpoints'],
   ['apps/webhook-dispatcher/src/portal/portal.controller.ts', 'webhook_endpoints'],

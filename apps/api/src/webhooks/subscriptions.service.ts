@@ -3,26 +3,27 @@ import { ConflictException, Inject, Injectable, NotFoundException } from '@nestj
 import { DataSource } from 'typeorm';
 import { InvalidRequestException } from '@storage/platform';
 import type { PublicEventType } from '@storage/domain';
-import { generateSecret, SecretKeyring, type AddressPolicy, type HostResolver } from '@storage/webhooks';
+import {
+  changeSubscription,
+  generateSecret,
+  insertSubscription,
+  listSubscriptions,
+  lockVendorSubscription,
+  removeSubscription,
+  SecretKeyring,
+  setSubscribedEventTypes,
+  VENDOR_CONSTRAINT,
+  type AddressPolicy,
+  type HostResolver,
+  type Subscription,
+} from '@storage/webhooks';
 import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from '../auth';
 import { eventTypeOf, eventTypesOf, filterUuids, targetUrlSyntax, vettedTargetUrl } from './subscription-input';
 import type { CreatedSubscription, CreateSubscription, SubscriptionList, SubscriptionView, Unsubscribe, Unsubscribed, UpdateSubscription } from './webhooks.dto';
 import { ADDRESS_POLICY, HOST_RESOLVER } from './webhooks.tokens';
 
-interface EndpointRow {
-  id: string;
-  portfolio: string;
-  vendorName: string;
-  url: string;
-  description: string;
-  eventTypes: PublicEventType[];
-  facilityUuids: string[];
-  unitTypes: string[];
-  amenityUuids: string[];
-}
-
-const ENDPOINT_COLUMNS = `id, portfolio, vendor_name AS "vendorName", url, description, event_types AS "eventTypes",
-  facility_uuids AS "facilityUuids", unit_types AS "unitTypes", amenity_uuids AS "amenityUuids"`;
+/** A subscription as stored: its event types are the public ones operations 15 and 17 accepted. */
+type EndpointRow = Omit<Subscription, 'eventTypes'> & { eventTypes: PublicEventType[] };
 
 /** One webhook application per portfolio: its id is derived, so it needs no table. */
 export const applicationIdOf = (portfolio: string): string => `app_${portfolio}`;
@@ -39,7 +40,7 @@ const view = (row: EndpointRow): SubscriptionView => ({
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Operations 15 to 18 on the dispatcher's webhook_endpoints table (secrets sealed with the keyring). */
+/** Operations 15 to 18 on webhook_endpoints, through its owner `@storage/webhooks` (secrets sealed with the keyring). */
 @Injectable()
 export class SubscriptionsService {
   constructor(
@@ -73,15 +74,22 @@ export class SubscriptionsService {
     const id = randomUUID();
     const secret = generateSecret();
     try {
-      const rows: EndpointRow[] = await this.dataSource.query(
-        `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${ENDPOINT_COLUMNS}`,
-        [id, portfolio.portfolioId, input.vendorName, url, input.description, eventTypes, filterUuids(input.facilityUuids), filterUuids(input.unitTypes), filterUuids(input.amenityUuids), this.keyring.seal(secret, id)],
-      );
-      return { endpointId: id, ...view(rows[0]), secret };
+      const created = (await insertSubscription(this.dataSource, {
+        id,
+        portfolio: portfolio.portfolioId,
+        vendorName: input.vendorName,
+        url,
+        description: input.description,
+        eventTypes,
+        facilityUuids: filterUuids(input.facilityUuids),
+        unitTypes: filterUuids(input.unitTypes),
+        amenityUuids: filterUuids(input.amenityUuids),
+        sealedSecret: this.keyring.seal(secret, id),
+      })) as EndpointRow;
+      return { endpointId: id, ...view(created), secret };
     } catch (error) {
       if ((error as { driverError?: { code?: string; constraint?: string } }).driverError?.code !== UNIQUE_VIOLATION) throw error;
-      const byVendor = (error as { driverError: { constraint?: string } }).driverError.constraint === 'uq_webhook_endpoints_portfolio_vendor';
+      const byVendor = (error as { driverError: { constraint?: string } }).driverError.constraint === VENDOR_CONSTRAINT;
       throw new ConflictException(
         byVendor
           ? `Vendor ${input.vendorName} already has an endpoint in portfolio ${portfolio.portfolioId}; change it with PATCH.`
@@ -93,12 +101,7 @@ export class SubscriptionsService {
   async list(principal: ApiKeyPrincipal, query: { portfolio?: string; targetUrl?: string; eventType?: string }): Promise<SubscriptionList> {
     const portfolio = await this.portfolio(principal, query.portfolio);
     const eventType = query.eventType === undefined ? null : eventTypeOf(query.eventType, 'eventType');
-    const rows: EndpointRow[] = await this.dataSource.query(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
-       WHERE portfolio = $1 AND ($2::text IS NULL OR url = $2) AND ($3::text IS NULL OR $3 = ANY(event_types))
-       ORDER BY created_at, id`,
-      [portfolio.portfolioId, query.targetUrl ?? null, eventType],
-    );
+    const rows = (await listSubscriptions(this.dataSource, portfolio.portfolioId, { url: query.targetUrl ?? null, eventType })) as EndpointRow[];
     const items = rows.flatMap((row) =>
       row.eventTypes
         .filter((type) => eventType === null || type === eventType)
@@ -125,19 +128,15 @@ export class SubscriptionsService {
     const portfolio = await this.portfolio(principal, query.portfolio);
     const eventTypes = input.eventTypes === undefined ? null : eventTypesOf(input.eventTypes);
     const filter = (uuids: string[] | undefined) => (uuids === undefined ? null : filterUuids(uuids));
-    const rows: EndpointRow[] = await this.dataSource.query(
-      `WITH updated AS (
-         UPDATE webhook_endpoints SET
-           event_types = COALESCE($3, event_types), description = COALESCE($4, description),
-           facility_uuids = COALESCE($5, facility_uuids), unit_types = COALESCE($6, unit_types),
-           amenity_uuids = COALESCE($7, amenity_uuids), updated_at = now()
-         WHERE portfolio = $1 AND url = $2
-         RETURNING ${ENDPOINT_COLUMNS})
-       SELECT * FROM updated`,
-      [portfolio.portfolioId, url, eventTypes, input.description ?? null, filter(input.facilityUuids), filter(input.unitTypes), filter(input.amenityUuids)],
-    );
-    if (rows.length === 0) throw new NotFoundException(`No subscription for ${url} in portfolio ${portfolio.portfolioId}.`);
-    return view(rows[0]);
+    const changed = (await changeSubscription(this.dataSource, portfolio.portfolioId, url, {
+      eventTypes,
+      description: input.description ?? null,
+      facilityUuids: filter(input.facilityUuids),
+      unitTypes: filter(input.unitTypes),
+      amenityUuids: filter(input.amenityUuids),
+    })) as EndpointRow | null;
+    if (changed === null) throw new NotFoundException(`No subscription for ${url} in portfolio ${portfolio.portfolioId}.`);
+    return view(changed);
   }
 
   /** Operation 18: removes the listed types; with none left the endpoint goes too (its messages with it). */
@@ -145,19 +144,15 @@ export class SubscriptionsService {
     const portfolio = await this.portfolio(principal, input.portfolio);
     const removing = eventTypesOf(input.eventTypes);
     return this.dataSource.transaction(async (manager) => {
-      const rows: EndpointRow[] = await manager.query(
-        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND vendor_name = $2 FOR UPDATE`,
-        [portfolio.portfolioId, input.vendorName],
-      );
-      const endpoint = rows[0];
-      if (!endpoint) throw new NotFoundException(`Vendor ${input.vendorName} has no endpoint in portfolio ${portfolio.portfolioId}.`);
+      const endpoint = (await lockVendorSubscription(manager, portfolio.portfolioId, input.vendorName)) as EndpointRow | null;
+      if (endpoint === null) throw new NotFoundException(`Vendor ${input.vendorName} has no endpoint in portfolio ${portfolio.portfolioId}.`);
       const result = { applicationId: applicationIdOf(endpoint.portfolio), vendorName: endpoint.vendorName, endpointId: endpoint.id, url: endpoint.url };
       const remaining = endpoint.eventTypes.filter((type) => !removing.includes(type));
       if (remaining.length === 0) {
-        await manager.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+        await removeSubscription(manager, endpoint.id);
         return result;
       }
-      await manager.query('UPDATE webhook_endpoints SET event_types = $2, updated_at = now() WHERE id = $1', [endpoint.id, remaining]);
+      await setSubscribedEventTypes(manager, endpoint.id, remaining);
       return { ...result, unsubscribedEventTypes: endpoint.eventTypes.filter((type) => removing.includes(type)), remainingEventTypes: remaining };
     });
   }
