@@ -241,6 +241,12 @@ describe('delivery engine', () => {
 
   it('signs with the old secret beside the new one for 24 hours after a rotation', async () => {
     const { id, secret: oldSecret } = await seedEndpoint(h.dataSource, { url: receiver.url() });
+    // One engine throughout: the key it opened before the rotation must not sign after it.
+    const engine = h.engine();
+    await h.publish(sampleEvent('rent-change'));
+    await engine.runOnce();
+    expect(() => verify(oldSecret, receiver.requests[0])).not.toThrow();
+    receiver.requests.length = 0;
     const newSecret = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
     await h.dataSource.query(`UPDATE webhook_endpoints SET previous_secret = secret, secret = $2, previous_secret_expires_at = $3 WHERE id = $1`, [
       id,
@@ -248,7 +254,7 @@ describe('delivery engine', () => {
       new Date(h.clock.now().getTime() + 86_400_000),
     ]);
     await h.publish(sampleEvent('moved-in'));
-    await h.engine().runOnce();
+    await engine.runOnce();
     const [during] = receiver.requests;
     expect(String(during.headers['hook-signature']).split(' ')).toHaveLength(2);
     expect(() => verify(oldSecret, during)).not.toThrow();
@@ -256,7 +262,7 @@ describe('delivery engine', () => {
 
     h.clock.advance(86_400_000);
     await h.publish(sampleEvent('moved-out'));
-    await h.engine().runOnce();
+    await engine.runOnce();
     const after = receiver.requests[1];
     const timestamp = Number(after.headers['hook-timestamp']);
     expect(after.headers['hook-signature']).toBe(signatureEntry(signingKey(newSecret), String(after.headers['hook-id']), timestamp, after.body));
@@ -301,6 +307,21 @@ describe('delivery engine', () => {
       await h.dataSource.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1', [id, copied]);
       await h.publish(sampleEvent('moved-in'));
       await h.engine().runOnce();
+      expect(await notSent()).toContain(`the secret of endpoint ${id} sealed with key "test-1" fails authentication`);
+    });
+
+    it('sends nothing once the secret is altered, even from an engine that signed with it before', async () => {
+      const { id } = await seedEndpoint(h.dataSource, { url: receiver.url() });
+      const engine = h.engine();
+      await h.publish(sampleEvent('moved-in'));
+      await engine.runOnce();
+      expect(receiver.requests).toHaveLength(1);
+      await h.dataSource.query('DELETE FROM webhook_attempts');
+      receiver.requests.length = 0;
+      const copied = testKeyring.seal(generateSecret(), '00000000-0000-4000-8000-000000000000');
+      await h.dataSource.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1', [id, copied]);
+      await h.publish(sampleEvent('moved-out'));
+      await engine.runOnce();
       expect(await notSent()).toContain(`the secret of endpoint ${id} sealed with key "test-1" fails authentication`);
     });
   });

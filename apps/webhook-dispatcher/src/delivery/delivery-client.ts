@@ -4,6 +4,8 @@ import { bareHost, checkTargetUrlSyntax, parseIp, systemResolver, TargetUrlRefus
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 export const RESPONSE_BODY_LIMIT_BYTES = 20 * 1_024;
+/** Endpoint URLs whose check is kept; past it the cache starts over. */
+const MAX_CHECKED_URLS = 10_000;
 
 export interface DeliveryRequest {
   url: string;
@@ -38,6 +40,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export class DeliveryClient {
   private readonly agent: Agent;
   private readonly timeoutMs: number;
+  /** The outcome of the URL rules per URL: the policy is fixed for the client, so it cannot change. */
+  private readonly checked = new Map<string, { origin: string; path: string } | { refused: string }>();
 
   constructor(private readonly options: DeliveryClientOptions) {
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -63,21 +67,16 @@ export class DeliveryClient {
   async send(request: DeliveryRequest): Promise<DeliveryResponse> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
-    let url: URL;
-    try {
-      // The rules are checked again at delivery: the allowlist may have changed since subscription.
-      url = checkTargetUrlSyntax(request.url, this.options.policy);
-    } catch (error) {
-      return { kind: 'error', error: (error as Error).message, timedOut: false, latencyMs: latency() };
-    }
+    const target = this.target(request.url);
+    if ('refused' in target) return { kind: 'error', error: target.refused, timedOut: false, latencyMs: latency() };
     return new Promise((resolve) => {
       const exchange = new Exchange(this.timeoutMs, (response) => resolve({ ...response, latencyMs: latency() }));
       // dispatch rather than request: no body stream nor abort signal per delivery, a handler gathering the answer.
       try {
         this.agent.dispatch(
           {
-            origin: url.origin,
-            path: url.pathname,
+            origin: target.origin,
+            path: target.path,
             method: 'POST',
             headers: { ...request.headers, 'content-type': 'application/json', 'user-agent': 'storage-webhooks/1' },
             body: request.body,
@@ -92,6 +91,25 @@ export class DeliveryClient {
 
   async close(): Promise<void> {
     await this.agent.close();
+  }
+
+  /**
+   * The rules are checked again at delivery, against this client's policy (the allowlist may have changed since
+   * subscription); once per URL, not per delivery.
+   */
+  private target(raw: string): { origin: string; path: string } | { refused: string } {
+    let target = this.checked.get(raw);
+    if (!target) {
+      try {
+        const url = checkTargetUrlSyntax(raw, this.options.policy);
+        target = { origin: url.origin, path: url.pathname };
+      } catch (error) {
+        target = { refused: (error as Error).message };
+      }
+      if (this.checked.size >= MAX_CHECKED_URLS) this.checked.clear();
+      this.checked.set(raw, target);
+    }
+    return target;
   }
 }
 

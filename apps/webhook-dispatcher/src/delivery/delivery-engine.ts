@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { signedHeaders, signingKey, StoredSecretUnreadable, type SecretKeyring } from '@storage/webhooks';
+import { signedHeaders, StoredSecretUnreadable, type SecretKeyring } from '@storage/webhooks';
 import type { Clock, Random } from '../clock';
 import type { DeliveryClient, DeliveryResponse } from './delivery-client';
 import type { AttemptRecord, ClaimedMessage, MessageStore } from './message-store';
 import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelay } from './retry-policy';
+import { SigningKeys } from './signing-keys';
 
 export interface DeliveryEngineOptions {
   /** Deliveries in flight at once. */
@@ -46,15 +47,18 @@ export class DeliveryEngine {
   private dueTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   private results: AttemptRecord[] = [];
   private flushing: Promise<void> | undefined;
+  private readonly signingKeys: SigningKeys;
 
   constructor(
     private readonly store: MessageStore,
-    private readonly keyring: SecretKeyring,
+    keyring: SecretKeyring,
     private readonly client: DeliveryClient,
     private readonly clock: Clock,
     private readonly random: Random,
     private readonly options: DeliveryEngineOptions = DEFAULT_ENGINE_OPTIONS,
-  ) {}
+  ) {
+    this.signingKeys = new SigningKeys(keyring);
+  }
 
   /** Delivers every message due now, waits for the attempts to be recorded, and returns how many were tried. */
   async runOnce(): Promise<number> {
@@ -226,10 +230,10 @@ export class DeliveryEngine {
 
   /**
    * After a rotation the old secret signs beside the new one for 24 hours, so receivers can switch over.
-   * Secrets are opened here, for this signature only.
+   * Secrets are opened here (once per stored value, `SigningKeys`).
    */
   private liveKeys(message: ClaimedMessage, at: Date): Buffer[] {
-    const open = (stored: string) => signingKey(this.keyring.open(stored, message.endpointId));
+    const open = (stored: string) => this.signingKeys.of(stored, message.endpointId);
     const keys = [open(message.storedSecret)];
     if (message.storedPreviousSecret && message.previousSecretExpiresAt && message.previousSecretExpiresAt > at) keys.push(open(message.storedPreviousSecret));
     return keys;
