@@ -20,3 +20,14 @@ export {
   type Subscription,
   type SubscriptionChanges,
 } from './subscriptions';
+export {
+  disableEndpoints,
+  enableEndpoint,
+  endFailureRuns,
+  endFailureRunsSql,
+  rotateEndpointSecret,
+  startFailureRuns,
+  storeResealedSecrets,
+  type Disabling,
+  type ResealedSecrets,
+} from './endpoint-state';

@@ -29,10 +29,6 @@ const KNOWN: readonly (readonly [file: string, table: string])[] = [
   ['apps/api/src/seed/scale-seed.ts', 'gate_codes'],
   ['apps/api/src/seed/scale-seed.ts', 'vehicles'],
   ['apps/api/src/seed/scale-seed.ts', 'coverage_enrollments'],
-  // Webhook endpoints: delivery state, secrets and the portal (dispatcher).
-  ['apps/webhook-dispatcher/src/delivery/endpoint-secrets.ts', 'webhook_endpoints'],
-  ['apps/webhook-dispatcher/src/delivery/message-store.ts', 'webhook_endpoints'],
-  ['apps/webhook-dispatcher/src/portal/portal.controller.ts', 'webhook_endpoints'],
   // Fan-out marks its events processed in its own statement.
   ['apps/webhook-dispatcher/src/fan-out/fan-out-many.ts', 'processed_events'],
 ];

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { StoredSecretUnreadable, type SecretKeyring } from '@storage/webhooks';
+import { StoredSecretUnreadable, storeResealedSecrets, type SecretKeyring } from '@storage/webhooks';
 
 export interface SealingReport {
   /** Endpoints whose secrets are now sealed with the first key. */
@@ -17,7 +17,7 @@ interface StoredSecrets {
 }
 
 /**
- * The startup step of the dispatcher (the table's owner): seals the bare `whsec_` secrets of rows written before
+ * The startup step of the dispatcher: seals the bare `whsec_` secrets of rows written before
  * sealing (or by an api replica not yet upgraded) and moves secrets sealed with an older key to the first key, so
  * a key can be retired. Idempotent, and safe with replicas starting together: each row is rewritten only if it
  * still holds the values read, so a concurrent rewrite (another replica, a rotation) wins and nothing is lost.
@@ -44,22 +44,6 @@ export async function sealEndpointSecrets(dataSource: DataSource, keyring: Secre
         return [];
       }
     });
-    const updated: unknown[] = await dataSource.query(
-      `WITH updated AS (
-         UPDATE webhook_endpoints e SET secret = u.new_secret, previous_secret = u.new_previous_secret
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(id, secret, previous_secret, new_secret, new_previous_secret)
-         WHERE e.id = u.id AND e.secret = u.secret AND e.previous_secret IS NOT DISTINCT FROM u.previous_secret
-         RETURNING e.id
-       )
-       SELECT id FROM updated`,
-      [
-        resealed.map((row) => row.id),
-        resealed.map((row) => row.secret),
-        resealed.map((row) => row.previousSecret),
-        resealed.map((row) => row.newSecret),
-        resealed.map((row) => row.newPreviousSecret),
-      ],
-    );
-    report.sealed += updated.length;
+    report.sealed += await storeResealedSecrets(dataSource, resealed);
   }
 }

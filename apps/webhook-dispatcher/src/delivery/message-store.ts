@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { disableEndpoints, endFailureRuns, endFailureRunsSql, startFailureRuns } from '@storage/webhooks';
 import { queryPrepared } from '../prepared-query';
 import type { DeliveryResponse } from './delivery-client';
 import type { MessageStatus } from './webhook-message.entity';
@@ -96,35 +97,19 @@ export class MessageStore {
       );
       const failed = batch.filter((r) => r.outcome !== 'succeeded');
       const succeeded = batch.filter((r) => r.outcome === 'succeeded');
-      await manager.query(
-        `UPDATE webhook_endpoints e SET failing_since = u.attempted_at
-         FROM (SELECT id, min(attempted_at) AS attempted_at FROM unnest($1::uuid[], $2::timestamptz[]) AS f(id, attempted_at) GROUP BY id) u
-         WHERE e.id = u.id AND e.failing_since IS NULL`,
-        [failed.map((r) => r.message.endpointId), failed.map((r) => r.attemptedAt)],
-      );
-      await manager.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`, [
-        succeeded.map((r) => r.message.endpointId),
-      ]);
-      const disabled: { id: string }[] = await manager.query(
-        `WITH disabled AS (
-           UPDATE webhook_endpoints SET disabled_at = $1,
-             disabled_reason = CASE WHEN id = ANY($2::uuid[]) THEN $5 ELSE $6 END
-           WHERE disabled_at IS NULL AND (id = ANY($2::uuid[]) OR (id = ANY($3::uuid[]) AND failing_since <= $4))
-           RETURNING id
-         )
-         SELECT id FROM disabled`,
-        [
-          now,
-          batch.filter((r) => r.outcome === 'gone').map((r) => r.message.endpointId),
-          failed.map((r) => r.message.endpointId),
-          failingCutoff,
-          ENDPOINT_DISABLED_GONE,
-          ENDPOINT_DISABLED_FAILING,
-        ],
-      );
+      await startFailureRuns(manager, failed.map((r) => ({ endpointId: r.message.endpointId, attemptedAt: r.attemptedAt })));
+      await endFailureRuns(manager, succeeded.map((r) => r.message.endpointId));
+      const disabled = await disableEndpoints(manager, {
+        at: now,
+        gone: batch.filter((r) => r.outcome === 'gone').map((r) => r.message.endpointId),
+        goneReason: ENDPOINT_DISABLED_GONE,
+        failed: failed.map((r) => r.message.endpointId),
+        failingCutoff,
+        failingReason: ENDPOINT_DISABLED_FAILING,
+      });
       if (disabled.length > 0) {
         await manager.query(`UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ANY($1::uuid[]) AND status = 'pending'`, [
-          disabled.map((row) => row.id),
+          disabled,
         ]);
       }
     });
@@ -153,7 +138,7 @@ async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRe
        UPDATE webhook_messages m SET status = 'succeeded', attempts = m.attempts + 1, last_attempt_at = a.attempted_at, next_attempt_at = NULL
        FROM a WHERE m.id = ANY($1::text[]) AND m.id = a.message_id),
      recovered AS (
-       UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = ANY($2::uuid[]) AND e.failing_since IS NOT NULL)
+       ${endFailureRunsSql('$2::uuid[]')})
      SELECT 1`,
     attemptParams(batch),
   );

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
-import { checkPortalToken, generateSecret, SecretKeyring, StoredSecretUnreadable, type PortalGrant } from '@storage/webhooks';
+import { checkPortalToken, enableEndpoint, generateSecret, rotateEndpointSecret, SecretKeyring, StoredSecretUnreadable, type PortalGrant } from '@storage/webhooks';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
@@ -120,10 +120,7 @@ export class PortalController {
     const grant = await this.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
-    await this.dataSource.query(
-      `UPDATE webhook_endpoints SET previous_secret = secret, secret = $3, previous_secret_expires_at = $4, updated_at = now() WHERE id = $1 AND portfolio = $2`,
-      [id, grant.portfolio, this.keyring.seal(generateSecret(), id), new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS)],
-    );
+    await rotateEndpointSecret(this.dataSource, grant.portfolio, id, this.keyring.seal(generateSecret(), id), new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS));
     back(reply, id, 'Secret rotated; the previous secret keeps signing for 24 hours.', true);
   }
 
@@ -132,10 +129,7 @@ export class PortalController {
     const grant = await this.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
-    await this.dataSource.query(
-      `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL, updated_at = now() WHERE id = $1 AND portfolio = $2`,
-      [id, grant.portfolio],
-    );
+    await enableEndpoint(this.dataSource, grant.portfolio, id);
     back(reply, id, 'Endpoint enabled. Recover its failed messages below to send them again.');
   }
 
