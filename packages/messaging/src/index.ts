@@ -2,7 +2,7 @@ export { OutboxPublisher, MESSAGING_SERVICE, outboxInsertSql } from './outbox-pu
 export { MessagingModule, MESSAGING_READINESS, type MessagingOptions } from './messaging.module';
 export { eventTransport, type EventTransportOptions } from './event-transport';
 export { EventContext, type Redelivery } from './consumer/event-context';
-export { markProcessedSql, ProcessedEvents, runOnce } from './consumer/processed-events';
+export { markProcessedManySql, markProcessedSql, ProcessedEvents, runOnce } from './consumer/processed-events';
 export { DEFAULT_RETRY, type RetryPolicy } from './consumer/retry-policy';
 export { HandlerErrorInterceptor } from './consumer/handler-error.interceptor';
 export { OutboxRelay, type OutboxRelayOptions, type RelayLag } from './kafka/outbox-relay';

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { markProcessedManySql } from '@storage/messaging';
 import type { ClaimedMessage } from '../delivery/message-store';
 import { queryPrepared } from '../prepared-query';
 import { deliveryBody, type FanOutEvent } from './fan-out';
@@ -39,8 +40,7 @@ const FAN_OUT_MANY = `WITH i AS (
    SELECT * FROM jsonb_to_recordset($1::jsonb)
      AS i(n int, grp text, key text, portfolio text, event_id text, type text, body text, facility uuid, unit_type uuid, amenities uuid[])),
  mark AS (
-   INSERT INTO processed_events (consumer_group, event_id) SELECT grp, key FROM i
-   ON CONFLICT DO NOTHING RETURNING consumer_group, event_id),
+   ${markProcessedManySql('SELECT grp, key FROM i')}),
  created AS (
    INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
    SELECT id, endpoint_id, portfolio, event_id, type, body, 'pending', 0, CASE WHEN row_number() OVER () <= $4 THEN $3::timestamptz ELSE $2::timestamptz END, $2
@@ -64,7 +64,7 @@ const FAN_OUT_MANY = `WITH i AS (
 
 /**
  * `fanOutOnce` for many events in one statement (atomic, one round trip): each event's processed-event mark
- * (the row `markProcessedSql` writes) and its messages to the matching endpoints, created only when the mark
+ * (`markProcessedManySql`, the rows `markProcessedSql` writes) and its messages to the matching endpoints, created only when the mark
  * is new. Messages created claimed are due at their lease's end, so no other worker takes them meanwhile and a
  * crashed sender's come back, as after `MessageStore.claimDue`; the others are due now.
  */

@@ -10,6 +10,14 @@ export const markProcessedSql = (group: string, eventId: string): string =>
   `INSERT INTO processed_events (consumer_group, event_id) VALUES (${group}, ${eventId}) ON CONFLICT DO NOTHING RETURNING 1`;
 
 /**
+ * The marks of many events in one statement: `select` yields (group, event id) rows; returns the
+ * `consumer_group, event_id` of the marks that are new. For a consumer handling a batch in one statement (fan-out).
+ */
+export const markProcessedManySql = (select: string): string =>
+  `INSERT INTO processed_events (consumer_group, event_id) ${select}
+   ON CONFLICT DO NOTHING RETURNING consumer_group, event_id`;
+
+/**
  * Applies `effects` once per consumer group and event id: the processed_events row and the effects commit
  * together, so a redelivered or replayed event is recognised. Returns false when it had been processed.
  * A concurrent second delivery waits on the row's unique key and then sees it.
