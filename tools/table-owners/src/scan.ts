@@ -40,10 +40,11 @@ export function violationsIn(file: string, source: string, ownership: Ownership)
   for (const literal of stringLiterals(file, source)) {
     for (const write of findWrites(literal.text, ownership.writingFunctions)) {
       if (temporary.has(write.table)) continue;
-      const owners = ownersOf(write, ownership);
-      if (owners.includes(writer)) continue;
+      const { owners, split } = ownersOf(write, ownership);
+      if (!split && owners.includes(writer)) continue;
       const line = literal.line + (literal.text.slice(0, write.offset).match(/\n/g)?.length ?? 0);
-      violations.push({ file, line, table: write.table, owner: owners.join(' or ') || 'none', writer });
+      const owner = split ? `${owners.join(' and ')}, each of its own columns (split the UPDATE)` : owners.join(' or ') || 'none';
+      violations.push({ file, line, table: write.table, owner, writer });
     }
   }
   return violations;
@@ -52,16 +53,16 @@ export function violationsIn(file: string, source: string, ownership: Ownership)
 /**
  * The workspaces that may make this write (none: a table without an owner, or one the check cannot read). Rows
  * are inserted and deleted by the table's owner; an UPDATE by the owner of every column it sets, the row's owner
- * for the columns no row gives away.
+ * for the columns no row gives away. `split`: the UPDATE sets columns of several owners, which none may.
  */
-function ownersOf(write: SqlWrite, ownership: Ownership): string[] {
+function ownersOf(write: SqlWrite, ownership: Ownership): { owners: string[]; split: boolean } {
   const table = write.table === DYNAMIC ? undefined : ownership.tables.get(write.table);
-  if (table === undefined) return [];
-  if (write.kind !== 'UPDATE' || table.columnOwners.size === 0) return [table.owner];
+  if (table === undefined) return { owners: [], split: false };
+  if (write.kind !== 'UPDATE' || table.columnOwners.size === 0) return { owners: [table.owner], split: false };
   const owners = new Set((write.columns ?? []).filter((c) => !SHARED_COLUMNS.has(c)).map((c) => table.columnOwners.get(c) ?? table.owner));
   // Only `updated_at` (a claim on the row): any owner of a part of it may.
-  if (owners.size === 0) return [table.owner, ...new Set(table.columnOwners.values())];
-  return owners.size === 1 ? [...owners] : [];
+  if (owners.size === 0) return { owners: [table.owner, ...new Set(table.columnOwners.values())], split: false };
+  return { owners: [...owners].sort(), split: owners.size > 1 };
 }
 
 /** Tables the file creates for its own session (`CREATE TEMP TABLE`): nobody else's. */
