@@ -4,7 +4,7 @@ export { eventTransport, type EventTransportOptions } from './event-transport';
 export { EventContext, type Redelivery } from './consumer/event-context';
 export { markProcessedManySql, markProcessedSql, ProcessedEvents, runOnce } from './consumer/processed-events';
 export { DEFAULT_RETRY, type RetryPolicy } from './consumer/retry-policy';
-export { HandlerErrorInterceptor } from './consumer/handler-error.interceptor';
+export { HandlerErrorFilter } from './consumer/handler-error.filter';
 export { OutboxRelay, type OutboxRelayOptions, type RelayLag } from './kafka/outbox-relay';
 export { deadLetterTopic } from './kafka/kafka-client';
 export { kafkaReadiness, type MessagingReadinessCheck } from './kafka/kafka-readiness';

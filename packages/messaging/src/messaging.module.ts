@@ -1,8 +1,8 @@
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { TOPICS } from '@storage/domain';
-import { HandlerErrorInterceptor } from './consumer/handler-error.interceptor';
+import { HandlerErrorFilter } from './consumer/handler-error.filter';
 import { ProcessedEvents } from './consumer/processed-events';
 import { kafkaReadiness, type MessagingReadinessCheck } from './kafka/kafka-readiness';
 import { OutboxRelay } from './kafka/outbox-relay';
@@ -76,7 +76,7 @@ export class MessagingModule {
         { provide: MESSAGING_SERVICE, useValue: options.service },
         OutboxPublisher,
         ProcessedEvents,
-        ...(options.consumes === false ? [] : [{ provide: APP_INTERCEPTOR, useClass: HandlerErrorInterceptor }]),
+        ...(options.consumes === false ? [] : [{ provide: APP_FILTER, useClass: HandlerErrorFilter }]),
         { provide: MESSAGING_READINESS, useFactory: (): MessagingReadinessCheck[] => (brokers ? [kafkaReadiness(brokers)] : []) },
         ...relay,
         ...pruner,

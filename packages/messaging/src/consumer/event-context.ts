@@ -7,7 +7,7 @@ export interface Redelivery {
 
 /** What a handler receives with `@Ctx()`: where the message came from and which attempt this is. */
 export class EventContext extends BaseRpcContext<[]> {
-  /** The handler's error as thrown, kept by HandlerErrorInterceptor before Nest's filter replaces it. */
+  /** The handler's error as thrown, kept by HandlerErrorFilter before Nest's RPC filter replaces it. */
   failure: unknown;
 
   constructor(
