@@ -34,7 +34,7 @@ afterAll(async () => {
 
 /** What a tenant relies on of a rental: its billing, services, coverage, vehicles, gate code and unit. */
 async function rental(uuid: string): Promise<Record<string, unknown>> {
-  const [row] = await db.query(
+  const [row]: Record<string, unknown>[] = await db.query(
     `SELECT r.status, r.unit_uuid AS "unitUuid", u.status AS "unitStatus", r.rent_in_pennies AS rent, r.billing_day_of_month AS "billingDay",
             r.next_due_date::text AS "nextDue", r.start_date::text AS "startDate", r.tenancy_start_date::text AS "tenancyStart",
             r.end_date::text AS "endDate", r.autopay_payment_method AS autopay,
