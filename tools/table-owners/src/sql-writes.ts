@@ -19,11 +19,14 @@ export interface SqlWrite {
 export const DYNAMIC = '${…}';
 
 const NAME = String.raw`(?:"?public"?\.)?("?[a-z_][a-z0-9_]*"?|\$\{…\})`;
+// Or nothing: a literal ending at INSERT INTO (DELETE FROM, MERGE INTO) has its table concatenated to it. Not
+// UPDATE, which also ends lock clauses (`FOR UPDATE`).
+const NAME_OR_END = NAME.replace(/\)$/, '|$)');
 const STATEMENTS: { kind: WriteKind; pattern: RegExp }[] = [
-  { kind: 'INSERT', pattern: new RegExp(String.raw`\bINSERT\s+INTO\s+${NAME}`, 'g') },
+  { kind: 'INSERT', pattern: new RegExp(String.raw`\bINSERT\s+INTO\s+${NAME_OR_END}`, 'g') },
   { kind: 'UPDATE', pattern: new RegExp(String.raw`\bUPDATE\s+(?:ONLY\s+)?${NAME}`, 'g') },
-  { kind: 'DELETE', pattern: new RegExp(String.raw`\bDELETE\s+FROM\s+(?:ONLY\s+)?${NAME}`, 'g') },
-  { kind: 'MERGE', pattern: new RegExp(String.raw`\bMERGE\s+INTO\s+(?:ONLY\s+)?${NAME}`, 'g') },
+  { kind: 'DELETE', pattern: new RegExp(String.raw`\bDELETE\s+FROM\s+(?:ONLY\s+)?${NAME_OR_END}`, 'g') },
+  { kind: 'MERGE', pattern: new RegExp(String.raw`\bMERGE\s+INTO\s+(?:ONLY\s+)?${NAME_OR_END}`, 'g') },
   { kind: 'COPY', pattern: new RegExp(String.raw`\bCOPY\s+${NAME}(?:\s*\([^)]*\))?\s+FROM\b`, 'g') },
 ];
 // The names TRUNCATE lists, lower case, up to its first option (RESTART, CASCADE…).
@@ -35,7 +38,7 @@ export function findWrites(sql: string, writingFunctions: ReadonlyMap<string, st
   const writes: SqlWrite[] = [];
   for (const { kind, pattern } of STATEMENTS) {
     for (const match of sql.matchAll(pattern)) {
-      const table = unquote(match[1]);
+      const table = match[1] === '' ? DYNAMIC : unquote(match[1]);
       const offset = match.index;
       writes.push(kind === 'UPDATE' ? { kind, table, columns: updatedColumns(sql, offset + match[0].length), offset } : { kind, table, offset });
     }

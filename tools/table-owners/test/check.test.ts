@@ -47,10 +47,12 @@ describe('finding writes in SQL', () => {
   it('does not take reads, locks or prose for writes', () => {
     const sql = "SELECT * FROM a FOR NO KEY UPDATE; SELECT 1 FOR UPDATE OF a SKIP LOCKED; COPY (SELECT 1) TO STDOUT; COPY a TO STDOUT; SELECT 'x'";
     expect(findWrites(sql, none)).toEqual([]);
+    expect(findWrites('SELECT 1 FROM a FOR UPDATE\n', none)).toEqual([]);
   });
 
-  it('reads a substituted table name as dynamic', () => {
+  it('reads a substituted or concatenated table name as dynamic', () => {
     expect(findWrites('DELETE FROM ${…} WHERE true', none).map((w) => w.table)).toEqual([DYNAMIC]);
+    expect(findWrites('INSERT INTO ', none).map((w) => w.table)).toEqual([DYNAMIC]);
   });
 });
 
