@@ -17,10 +17,11 @@ import { entriesJson, periodChargeEntries } from './ledger-entries';
 /*
  * Billing: the charges of every period that has come, posted on its due date (rent in advance), and the rental's
  * next due date moved past them, in one statement per batch of rentals. Exactly once per rental and period:
- * the statement writes a rental only while it is as read (its row version, and the next due date the charges
- * were computed from), so a rerun, another replica or a payment in between writes nothing for it and it is read
- * again; and each charge has its charge key (kind, item type, due date), unique per rental in the ledger, so even
- * a write that slipped past the guard could not post a period twice.
+ * the statement locks and writes a rental only while it is as read (its row version, and the next due date the
+ * charges were computed from), so a rerun, another replica or a payment in between writes nothing for it and it is
+ * read again; and each charge has its charge key (kind, item type, due date), unique per rental in the ledger, so
+ * even a write that slipped past the guard could not post a period twice. The rental is updated once: the ledger's
+ * trigger adds the entries to its balance and moves its next due date to the end of the latest period charged.
  */
 
 /** A rental's billing terms as stored: the rent and its changes, services with their dates, promotions frozen at signing. */
@@ -69,33 +70,42 @@ SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, coalesce(r.tenancy_star
  WHERE r.uuid = ANY($1::uuid[]) AND r.status = 'ACTIVE' AND r.next_due_date <= $2::date`;
 
 /**
- * Advances the rentals still as read, posts their entries and their charge-posted events (key = rental), and
- * notifies the outbox once; answers the rentals written.
+ * Locks the rentals still as read, posts their entries (the ledger's trigger moves their balances and next due
+ * dates) and their charge-posted events (key = rental), moves the next due date of those whose periods charge
+ * nothing, and notifies the outbox once; answers the rentals written.
  */
 const WRITE_SQL = `
-WITH advanced AS (
-  UPDATE rental_records r SET next_due_date = i.next_due, updated_at = now()
-    FROM unnest($1::uuid[], $2::text[], $3::date[], $4::date[]) AS i(uuid, version, due_from, next_due)
-   WHERE r.uuid = i.uuid AND r.xmin = i.version::xid AND r.next_due_date = i.due_from AND r.status = 'ACTIVE'
-  RETURNING r.uuid
+WITH guarded AS (
+  SELECT r.uuid FROM rental_records r
+    JOIN unnest($1::uuid[], $2::text[], $3::date[]) AS i(uuid, version, due_from) ON r.uuid = i.uuid
+   WHERE r.xmin = i.version::xid AND r.next_due_date = i.due_from AND r.status = 'ACTIVE'
+   ORDER BY r.uuid FOR NO KEY UPDATE OF r
+), uncharged AS (
+  UPDATE rental_records r SET next_due_date = u.next_due, updated_at = now()
+    FROM unnest($4::uuid[], $5::date[]) AS u(uuid, next_due)
+   WHERE r.uuid = u.uuid AND u.uuid IN (SELECT uuid FROM guarded)
 ), posted AS (
   SELECT count(*) AS entries FROM rental_ledger_post((
-    SELECT jsonb_agg(e.value ORDER BY e.n) FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(value, n)
-     WHERE (e.value->>'rental_record_uuid')::uuid IN (SELECT uuid FROM advanced)))
+    SELECT jsonb_agg(e.value ORDER BY e.n) FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS e(value, n)
+     WHERE (e.value->>'rental_record_uuid')::uuid IN (SELECT uuid FROM guarded)))
 ), events AS (
   ${outboxInsertSql(
     `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
-        FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[]) WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
-       WHERE u.key::uuid IN (SELECT uuid FROM advanced) ORDER BY u.ord) AS e`,
-    '$11',
+        FROM unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[]) WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
+       WHERE u.key::uuid IN (SELECT uuid FROM guarded) ORDER BY u.ord) AS e`,
+    '$12',
   )}
   RETURNING id
 )
-SELECT a.uuid::text AS uuid, (SELECT entries FROM posted) AS entries,
+SELECT g.uuid::text AS uuid, (SELECT entries FROM posted) AS entries,
        (SELECT count(pg_notify('${OUTBOX_CHANNEL}', '')) FROM (SELECT FROM events LIMIT 1) n) AS notified
-  FROM advanced a`;
+  FROM guarded g`;
 
-/** What billing a batch of rentals did: the rentals billed, those that changed under it (to read again), the charges posted. */
+/**
+ * What billing a batch of rentals did: the rentals billed through the date; those to read and bill again (changed
+ * under it, or with periods left after the latest one that charged something: those charge nothing, and are billed
+ * as a rental with no charge is, by moving its next due date); the charges posted.
+ */
 export interface BilledRentals {
   billed: string[];
   changed: string[];
@@ -118,11 +128,13 @@ export async function billRentals(
   const now = options.now ?? new Date();
   const bills = rows.map((row) => billOf(row, through, options.postedOn, now));
   const envelopes = bills.flatMap((bill) => bill.events);
-  const written: { uuid: string }[] = await db.query(WRITE_SQL, [
+  const uncharged = bills.filter((bill) => bill.events.length === 0);
+  const locked: { uuid: string }[] = await db.query(WRITE_SQL, [
     bills.map((bill) => bill.row.uuid),
     bills.map((bill) => bill.row.version),
     bills.map((bill) => bill.row.next_due_date),
-    bills.map((bill) => bill.nextDueDate),
+    uncharged.map((bill) => bill.row.uuid),
+    uncharged.map((bill) => bill.nextDueDate),
     `[${bills.map((bill) => bill.entriesJson.slice(1, -1)).filter((json) => json !== '').join(',')}]`,
     envelopes.map((envelope) => topicFor(envelope.type)),
     envelopes.map((envelope) => envelope.key),
@@ -131,26 +143,36 @@ export async function billRentals(
     envelopes.map((envelope) => JSON.stringify(envelope)),
     options.source,
   ]);
-  const billed = new Set(written.map((row) => row.uuid));
+  const written = new Set(locked.map((row) => row.uuid));
   return {
-    billed: [...billed],
-    changed: bills.filter((bill) => !billed.has(bill.row.uuid)).map((bill) => bill.row.uuid),
-    charges: bills.filter((bill) => billed.has(bill.row.uuid)).reduce((sum, bill) => sum + bill.events.length, 0),
+    billed: bills.filter((bill) => written.has(bill.row.uuid) && bill.complete).map((bill) => bill.row.uuid),
+    changed: bills.filter((bill) => !written.has(bill.row.uuid) || !bill.complete).map((bill) => bill.row.uuid),
+    charges: bills.filter((bill) => written.has(bill.row.uuid)).reduce((sum, bill) => sum + bill.events.length, 0),
   };
 }
 
 interface Bill {
   row: BillingRow;
   nextDueDate: CalendarDate;
+  /** False when periods after the latest charged one are left for another pass. */
+  complete: boolean;
   entriesJson: string;
   events: EventEnvelope<'charge-posted'>[];
 }
 
-/** The periods due, their entries and a charge-posted event per charge, with the balance each leaves. */
+/**
+ * The periods due, their entries and a charge-posted event per charge, with the balance each leaves. The ledger
+ * moves the next due date to the end of the latest period charged, so a bill stops there; periods after it charge
+ * nothing and are left for another pass, which moves the next due date itself.
+ */
 function billOf(row: BillingRow, through: CalendarDate, postedOn: CalendarDate, now: Date): Bill {
-  const periods = billingPeriodsDue(row.start_date, row.next_due_date, through);
-  const charges = periods.flatMap((period) => chargesForPeriod(termsOn(row, period.from), period));
-  const entries = periodChargeEntries(charges, postedOn);
+  const due = billingPeriodsDue(row.start_date, row.next_due_date, through).map((period) => ({
+    period,
+    charges: chargesForPeriod(termsOn(row, period.from), period),
+  }));
+  const charged = due.findLastIndex((period) => period.charges.length > 0);
+  const periods = charged < 0 ? due : due.slice(0, charged + 1);
+  const entries = periodChargeEntries(periods.flatMap((period) => period.charges), postedOn);
   let balance = row.balance_in_pennies;
   const events = entries.charges.map(({ entryUuid, charge }) => {
     balance += netAmount(charge);
@@ -169,7 +191,13 @@ function billOf(row: BillingRow, through: CalendarDate, postedOn: CalendarDate, 
       },
     });
   });
-  return { row, nextDueDate: periods.at(-1)?.to ?? row.next_due_date, entriesJson: entriesJson(row.uuid, entries.entries), events };
+  return {
+    row,
+    nextDueDate: periods.at(-1)?.period.to ?? row.next_due_date,
+    complete: periods.length === due.length,
+    entriesJson: entriesJson(row.uuid, entries.entries),
+    events,
+  };
 }
 
 /** The terms a period due on `dueOn` is billed on: the services running that day. */

@@ -98,6 +98,30 @@ describe('billing a rental', () => {
     ]);
   });
 
+  it('moves the next due date past periods that charge nothing, after billing the periods before them', async () => {
+    const free = await rental();
+    const freeFromMarch = await rental();
+    for (const uuid of [free, freeFromMarch]) {
+      await db.query(
+        `INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies) VALUES ($1, $2, 0, 10000)`,
+        [uuid, uuid === free ? '2026-02-01' : '2026-03-05'],
+      );
+      await db.query(`UPDATE rental_services SET end_date = $2 WHERE rental_record_uuid = $1`, [uuid, uuid === free ? '2026-02-01' : '2026-03-05']);
+    }
+    // February charges the one, March and April neither: what charges nothing posts nothing, and is billed all the same.
+    expect(await bill([free, freeFromMarch], '2026-04-10')).toEqual({ billed: [free], changed: [freeFromMarch], charges: 2 });
+    expect(await bill([freeFromMarch], '2026-04-10')).toEqual({ billed: [freeFromMarch], changed: [], charges: 0 });
+    expect(await bill([free, freeFromMarch], '2026-04-10')).toEqual({ billed: [], changed: [], charges: 0 });
+    expect(await summary(free)).toEqual([]);
+    expect(await summary(freeFromMarch)).toEqual([
+      ['RENT', 10000, '2026-02-10', 'Rent 2026-02-10 to 2026-03-09'],
+      ['PROMOTION_CREDIT', -5000, null, 'Half off two months'],
+      ['SERVICE_FEE', 1500, '2026-02-10', 'Lock'],
+    ]);
+    const rows = await db.query('SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = ANY($1) ORDER BY uuid = $2', [[free, freeFromMarch], freeFromMarch]);
+    expect(rows).toEqual([{ next: '2026-05-10', balance: 0 }, { next: '2026-05-10', balance: 6500 }]);
+  });
+
   it('leaves a rental that moved out, or is not due yet, alone', async () => {
     const movedOut = await rental();
     await db.query(`UPDATE rental_records SET status = 'MOVED_OUT', end_date = '2026-02-01' WHERE uuid = $1`, [movedOut]);
