@@ -6,6 +6,9 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const deepPackageImports = { group: ['@storage/*/*'], message: 'Import a package from its root only.' };
+// One way to reach the database: SQL runs through @storage/persistence's query(db, sql<Row>(…), values). The
+// workspaces listed here are converted; a workspace joins the list once none of its files calls `.query(`.
+const queryThroughPersistence = ['packages/delinquency/**/*.ts'];
 const otherApps = { group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'], message: 'Apps never import other apps.' };
 
 export default tseslint.config(
@@ -35,6 +38,15 @@ export default tseslint.config(
           group: ['@nestjs/*', 'kafkajs', 'typeorm', 'pg', 'fastify', 'undici', 'node:http', 'node:https', 'http', 'https', '@storage/*'],
           message: 'packages/domain is pure: no NestJS, Kafka, database or HTTP code.',
         }],
+      }],
+    },
+  },
+  {
+    files: queryThroughPersistence,
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+        message: "Run SQL with query(db, sql<Row>(text), values) of @storage/persistence: bound values, typed rows, RETURNING rows answered.",
       }],
     },
   },

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { addDays, type Auction, type CalendarDate } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
+import { query, sql } from '@storage/persistence';
 import { applyAuctionProceeds } from '@storage/rental-ledger';
 import { endRental } from '@storage/rentals';
 import { AUCTION_BIDDING_DAYS, auctionEventObject, newAuction, pendingAuction, saveAuction, type AuctionRow } from './auctions';
@@ -18,6 +19,9 @@ export interface AuctionChange {
   endDate?: CalendarDate;
   minimumBidInPennies?: number;
 }
+
+/** The delinquency's last event time, moved on by an auction event. */
+const STAMP_LAST_EVENT = sql<never, [string, Date]>('UPDATE delinquencies SET last_event_at = $2, updated_at = now() WHERE rental_record_uuid = $1');
 
 /** Operator actions on the auction of a rental in AUCTION; each emits the `auction` event. */
 @Injectable()
@@ -99,10 +103,7 @@ export class AuctionService {
   private async save(manager: EntityManager, rental: LockedRental, auction: AuctionRow): Promise<Auction> {
     await saveAuction(manager, auction);
     const times = eventTimes(rental.delinquency?.lastEventAt ?? null, 1);
-    await manager.query('UPDATE delinquencies SET last_event_at = $2, updated_at = now() WHERE rental_record_uuid = $1', [
-      rental.rentalRecordUuid,
-      times[0],
-    ]);
+    await query(manager, STAMP_LAST_EVENT, [rental.rentalRecordUuid, times[0]]);
     const event = auctionEventObject(auction);
     await publishRentalEvents(manager, this.publisher, rental.rentalRecordUuid, [{ type: 'auction', added: { auction: event } }], times);
     return event;

@@ -1,7 +1,7 @@
-import type { PoolClient, QueryResult } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { isUuid, transitionsForBusinessDate, type CalendarDate, type DelinquencySchedule, type DelinquencyTransition } from '@storage/domain';
 import { OUTBOX_CHANNEL } from '@storage/messaging';
+import { bind, query, sql, transactionsInOneMessage } from '@storage/persistence';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
@@ -10,8 +10,7 @@ import { STATE_VERSION, transitionWrite, transitionWriteParameters, VERSIONED_TR
 /*
  * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
  * by the transition write (`transitionWrite`, the statement `writeTransition` runs too), each in its own
- * transaction of one round trip. Statements are prepared once per connection (SQL PREPARE) and run with EXECUTE in
- * simple-protocol messages of several statements, arguments written as escaped literals.
+ * transaction, many of them in one round trip (`transactionsInOneMessage` of `@storage/persistence`).
  *
  * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
  * decides each rental's transition from what it read, and sends `BEGIN; lock the rental; one statement with
@@ -34,10 +33,11 @@ const NOTIFY_EVERY_MS = 100;
 /** How often a rental may change under a worker between its read and its write before the run gives up on it. */
 const MAX_CONFLICTS = 10;
 
-const LOCK_SQL = 'SELECT 1 FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE';
+const LOCK = sql<unknown, [string]>('SELECT 1 FROM rental_records WHERE uuid = $1::uuid FOR NO KEY UPDATE', { prepared: 'delinquency_run_lock' });
 
 /** The rentals' states, pending auctions (canceled if the rental is cleared), event contexts and state versions. */
-const STATES_SQL = `
+const STATES = sql<StateRow, [readonly string[]]>(
+  `
 SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text AS facility_today, r.oldest_open_due_on::text AS oldest_open_due_on,
        d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
        d.status_changed_on::text AS status_changed_on, d.last_business_date::text AS last_business_date, d.last_event_at,
@@ -49,19 +49,16 @@ SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text A
        ${STATE_VERSION} AS state_version
   FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS}
   LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
- WHERE r.uuid = ANY($1)`;
+ WHERE r.uuid = ANY($1::uuid[])`,
+  { prepared: 'delinquency_run_states' },
+);
 
 interface StateRow extends RentalEventContextRow, LockedRentalRow {
   pending_auction: AuctionRow | null;
   state_version: string;
 }
 
-/** Prepared once per connection (session); the `_vN` to be bumped when a text changes shape. */
-const PREPARE_SQL = `
-SET standard_conforming_strings = on;
-PREPARE delinquency_run_lock_v2(uuid) AS ${LOCK_SQL};
-PREPARE delinquency_run_states_v4(uuid[]) AS ${STATES_SQL};
-PREPARE delinquency_run_write_v4 AS ${VERSIONED_TRANSITION_WRITE_SQL}`;
+const WRITE = sql<{ applied: boolean }>(VERSIONED_TRANSITION_WRITE_SQL, { prepared: 'delinquency_run_write' });
 
 /**
  * Set for a worker's session, reset on release. Every statement of the run looks rows up by key, but a table
@@ -69,10 +66,9 @@ PREPARE delinquency_run_write_v4 AS ${VERSIONED_TRANSITION_WRITE_SQL}`;
  * sequential scan, and the connection's cached plan goes on scanning it as the run fills it: at a million
  * rentals that doubled the cost of a transition.
  */
-const KEY_LOOKUPS_ONLY = 'SET enable_seqscan = off';
-
-/** The connections (pg clients) this process prepared the statements on. */
-const prepared = new WeakSet<PoolClient>();
+const KEY_LOOKUPS_ONLY = sql('SET enable_seqscan = off');
+const SEQUENTIAL_SCANS_AGAIN = sql('RESET enable_seqscan');
+const NOTIFY_OUTBOX = sql(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 
 /** What a worker did with its rentals: transitions applied, and the rentals it could not advance. */
 export interface AdvanceResult {
@@ -95,15 +91,13 @@ export class BusinessDayAdvancer {
   /** A worker holding one pooled connection until released. */
   async worker(): Promise<BusinessDayWorker> {
     const runner = this.dataSource.createQueryRunner();
-    const client = (await runner.connect()) as PoolClient;
     try {
-      await client.query(prepared.has(client) ? KEY_LOOKUPS_ONLY : `${KEY_LOOKUPS_ONLY}; ${PREPARE_SQL}`);
-      prepared.add(client);
+      await query(runner, KEY_LOOKUPS_ONLY);
     } catch (error) {
       await runner.release();
       throw error;
     }
-    return new BusinessDayWorker(runner, client, this.source, this.notifications);
+    return new BusinessDayWorker(runner, this.source, this.notifications);
   }
 }
 
@@ -125,7 +119,6 @@ export class BusinessDayWorker {
 
   constructor(
     private readonly runner: QueryRunner,
-    private readonly client: PoolClient,
     private readonly source: string,
     private readonly notifications: NotifyThrottle,
   ) {}
@@ -209,46 +202,36 @@ export class BusinessDayWorker {
   async release(): Promise<void> {
     try {
       if (this.unnotified) await this.notify();
-      await this.client.query('RESET enable_seqscan');
+      await query(this.runner, SEQUENTIAL_SCANS_AGAIN);
     } finally {
       await this.runner.release();
     }
   }
 
   private async readStates(rentalRecordUuids: readonly string[]): Promise<StateRow[]> {
-    const uuids = `ARRAY[${rentalRecordUuids.map((uuid) => literal(uuid)).join(', ')}]::uuid[]`;
-    const { rows } = await this.client.query<StateRow>(`EXECUTE delinquency_run_states_v4(${uuids})`);
-    return rows;
+    return query(this.runner, STATES, [rentalRecordUuids]);
   }
 
   /**
    * The writes in one message, each its own transaction: lock, write if unchanged, commit. Says which wrote.
-   * Should a statement fail, the rest of the message is skipped: the transactions before it are committed,
-   * its own is still open and is rolled back.
+   * Should a statement fail, the transactions before it are committed and the error is thrown.
    */
   private async write(writes: readonly Write[]): Promise<boolean[]> {
-    const transactions = writes.map(({ parameters }) => {
-      const [uuid] = parameters;
-      const values = parameters.map((value) => literal(value)).join(', ');
-      return `BEGIN; EXECUTE delinquency_run_lock_v2(${literal(uuid)}); EXECUTE delinquency_run_write_v4(${values}); COMMIT`;
-    });
-    try {
-      const results = (await this.client.query(transactions.join('; '))) as unknown as QueryResult<{ applied: boolean }>[];
-      const applied = writes.map((_, index) => results[index * STATEMENTS_PER_WRITE + 2]?.rows[0]?.applied === true);
-      if (applied.includes(true)) {
-        this.unnotified = true;
-        if (this.notifications.due()) await this.notify();
-      }
-      return applied;
-    } catch (error) {
-      await this.client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+    const answers = await transactionsInOneMessage(
+      this.runner,
+      writes.map(({ row, parameters }) => [bind(LOCK, [row.rental_record_uuid]), bind(WRITE, parameters)] as const),
+    );
+    const applied = answers.map(([answer]) => answer?.applied === true);
+    if (applied.includes(true)) {
+      this.unnotified = true;
+      if (this.notifications.due()) await this.notify();
     }
+    return applied;
   }
 
   private async notify(): Promise<void> {
     this.unnotified = false;
-    await this.client.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+    await query(this.runner, NOTIFY_OUTBOX);
   }
 
   /** A business-day transition as the arguments of the transition write, made only if the rental is still as read. */
@@ -284,9 +267,6 @@ interface Write {
   lastEventAt: Date;
 }
 
-/** BEGIN, lock, write, COMMIT. */
-const STATEMENTS_PER_WRITE = 4;
-
 /** The first transition a rental's state as read brings on `businessDate`; `more` when another follows it. */
 interface Decision {
   rental: LockedRental;
@@ -302,24 +282,4 @@ function decide(row: StateRow, businessDate: CalendarDate, schedule: Delinquency
   const transitions = transitionsForBusinessDate({ ...delinquencyInput(rental), schedule, businessDate });
   const [transition] = transitions;
   return transition === undefined ? null : { rental, transition, more: transitions.length > 1 };
-}
-
-/**
- * A value as an SQL literal for EXECUTE (its type comes from the prepared statement's parameter). Strings
- * only need their quotes doubled: the worker's session has standard_conforming_strings on (set with the
- * statements), so a backslash is an ordinary character.
- */
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'string') {
-    if (value.includes('\0')) throw new Error('A string with a NUL character has no SQL literal');
-    return `'${value.replaceAll("'", "''")}'`;
-  }
-  if (value instanceof Date) return `'${value.toISOString()}'`;
-  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(', ')}]::text[]`;
-  throw new Error(`No literal for ${typeof value}`);
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { BusinessDateInput, CalendarDate, DelinquencyState, PausableStatus, RentalDelinquencyStatus } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 import { RentalNotFound } from './errors';
 
 /** Which rental an operation is about; facility and portfolio, when given, must match (else not found). */
@@ -57,12 +58,12 @@ export interface LockedRentalRow {
  * read by a second statement: one that waited for the lock would still see the snapshot from before the
  * holder's commit (Postgres rechecks only the locked row, not the joined delinquency).
  */
-const LOCK_SQL = `
+const LOCK = sql<unknown, [string, string | null, string | null]>(`
 SELECT 1 FROM rental_records r
  WHERE r.uuid = $1 AND ($2::uuid IS NULL OR r.facility_uuid = $2) AND ($3::uuid IS NULL OR r.portfolio_uuid = $3)
-   FOR NO KEY UPDATE`;
+   FOR NO KEY UPDATE`);
 
-const STATE_SQL = `
+const STATE = sql<LockedRentalRow, [string]>(`
 SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS rental_status, r.balance_in_pennies, r.oldest_open_due_on::text AS oldest_open_due_on,
        (now() AT TIME ZONE f.time_zone)::date::text AS facility_today,
        d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
@@ -70,13 +71,12 @@ SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS r
   FROM rental_records r
   JOIN facilities f ON f.uuid = r.facility_uuid
   LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
- WHERE r.uuid = $1`;
+ WHERE r.uuid = $1`);
 
 export async function lockRental(manager: EntityManager, ref: RentalRef): Promise<LockedRental> {
-  const locked: unknown[] = await manager.query(LOCK_SQL, [ref.rentalRecordUuid, ref.facilityUuid ?? null, ref.portfolioUuid ?? null]);
+  const locked = await query(manager, LOCK, [ref.rentalRecordUuid, ref.facilityUuid ?? null, ref.portfolioUuid ?? null]);
   if (locked.length === 0) throw new RentalNotFound(ref.rentalRecordUuid);
-  const rows: LockedRentalRow[] = await manager.query(STATE_SQL, [ref.rentalRecordUuid]);
-  const row = rows[0];
+  const [row] = await query(manager, STATE, [ref.rentalRecordUuid]);
   if (!row) throw new RentalNotFound(ref.rentalRecordUuid);
   return lockedRentalFromRow(row);
 }

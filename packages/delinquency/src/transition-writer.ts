@@ -1,10 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import type { DelinquencyTransition } from '@storage/domain';
 import { OUTBOX_CHANNEL, type OutboxPublisher } from '@storage/messaging';
+import { query, sql } from '@storage/persistence';
 import { loadRentalEventContext } from '@storage/rental-events';
 import { pendingAuction } from './auctions';
 import type { LockedRental } from './locked-rental';
 import { TRANSITION_WRITE_SQL, transitionWrite, transitionWriteParameters, type DelinquencyView, type TransitionOptions } from './transition-write';
+
+const WRITE = sql<{ applied: boolean }>(TRANSITION_WRITE_SQL);
+const NOTIFY = sql<unknown, [string, string]>('SELECT pg_notify($1, $2)');
 
 /**
  * Applies one transition to a rental locked in the caller's transaction (payments, operator actions, auction
@@ -29,9 +33,9 @@ export async function writeTransition(
     stateVersion: null,
     options,
   });
-  const [result] = await manager.query<{ applied: boolean }[]>(TRANSITION_WRITE_SQL, transitionWriteParameters(write.arguments));
+  const [result] = await query(manager, WRITE, transitionWriteParameters(write.arguments));
   if (result?.applied !== true) throw new Error(`Rental record ${rental.rentalRecordUuid} vanished inside its own transaction`);
   // Delivered at commit, so a rolled-back transition wakes nobody (the relay also polls).
-  await manager.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']);
+  await query(manager, NOTIFY, [OUTBOX_CHANNEL, '']);
   return write.view;
 }

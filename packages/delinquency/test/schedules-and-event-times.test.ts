@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_DELINQUENCY_SCHEDULE } from '@storage/domain';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type TestDatabase } from '@storage/testing';
 import { facilitySchedule } from '../src';
 import { eventTimes } from '../src/event-times';
@@ -30,8 +30,9 @@ describe('facilitySchedule', () => {
 
   const insert = async (facilityUuid: string, days: [number, number, number, number]) => {
     await insertRentalParents(db, { facilityUuid });
-    await db.query(
-      `INSERT INTO delinquency_schedules (facility_uuid, grace_days, overlock_day, lien_day, auction_day, late_fee_in_pennies) VALUES ($1, $2, $3, $4, $5, 1500)`,
+    await query(
+      db,
+      sql('INSERT INTO delinquency_schedules (facility_uuid, grace_days, overlock_day, lien_day, auction_day, late_fee_in_pennies) VALUES ($1, $2, $3, $4, $5, 1500)'),
       [facilityUuid, ...days],
     );
   };
