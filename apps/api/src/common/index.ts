@@ -5,6 +5,4 @@ export { IsOmittable } from './omittable';
 export { IsUuidString, lowerUuids, UuidPipe } from './uuid';
 export { requireFacility, type FacilityRow } from './facility-lookup';
 export { IsEmailAddress, IsPhone, PHONE_PATTERN, PHONE_PATTERN_DESCRIPTION } from './contact';
-export { updateReturning } from './update-returning';
-export { queryPrepared, type PreparedStatement } from './prepared-query';
 export { Batcher, type BatcherOptions } from './batcher';

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { isValidEmail, isValidPhone } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 import type { FieldError } from '@storage/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import { notFound, updateReturning } from '../common';
+import { notFound } from '../common';
 import type { ContactMethod } from '../model/lease.entity';
 import { NOTIFICATION_PORT, SECRET_PLACEHOLDER, type NotificationPort } from '../notifications/notification.port';
 import { signingLink } from '../notifications/signing-link';
 
 export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
+
+/** The lead's lease already sent, sent again. */
+const RESEND_LEASE = sql<{ uuid: string; signingToken: string }, [string]>(
+  `UPDATE leases SET sent_at = now() WHERE lead_uuid = $1 AND status = 'SENT' RETURNING uuid, signing_token AS "signingToken"`,
+);
 
 interface LeadToLease {
   leadUuid: string;
@@ -60,12 +66,8 @@ export class LeasesService {
 
   /** The lead's SENT lease, or a new one at the unit group's current web rate; needs a vacant unit. */
   private async signableLease(db: EntityManager, lead: LeadToLease, facilityUuid: string): Promise<{ uuid: string; signingToken: string }> {
-    const existing = await updateReturning<{ uuid: string; signingToken: string }>(
-      db,
-      `UPDATE leases SET sent_at = now() WHERE lead_uuid = $1 AND status = 'SENT' RETURNING uuid, signing_token AS "signingToken"`,
-      [lead.leadUuid],
-    );
-    if (existing[0] !== undefined) return existing[0];
+    const [existing] = await query(db, RESEND_LEASE, [lead.leadUuid]);
+    if (existing !== undefined) return existing;
     const groups: { webRate: number; vacant: number }[] = await db.query(
       `SELECT current_web_rate_in_pennies AS "webRate",
               (SELECT count(*)::int FROM units u WHERE u.unit_group_uuid = g.uuid AND u.status = 'vacant') AS vacant

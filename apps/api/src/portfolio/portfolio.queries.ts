@@ -1,4 +1,4 @@
-import type { PreparedStatement } from '../common/prepared-query';
+import { sql } from '@storage/persistence';
 
 /**
  * Operation 7's query, JSON built by PostgreSQL. Shared with the benchmark's bare server (apps/api/bench),
@@ -33,4 +33,4 @@ SELECT coalesce((
   WHERE s.facility_uuid = f.uuid AND s.uuid = ANY($3::uuid[])), '[]')::text AS body
 FROM facilities f WHERE f.uuid = $1 AND f.portfolio_uuid = $2`;
 
-export const SIZE_AND_TYPE_GROUPS_STATEMENT: PreparedStatement = { name: 'api-op7-size-and-type-groups', text: SIZE_AND_TYPE_GROUPS_SQL };
+export const SIZE_AND_TYPE_GROUPS_STATEMENT = sql<{ body: string }, [string, string, string[]]>(SIZE_AND_TYPE_GROUPS_SQL, { prepared: 'api_op7_size_and_type_groups' });

@@ -1,10 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { normalizePhone } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { DataSource } from 'typeorm';
-import { lowerUuids, notFound, requireFacility, updateReturning } from '../common';
+import { lowerUuids, notFound, requireFacility } from '../common';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import type { CoverageHistoryRecord, NoteCreated, PersonContact, UpdatePerson, VehicleView } from './portfolio.dto';
+
+const UPDATE_PERSON = sql<PersonContact, [string, string, string | null, string | null]>(
+  `UPDATE persons SET email = coalesce($3, email), phone = coalesce($4, phone), updated_at = now()
+    WHERE uuid = $1 AND portfolio_uuid = $2 RETURNING uuid AS "personUuid", email, phone`,
+);
 
 /** Portfolio look-ups and small updates: vehicles, coverage history, persons, notes, gate codes. */
 @Injectable()
@@ -41,13 +47,12 @@ export class RecordsService {
     if (update.email === undefined && update.phone === undefined) {
       throw new InvalidRequestException([{ field: 'body', message: 'email or phone is required' }]);
     }
-    const rows = await updateReturning<PersonContact>(
-      this.dataSource.manager,
-      `UPDATE persons SET email = coalesce($3, email), phone = coalesce($4, phone), updated_at = now()
-       WHERE uuid = $1 AND portfolio_uuid = $2 RETURNING uuid AS "personUuid", email, phone`,
-      [personUuid, portfolioUuid, update.email?.trim().toLowerCase() ?? null, update.phone === undefined ? null : normalizePhone(update.phone)],
-    );
-    const person = rows[0];
+    const [person] = await query(this.dataSource, UPDATE_PERSON, [
+      personUuid,
+      portfolioUuid,
+      update.email?.trim().toLowerCase() ?? null,
+      update.phone === undefined ? null : normalizePhone(update.phone),
+    ]);
     if (person === undefined) throw notFound('Person', personUuid);
     return person;
   }

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '@storage/platform';
 import { repriceUnitGroup } from '@storage/unit-occupancy';
 import { DataSource } from 'typeorm';
-import { lowerUuids, notFound, queryPrepared } from '../common';
+import { query } from '@storage/persistence';
+import { lowerUuids, notFound } from '../common';
 import type { PatchUnitGroupRate, UnitGroupRates } from './portfolio.dto';
 import { SIZE_AND_TYPE_GROUPS_STATEMENT } from './portfolio.queries';
 
@@ -12,7 +13,7 @@ export class UnitGroupsService {
 
   /** Operation 7, as JSON text: one prepared statement, the body passed through as PostgreSQL built it. Unknown UUIDs are left out. */
   async sizeAndTypeGroupsJson(portfolioUuid: string, facilityUuid: string, uuids: string[]): Promise<string> {
-    const rows = await queryPrepared<{ body: string }>(this.dataSource, SIZE_AND_TYPE_GROUPS_STATEMENT, [facilityUuid, portfolioUuid, lowerUuids(uuids)]);
+    const rows = await query(this.dataSource, SIZE_AND_TYPE_GROUPS_STATEMENT, [facilityUuid, portfolioUuid, lowerUuids(uuids)]);
     const row = rows[0];
     if (row === undefined) throw notFound('Facility', facilityUuid);
     return row.body;

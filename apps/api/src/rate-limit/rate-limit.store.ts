@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { queryPrepared, type PreparedStatement } from '../common';
+import { query, sql } from '@storage/persistence';
 import type { RateLimitPolicy } from './rate-limit.config';
 
 /** What one check gave: `granted` requests (0: none), and how long until the bucket has room for one more. */
@@ -19,9 +19,8 @@ const NOW = 'EXCLUDED.taken_at_ms';
 const ROOM = `floor($4::int - (greatest(r.tat_ms, ${NOW}) - ${NOW}) / $3::float8 + 1e-9)`;
 const GRANTED = `greatest(0, least($2::int, ${ROOM}))::int`;
 
-const TAKE: PreparedStatement = {
-  name: 'api_rate_limit_take',
-  text: `
+const TAKE = sql<{ granted: number; backlog: number }, [string, number, number, number]>(
+  `
   INSERT INTO api_rate_limits AS r (bucket, taken_at_ms, granted, tat_ms)
   SELECT $1, n.now, least($2::int, $4::int), n.now + least($2::int, $4::int) * $3::float8
     FROM (SELECT extract(epoch FROM clock_timestamp()) * 1000 AS now) n
@@ -30,11 +29,12 @@ const TAKE: PreparedStatement = {
     granted = ${GRANTED},
     tat_ms = greatest(r.tat_ms, ${NOW}) + ${GRANTED} * $3::float8
   RETURNING granted, tat_ms - taken_at_ms AS backlog`,
-};
+  { prepared: 'api_rate_limit_take' },
+);
 
 /** Takes up to `wanted` requests from the bucket, atomically, in one round trip. */
 export async function takeFromBucket(db: DataSource, bucket: string, wanted: number, policy: RateLimitPolicy): Promise<Grant> {
-  const rows = await queryPrepared<{ granted: number; backlog: number }>(db, TAKE, [bucket, wanted, policy.intervalMs, policy.burst]);
+  const rows = await query(db, TAKE, [bucket, wanted, policy.intervalMs, policy.burst]);
   const { granted, backlog } = rows[0];
   // The next request fits once the backlog is down to burst - 1 intervals.
   return { granted, retryAfterMs: Math.max(0, backlog - (policy.burst - 1) * policy.intervalMs) };

@@ -11,24 +11,23 @@ import {
   type RentalEventContext,
   type RentalEventContextRow,
 } from '@storage/rental-events';
+import { query, sql } from '@storage/persistence';
 import { withEventTimeStamp } from '@storage/rentals';
-import { queryPrepared, type PreparedStatement } from '../common';
 import { nextEventTime } from './event-time';
 
-const CONTEXT: PreparedStatement = {
-  name: 'api-rental-event-context',
-  text: `SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`,
-};
+const CONTEXT = sql<RentalEventContextRow, [string]>(`SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`, {
+  prepared: 'api_rental_event_context',
+});
 
 /*
  * The event time recorded on the rental and its context read, in one round trip. The context is as of the
  * statement's start, which the stamp does not change: it has the transaction's earlier writes, and
  * last_event_at is not part of it.
  */
-const STAMP_AND_CONTEXT: PreparedStatement = {
-  name: 'api-rental-event-stamp-and-context',
-  text: withEventTimeStamp(`SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`),
-};
+const STAMP_AND_CONTEXT = sql<RentalEventContextRow, [string, Date]>(
+  withEventTimeStamp(`SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`),
+  { prepared: 'api_rental_event_stamp_and_context' },
+);
 
 /** Writes a rental's tenant lifecycle events to the outbox, in the transaction that made the change. */
 @Injectable()
@@ -37,7 +36,7 @@ export class LifecyclePublisher {
 
   /** The rental's event context as the transaction sees it now (after its own writes). */
   async context(db: EntityManager, rentalRecordUuid: string): Promise<RentalEventContext> {
-    return contextOf(rentalRecordUuid, await queryPrepared<RentalEventContextRow>(db, CONTEXT, [rentalRecordUuid]));
+    return contextOf(rentalRecordUuid, await query(db, CONTEXT, [rentalRecordUuid]));
   }
 
   /**
@@ -53,7 +52,7 @@ export class LifecyclePublisher {
     previousEventAt: Date | null,
   ): Promise<RentalEventContext> {
     const occurredAt = nextEventTime(previousEventAt);
-    const context = contextOf(rentalRecordUuid, await queryPrepared<RentalEventContextRow>(db, STAMP_AND_CONTEXT, [rentalRecordUuid, occurredAt]));
+    const context = contextOf(rentalRecordUuid, await query(db, STAMP_AND_CONTEXT, [rentalRecordUuid, occurredAt]));
     const addedObject = typeof added === 'function' ? added(context) : added;
     // EventEnvelope<T> is one member of the EventEnvelope union; TypeScript cannot see that for a generic T.
     await this.outbox.publish(db, rentalEnvelope(type, context, addedObject, occurredAt) as EventEnvelope);

@@ -2,24 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
+import { sql } from '@storage/persistence';
 import { paymentRecordedEnvelope, RECORD_PAYMENTS_SQL, recordPaymentsParameters, type PaymentToRecord } from '@storage/rental-ledger';
-import type { PreparedStatement } from '../common';
 import { SERVICE_NAME } from '../service-info';
 import type { RentalRef } from './rental-lock';
 import type { PaymentRecorded } from './rentals.dto';
 import { VersionedWrites, type VersionedRow } from './versioned-writes';
 
-const READ: PreparedStatement = {
-  name: 'api-payment-read',
-  text: `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
+const READ = sql<RentalRow>(
+  `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
 CROSS JOIN LATERAL (
   SELECT r.status, r.xmin::text AS version, r.balance_in_pennies AS "balanceInPennies", (now() AT TIME ZONE f.time_zone)::date::text AS "facilityToday"
     FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
    WHERE r.uuid = k.uuid AND r.facility_uuid = k.facility_uuid AND r.portfolio_uuid = k.portfolio_uuid) x`,
-};
+  { prepared: 'api_payment_read' },
+);
 
 /** The payment write of `@storage/rental-ledger`, which owns recording payments, prepared per connection. */
-const WRITE: PreparedStatement = { name: 'api-payment-write-v3', text: RECORD_PAYMENTS_SQL };
+const WRITE = sql<{ uuid: string }>(RECORD_PAYMENTS_SQL, { prepared: 'api_payment_write' });
 
 interface RentalRow extends VersionedRow {
   balanceInPennies: number;

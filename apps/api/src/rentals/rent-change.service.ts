@@ -1,10 +1,10 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
+import { sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { CHANGE_RENTS_SQL } from '@storage/rentals';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEnvelope, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
-import type { PreparedStatement } from '../common';
 import { SERVICE_NAME } from '../service-info';
 import { nextEventTime } from './event-time';
 import type { RentalRef } from './rental-lock';
@@ -12,24 +12,21 @@ import { rentalView, type RentalView } from './rentals.dto';
 import { outboxColumns, VersionedWrites, type VersionedRow } from './versioned-writes';
 
 /** The rentals with their event context (the joins include `facilities f`). */
-const READ: PreparedStatement = {
-  name: 'api-rent-change-read',
-  text: `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
+const READ = sql<RentalRow>(
+  `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
 CROSS JOIN LATERAL (
   SELECT r.status, r.xmin::text AS version, r.last_event_at AS "lastEventAt",
          (now() AT TIME ZONE f.time_zone)::date::text AS "facilityToday", ${RENTAL_EVENT_CONTEXT_COLUMNS}
     FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS}
    WHERE r.uuid = k.uuid AND r.facility_uuid = k.facility_uuid AND r.portfolio_uuid = k.portfolio_uuid) x`,
-};
+  { prepared: 'api_rent_change_read' },
+);
 
 /**
  * The rentals still at their version read, changed, each with its event and its change recorded with the date
  * billing applies it from; notified at commit as OutboxPublisher does.
  */
-const WRITE: PreparedStatement = {
-  name: 'api-rent-change-write-v2',
-  text: CHANGE_RENTS_SQL,
-};
+const WRITE = sql<{ uuid: string }>(CHANGE_RENTS_SQL, { prepared: 'api_rent_change_write' });
 
 interface RentalRow extends VersionedRow, RentalEventContextRow {
   lastEventAt: Date | null;

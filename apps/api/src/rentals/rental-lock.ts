@@ -1,7 +1,8 @@
 import { ConflictException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
-import { notFound, queryPrepared, type PreparedStatement } from '../common';
+import { query, sql } from '@storage/persistence';
+import { notFound } from '../common';
 import type { RentalStatus } from '../model/rental-record.entity';
 
 /** Which rental an operator action is about: the path's portfolio, facility and rental record. */
@@ -36,9 +37,8 @@ export interface LockedRental {
  * rental's row first, and rent changes and payments write it only if unchanged since they read it
  * (VersionedWrites), so the writers of one rental take turns.
  */
-const LOCK: PreparedStatement = {
-  name: 'api-lock-rental',
-  text: `
+const LOCK = sql<LockedRental & { status: RentalStatus }, [string, string, string]>(
+  `
 SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facilityUuid", r.unit_uuid AS "unitUuid",
        r.unit_group_uuid AS "unitGroupUuid", r.person_uuid AS "personUuid", r.lead_uuid AS "leadUuid",
        r.rent_in_pennies AS "rentInPennies", r.balance_in_pennies AS "balanceInPennies",
@@ -47,14 +47,15 @@ SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facility
   FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
  WHERE r.uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3
    FOR NO KEY UPDATE OF r`,
-};
+  { prepared: 'api_lock_rental' },
+);
 
 /**
  * Locks the rental for an operator action. 404 when it is not a rental of this facility and portfolio
  * (the same answer either way), 409 when it has moved out.
  */
 export async function lockActiveRental(db: EntityManager, ref: RentalRef): Promise<LockedRental> {
-  return activeRental(await queryPrepared<LockedRental & { status: RentalStatus }>(db, LOCK, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]), ref);
+  return activeRental(await query(db, LOCK, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]), ref);
 }
 
 /** The rental row of `ref` read by its key, facility and portfolio: 404 when there is none, 409 when it has moved out. */

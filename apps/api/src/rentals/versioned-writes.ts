@@ -1,7 +1,8 @@
 import { ConflictException } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { topicFor, type EventEnvelope } from '@storage/domain';
-import { Batcher, queryPrepared, type PreparedStatement } from '../common';
+import { query, type Sql } from '@storage/persistence';
+import { Batcher } from '../common';
 import { activeRental, type RentalRef } from './rental-lock';
 
 /** A rental row as a versioned read returns it: `ord` is its request's place in the batch (from 1). */
@@ -17,11 +18,11 @@ export interface RentalWrite {
   rentalRecordUuid: string;
 }
 
-export interface VersionedStatements<Write extends RentalWrite> {
+export interface VersionedStatements<Row extends VersionedRow, Write extends RentalWrite> {
   /** $1, $2, $3: the rentals', facilities' and portfolios' uuids; a row per rental found, with `ord`, `status`, `version`. */
-  read: PreparedStatement;
+  read: Sql<Row>;
   /** Writes those of its rentals still at the version read (its own transaction); a row `{ uuid }` per rental written. */
-  write: PreparedStatement;
+  write: Sql<{ uuid: string }>;
   writeParameters: (writes: Write[]) => unknown[];
 }
 
@@ -50,10 +51,10 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
   /** The last change of each rental under way in this process, which the next one waits for. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  constructor(dataSource: DataSource, statements: VersionedStatements<Write>) {
+  constructor(dataSource: DataSource, statements: VersionedStatements<Row, Write>) {
     this.reads = new Batcher(
       async (refs) => {
-        const rows = await queryPrepared<Row>(dataSource, statements.read, [
+        const rows = await query(dataSource, statements.read, [
           refs.map((ref) => ref.rentalRecordUuid),
           refs.map((ref) => ref.facilityUuid),
           refs.map((ref) => ref.portfolioUuid),
@@ -64,7 +65,7 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
     );
     this.writes = new Batcher(
       async (writes) => {
-        const written = await queryPrepared<{ uuid: string }>(dataSource, statements.write, statements.writeParameters(writes));
+        const written = await query(dataSource, statements.write, statements.writeParameters(writes));
         const changed = new Set(written.map((row) => row.uuid));
         return writes.map((write) => changed.has(write.rentalRecordUuid));
       },

@@ -1,4 +1,4 @@
-import type { PreparedStatement } from '../common/prepared-query';
+import { sql } from '@storage/persistence';
 
 /**
  * Read queries whose JSON PostgreSQL builds itself. Shared with the benchmark's bare server
@@ -16,4 +16,4 @@ SELECT coalesce((
   FROM coverages c WHERE c.facility_uuid = f.uuid), '[]')::text AS body
 FROM facilities f WHERE f.uuid = $1 AND f.portfolio_uuid = $2`;
 
-export const COVERAGES_STATEMENT: PreparedStatement = { name: 'api-op4-coverages', text: COVERAGES_SQL };
+export const COVERAGES_STATEMENT = sql<{ body: string }, [string, string]>(COVERAGES_SQL, { prepared: 'api_op4_coverages' });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { notFound, queryPrepared } from '../common';
+import { query } from '@storage/persistence';
+import { notFound } from '../common';
 import { COVERAGES_STATEMENT } from './catalog.queries';
 import type { FacilityView, LeadSourceView } from './catalog.dto';
 
@@ -11,7 +12,7 @@ export class CatalogService {
 
   /** Operation 4, as JSON text: one prepared statement, the body passed through as PostgreSQL built it. */
   async coveragesJson(portfolioUuid: string, facilityUuid: string): Promise<string> {
-    const rows = await queryPrepared<{ body: string }>(this.dataSource, COVERAGES_STATEMENT, [facilityUuid, portfolioUuid]);
+    const rows = await query(this.dataSource, COVERAGES_STATEMENT, [facilityUuid, portfolioUuid]);
     const row = rows[0];
     if (row === undefined) throw notFound('Facility', facilityUuid);
     return row.body;
