@@ -2,10 +2,23 @@ import fc from 'fast-check';
 import { addDays, calendarDateSchema, daysBetween, isCalendarDate, toCalendarDate } from '../src';
 
 describe('calendar dates', () => {
-  it.each(['2024-02-29', '2025-12-31', '1999-01-01', '0001-01-01', '9999-12-31'])('accepts %p', (s) => expect(isCalendarDate(s)).toBe(true));
-  it.each(['2023-02-29', '2025-13-01', '2025-04-31', '2025-1-01', '2025-01-01T00:00:00Z', '', '0000-01-01', '0000-12-31'])('refuses %p', (s) => {
+  it.each(['2024-02-29', '2000-02-29', '2025-12-31', '1999-01-01', '0001-01-01', '9999-12-31'])('accepts %p', (s) => expect(isCalendarDate(s)).toBe(true));
+  it.each(['2023-02-29', '1900-02-29', '2025-13-01', '2025-04-31', '2025-1-01', '2025-01-01T00:00:00Z', '', '0000-01-01', '0000-12-31'])('refuses %p', (s) => {
     expect(isCalendarDate(s)).toBe(false);
     expect(calendarDateSchema.safeParse(s).success).toBe(false);
+  });
+
+  it('accepts exactly the strings that name a day of years 0001 to 9999', () => {
+    const digits = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length });
+    fc.assert(
+      fc.property(fc.tuple(digits(4), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })), ([year, month, day]) => {
+        const s = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+        const ms = Date.parse(`${s}T00:00:00Z`);
+        const isDay = year !== '0000' && !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === s;
+        expect(isCalendarDate(s)).toBe(isDay);
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
   it('counts calendar days across month, leap day and year ends', () => {
