@@ -90,10 +90,10 @@ WITH guarded AS (
      WHERE (e.value->>'rental_record_uuid')::uuid IN (SELECT uuid FROM guarded)))
 ), events AS (
   ${outboxInsertSql(
-    `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
-        FROM unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[]) WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
-       WHERE u.key::uuid IN (SELECT uuid FROM guarded) ORDER BY u.ord) AS e`,
-    '$12',
+    `(SELECT $8::text AS topic, u.envelope->>'key' AS key, u.envelope->>'type' AS type, u.envelope->>'eventId' AS event_id, u.envelope
+        FROM jsonb_array_elements($7::jsonb) WITH ORDINALITY AS u(envelope, ord)
+       WHERE (u.envelope->>'key')::uuid IN (SELECT uuid FROM guarded) ORDER BY u.ord) AS e`,
+    '$9',
   )}
   RETURNING id
 )
@@ -127,7 +127,6 @@ export async function billRentals(
   const rows: BillingRow[] = await db.query(TERMS_SQL, [rentalRecordUuids, through]);
   const now = options.now ?? new Date();
   const bills = rows.map((row) => billOf(row, through, options.postedOn, now));
-  const envelopes = bills.flatMap((bill) => bill.events);
   const uncharged = bills.filter((bill) => bill.events.length === 0);
   const locked: { uuid: string }[] = await db.query(WRITE_SQL, [
     bills.map((bill) => bill.row.uuid),
@@ -136,11 +135,9 @@ export async function billRentals(
     uncharged.map((bill) => bill.row.uuid),
     uncharged.map((bill) => bill.nextDueDate),
     `[${bills.map((bill) => bill.entriesJson.slice(1, -1)).filter((json) => json !== '').join(',')}]`,
-    envelopes.map((envelope) => topicFor(envelope.type)),
-    envelopes.map((envelope) => envelope.key),
-    envelopes.map((envelope) => envelope.type),
-    envelopes.map((envelope) => envelope.eventId),
-    envelopes.map((envelope) => JSON.stringify(envelope)),
+    // The events as one JSON array: no array literal to escape, element by element.
+    JSON.stringify(bills.flatMap((bill) => bill.events)),
+    topicFor('charge-posted'),
     options.source,
   ]);
   const written = new Set(locked.map((row) => row.uuid));
