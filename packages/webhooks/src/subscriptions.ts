@@ -1,11 +1,9 @@
-import type { EntityManager } from 'typeorm';
+import { query, sql, type Queryable } from '@storage/persistence';
 
 /*
  * The api's writes and reads of subscriptions (operations 15 to 18) on `webhook_endpoints`, this package's table:
  * the api calls these instead of writing the table itself. Secrets arrive sealed (`SecretKeyring`).
  */
-
-type Queryable = Pick<EntityManager, 'query'>;
 
 /** An endpoint as a subscription: where, for whom, what it receives. */
 export interface Subscription {
@@ -40,55 +38,59 @@ export const VENDOR_CONSTRAINT = 'uq_webhook_endpoints_portfolio_vendor';
 const COLUMNS = `id, portfolio, vendor_name AS "vendorName", url, description, event_types AS "eventTypes",
   facility_uuids AS "facilityUuids", unit_types AS "unitTypes", amenity_uuids AS "amenityUuids"`;
 
+const INSERT = sql<Subscription>(
+  `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+);
+const LIST = sql<Subscription, [string, string | null, string | null]>(
+  `SELECT ${COLUMNS} FROM webhook_endpoints
+    WHERE portfolio = $1 AND ($2::text IS NULL OR url = $2) AND ($3::text IS NULL OR $3 = ANY(event_types))
+    ORDER BY created_at, id`,
+);
+const CHANGE = sql<Subscription, [string, string, string[] | null, string | null, string[] | null, string[] | null, string[] | null]>(
+  `UPDATE webhook_endpoints SET
+     event_types = COALESCE($3, event_types), description = COALESCE($4, description),
+     facility_uuids = COALESCE($5, facility_uuids), unit_types = COALESCE($6, unit_types),
+     amenity_uuids = COALESCE($7, amenity_uuids), updated_at = now()
+   WHERE portfolio = $1 AND url = $2
+   RETURNING ${COLUMNS}`,
+);
+const LOCK_VENDOR = sql<Subscription, [string, string]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND vendor_name = $2 FOR UPDATE`);
+const SET_EVENT_TYPES = sql<never, [string, readonly string[]]>('UPDATE webhook_endpoints SET event_types = $2, updated_at = now() WHERE id = $1');
+const REMOVE = sql<never, [string]>('DELETE FROM webhook_endpoints WHERE id = $1');
+
 /** Inserts the endpoint; a vendor or url the portfolio has already fails with the driver's unique violation. */
 export async function insertSubscription(db: Queryable, endpoint: NewSubscription): Promise<Subscription> {
-  const rows: Subscription[] = await db.query(
-    `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-    [endpoint.id, endpoint.portfolio, endpoint.vendorName, endpoint.url, endpoint.description, endpoint.eventTypes, endpoint.facilityUuids,
-      endpoint.unitTypes, endpoint.amenityUuids, endpoint.sealedSecret],
-  );
-  return rows[0];
+  const [inserted] = await query(db, INSERT, [
+    endpoint.id, endpoint.portfolio, endpoint.vendorName, endpoint.url, endpoint.description, endpoint.eventTypes, endpoint.facilityUuids,
+    endpoint.unitTypes, endpoint.amenityUuids, endpoint.sealedSecret,
+  ]);
+  return inserted;
 }
 
 /** The portfolio's subscriptions, oldest first, optionally of one url and one event type. */
 export async function listSubscriptions(db: Queryable, portfolio: string, filter: { url: string | null; eventType: string | null }): Promise<Subscription[]> {
-  return db.query(
-    `SELECT ${COLUMNS} FROM webhook_endpoints
-     WHERE portfolio = $1 AND ($2::text IS NULL OR url = $2) AND ($3::text IS NULL OR $3 = ANY(event_types))
-     ORDER BY created_at, id`,
-    [portfolio, filter.url, filter.eventType],
-  );
+  return query(db, LIST, [portfolio, filter.url, filter.eventType]);
 }
 
 /** Changes the portfolio's endpoint of `url`; null when it has none. */
 export async function changeSubscription(db: Queryable, portfolio: string, url: string, changes: SubscriptionChanges): Promise<Subscription | null> {
-  const rows: Subscription[] = await db.query(
-    `WITH updated AS (
-       UPDATE webhook_endpoints SET
-         event_types = COALESCE($3, event_types), description = COALESCE($4, description),
-         facility_uuids = COALESCE($5, facility_uuids), unit_types = COALESCE($6, unit_types),
-         amenity_uuids = COALESCE($7, amenity_uuids), updated_at = now()
-       WHERE portfolio = $1 AND url = $2
-       RETURNING ${COLUMNS})
-     SELECT * FROM updated`,
-    [portfolio, url, changes.eventTypes, changes.description, changes.facilityUuids, changes.unitTypes, changes.amenityUuids],
-  );
-  return rows[0] ?? null;
+  const [changed] = await query(db, CHANGE, [portfolio, url, changes.eventTypes, changes.description, changes.facilityUuids, changes.unitTypes, changes.amenityUuids]);
+  return changed ?? null;
 }
 
 /** The vendor's endpoint in the portfolio, locked for the caller's transaction; null when it has none. */
 export async function lockVendorSubscription(db: Queryable, portfolio: string, vendorName: string): Promise<Subscription | null> {
-  const rows: Subscription[] = await db.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND vendor_name = $2 FOR UPDATE`, [portfolio, vendorName]);
-  return rows[0] ?? null;
+  const [locked] = await query(db, LOCK_VENDOR, [portfolio, vendorName]);
+  return locked ?? null;
 }
 
 /** The endpoint now receives only `eventTypes` (at least one: with none, `removeSubscription`). */
 export async function setSubscribedEventTypes(db: Queryable, id: string, eventTypes: readonly string[]): Promise<void> {
-  await db.query('UPDATE webhook_endpoints SET event_types = $2, updated_at = now() WHERE id = $1', [id, eventTypes]);
+  await query(db, SET_EVENT_TYPES, [id, eventTypes]);
 }
 
 /** Removes the endpoint, its messages and attempts with it (foreign keys). */
 export async function removeSubscription(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM webhook_endpoints WHERE id = $1', [id]);
+  await query(db, REMOVE, [id]);
 }
