@@ -72,6 +72,17 @@ describe('fan-out of many events in one statement', () => {
     for (const event of events) await h.dataSource.transaction((manager) => fanOut(manager, event, { now: h.clock.now() }));
     expect(batched.map(({ endpoint_id, event_id, body }) => ({ endpoint_id, event_id, body }))).toEqual(await messages());
 
+    // Each alone, a batch of one (the statement's form with plain parameters), under another group's marks: the same.
+    await h.dataSource.query('DELETE FROM webhook_messages');
+    const alone = async () => {
+      const created: (number | undefined)[] = [];
+      for (const event of events) created.push(...(await fanOutManyOnce(h.dataSource, [{ group: 'alone', key: event.eventId, event }], h.clock.now(), NO_CLAIM)).created);
+      return created;
+    };
+    expect(await alone()).toEqual([4, 2, 1, 0]);
+    expect(await messages()).toEqual(batched);
+    expect(await alone()).toEqual([undefined, undefined, undefined, undefined]);
+
     // Delivered again (a crash before the offset was saved): nothing new, every event known as applied.
     await h.dataSource.query('DELETE FROM webhook_messages');
     expect(await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now(), NO_CLAIM)).toEqual({

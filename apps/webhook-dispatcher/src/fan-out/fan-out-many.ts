@@ -36,14 +36,24 @@ interface Row {
   }[];
 }
 
-const FAN_OUT_MANY = `WITH i AS (
-   SELECT * FROM jsonb_to_recordset($1::jsonb)
-     AS i(n int, grp text, key text, portfolio text, event_id text, type text, body text, facility uuid, unit_type uuid, amenities uuid[])),
+/** The columns of the events, `i`: n, grp, key, portfolio, event_id, type, body, facility, unit_type, amenities. */
+const MANY_EVENTS = `SELECT * FROM jsonb_to_recordset($4::jsonb)
+     AS i(n int, grp text, key text, portfolio text, event_id text, type text, body text, facility uuid, unit_type uuid, amenities uuid[])`;
+/**
+ * A batch of one, the usual one at a steady rate, from plain parameters: the same statement then costs PostgreSQL
+ * about 50 µs less per event than decoding a JSON array (a fifth of it).
+ */
+const ONE_EVENT = `SELECT 0 AS n, $4::text AS grp, $5::text AS key, $6::text AS portfolio, $7::text AS event_id, $8::text AS type,
+     $9::text AS body, $10::uuid AS facility, $11::uuid AS unit_type, $12::uuid[] AS amenities`;
+
+/** The fan-out of the events `events` (MANY_EVENTS or ONE_EVENT); $1 is now, $2 the lease's end, $3 how many to claim. */
+const fanOutSql = (events: string): string => `WITH i AS (
+   ${events}),
  mark AS (
    ${markProcessedManySql('SELECT grp, key FROM i')}),
  created AS (
    INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
-   SELECT id, endpoint_id, portfolio, event_id, type, body, 'pending', 0, CASE WHEN row_number() OVER () <= $4 THEN $3::timestamptz ELSE $2::timestamptz END, $2
+   SELECT id, endpoint_id, portfolio, event_id, type, body, 'pending', 0, CASE WHEN row_number() OVER () <= $3 THEN $2::timestamptz ELSE $1::timestamptz END, $1
    FROM (
      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body
      FROM i
@@ -53,14 +63,17 @@ const FAN_OUT_MANY = `WITH i AS (
        AND (cardinality(e.unit_types) = 0 OR i.unit_type = ANY(e.unit_types))
        AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)) m
    ON CONFLICT (endpoint_id, event_id) DO NOTHING
-   RETURNING id, endpoint_id, event_id, body, next_attempt_at)
+   RETURNING id, endpoint_id, event_id, next_attempt_at)
  SELECT EXISTS (SELECT 1 FROM mark WHERE mark.consumer_group = i.grp AND mark.event_id = i.key) AS applied,
         (SELECT count(*)::int FROM created c WHERE c.event_id = i.event_id) AS created,
         (SELECT coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'endpoint_id', c.endpoint_id, 'url', e.url, 'secret', e.secret,
                   'previous_secret', e.previous_secret, 'previous_secret_expires_at', e.previous_secret_expires_at)), '[]')
            FROM created c JOIN webhook_endpoints e ON e.id = c.endpoint_id
-          WHERE c.event_id = i.event_id AND c.next_attempt_at = $3) AS claimed
+          WHERE c.event_id = i.event_id AND c.next_attempt_at = $2) AS claimed
  FROM i ORDER BY i.n`;
+
+const FAN_OUT_MANY = fanOutSql(MANY_EVENTS);
+const FAN_OUT_ONE = fanOutSql(ONE_EVENT);
 
 /**
  * `fanOutOnce` for many events in one statement (atomic, one round trip): each event's processed-event mark
@@ -69,21 +82,14 @@ const FAN_OUT_MANY = `WITH i AS (
  * crashed sender's come back, as after `MessageStore.claimDue`; the others are due now.
  */
 export async function fanOutManyOnce(dataSource: DataSource, events: readonly MarkedEvent[], now: Date, claim: ClaimOnCreate): Promise<FanOutResult> {
-  const input = events.map(({ group, key, event }, n) => ({
-    n,
-    grp: group,
-    key,
-    portfolio: event.portfolio,
-    event_id: event.eventId,
-    type: event.type,
-    body: deliveryBody(event.payload),
-    facility: event.filters.facilityUuid,
-    unit_type: event.filters.unitType,
-    amenities: event.filters.amenityUuids,
-  }));
+  const input = events.map(eventInput);
   // Claimed messages come back without their body: it is the event's, which is here already (no second copy to
   // escape, send and parse).
-  const rows = await queryPrepared<Row>(dataSource, 'webhook-fan-out-many', FAN_OUT_MANY, [JSON.stringify(input), now, claim.leaseUntil, claim.count]);
+  const head = [now, claim.leaseUntil, claim.count];
+  const rows =
+    input.length === 1
+      ? await queryPrepared<Row>(dataSource, 'webhook-fan-out-one', FAN_OUT_ONE, [...head, ...oneEventParams(input[0])])
+      : await queryPrepared<Row>(dataSource, 'webhook-fan-out-many', FAN_OUT_MANY, [...head, JSON.stringify(input)]);
   return {
     created: rows.map((row) => (row.applied ? row.created : undefined)),
     claimed: rows.flatMap((row, n) =>
@@ -99,4 +105,25 @@ export async function fanOutManyOnce(dataSource: DataSource, events: readonly Ma
       })),
     ),
   };
+}
+
+/** An event as the statement's `i` row (MANY_EVENTS decodes these from JSON). */
+function eventInput({ group, key, event }: MarkedEvent, n: number) {
+  return {
+    n,
+    grp: group,
+    key,
+    portfolio: event.portfolio,
+    event_id: event.eventId,
+    type: event.type,
+    body: deliveryBody(event.payload),
+    facility: event.filters.facilityUuid,
+    unit_type: event.filters.unitType,
+    amenities: event.filters.amenityUuids,
+  };
+}
+
+/** ONE_EVENT's parameters $4 to $12, in its order. */
+function oneEventParams(event: ReturnType<typeof eventInput>): unknown[] {
+  return [event.grp, event.key, event.portfolio, event.event_id, event.type, event.body, event.facility, event.unit_type, event.amenities];
 }
