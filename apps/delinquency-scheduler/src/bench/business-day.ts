@@ -6,14 +6,15 @@
  */
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { BusinessDayAdvancer } from '@storage/delinquency';
 import { createDataSource, locateDatabase, migrate } from '@storage/persistence';
-import { BillingDay } from '../run/billing-day';
-import { BusinessDayRunner } from '../run/business-day-runner';
+import { BillingDay, type BillingResult } from '../run/billing-day';
+import { BusinessDayRunner, type RunOptions, type RunResult } from '../run/business-day-runner';
 import { runBusinessDate } from '../run/run-business-date';
 import { BENCH_UUID_FUNCTION, createScaleDataset, type BillingSpread } from './scale-dataset';
 
@@ -29,7 +30,59 @@ interface Measurement {
   transitions: number;
   events: number;
   seconds: number;
+  /** The part of `seconds` spent billing: the run's time weighted by the facilities' billing share of their time. */
+  billingSeconds: number;
+  /** CPU seconds of the run: this process, and the database sessions it used (null when not on this machine). */
+  nodeCpuSeconds: number;
+  databaseCpuSeconds: number | null;
   peakRssMb: number;
+}
+
+/** Billing as the run bills, timed: how long facilities spent in it, summed. */
+class TimedBillingDay extends BillingDay {
+  seconds = 0;
+
+  override async bill(facilityUuid: string, businessDate: string, workers: number): Promise<BillingResult> {
+    const started = process.hrtime.bigint();
+    try {
+      return await super.bill(facilityUuid, businessDate, workers);
+    } finally {
+      this.seconds += Number(process.hrtime.bigint() - started) / 1e9;
+    }
+  }
+}
+
+/** The runner, timing each facility's run: the time billing's share is taken of. */
+class TimedBusinessDayRunner extends BusinessDayRunner {
+  facilitySeconds = 0;
+
+  override async runDates(facilityUuid: string, from: string, through: string, options: RunOptions, workers?: number): Promise<RunResult[]> {
+    const started = process.hrtime.bigint();
+    try {
+      return await super.runDates(facilityUuid, from, through, options, workers);
+    } finally {
+      this.facilitySeconds += Number(process.hrtime.bigint() - started) / 1e9;
+    }
+  }
+}
+
+/**
+ * CPU seconds so far of the database's sessions (server processes) of `database`, by process id, read from /proc:
+ * an empty map when the server is not on this machine.
+ */
+async function sessionCpuSeconds(dataSource: DataSource): Promise<Map<number, number>> {
+  const sessions: { pid: number }[] = await dataSource.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  const ticksPerSecond = 100;
+  const seconds = new Map<number, number>();
+  for (const { pid } of sessions) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / ticksPerSecond);
+    } catch {
+      return new Map();
+    }
+  }
+  return seconds;
 }
 
 const { values } = parseArgs({
@@ -65,10 +118,17 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     global.gc?.();
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-    const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, 'delinquency-scheduler'), new BillingDay(dataSource), concurrency);
+    const billing = new TimedBillingDay(dataSource);
+    const runner = new TimedBusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, 'delinquency-scheduler'), billing, concurrency);
+    // Every session of the pool open before the clock starts, so their CPU is counted from here.
+    await Promise.all(Array.from({ length: concurrency + 2 }, () => dataSource.query('SELECT pg_sleep(0.05)')));
+    const databaseCpuBefore = await sessionCpuSeconds(dataSource);
+    const nodeCpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     const results = await runBusinessDate(dataSource, runner, { asOf: BUSINESS_DATE });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const nodeCpu = process.cpuUsage(nodeCpuBefore);
+    const databaseCpuAfter = await sessionCpuSeconds(dataSource);
     clearInterval(sampler);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     const [{ events }] = await dataSource.query<[{ events: number }]>('SELECT count(*)::int AS events FROM outbox');
@@ -82,6 +142,10 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
       transitions: results.reduce((sum, result) => sum + result.transitions, 0),
       events,
       seconds,
+      billingSeconds: (seconds * billing.seconds) / runner.facilitySeconds,
+      nodeCpuSeconds: (nodeCpu.user + nodeCpu.system) / 1e6,
+      databaseCpuSeconds:
+        databaseCpuBefore.size === 0 ? null : [...databaseCpuAfter].reduce((sum, [pid, cpu]) => sum + cpu - (databaseCpuBefore.get(pid) ?? 0), 0),
       peakRssMb: peakRss / 1024 / 1024,
     };
   } finally {
@@ -111,11 +175,24 @@ function spreadOf(day: string): BillingSpread {
 }
 
 function table(rows: Measurement[]): string {
-  const header = ['day', 'rentals', 'facilities', 'billed', 'charges', 'candidates', 'transitions', 'events', 'seconds', 'rentals/s', 'peak RSS MB'];
+  const header = ['day', 'rentals', 'facilities', 'billed', 'charges', 'candidates', 'transitions', 'events', 'seconds', 'billing s', 'rentals/s', 'CPU s node', 'CPU s db', 'peak RSS MB'];
   const lines = rows.map((m) =>
-    [m.day, m.rentals, m.facilities, m.billed, m.charges, m.candidates, m.transitions, m.events, m.seconds.toFixed(1), Math.round(m.rentals / m.seconds), m.peakRssMb.toFixed(0)].map(
-      String,
-    ),
+    [
+      m.day,
+      m.rentals,
+      m.facilities,
+      m.billed,
+      m.charges,
+      m.candidates,
+      m.transitions,
+      m.events,
+      m.seconds.toFixed(1),
+      m.billingSeconds.toFixed(1),
+      Math.round(m.rentals / m.seconds),
+      m.nodeCpuSeconds.toFixed(1),
+      m.databaseCpuSeconds?.toFixed(1) ?? '-',
+      m.peakRssMb.toFixed(0),
+    ].map(String),
   );
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
   const format = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i])).join('  ');
