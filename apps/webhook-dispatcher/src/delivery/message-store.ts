@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import { disableEndpoints, endFailureRuns, endFailureRunsSql, startFailureRuns } from '@storage/webhooks';
-import { queryPrepared } from '../prepared-query';
 import type { DeliveryResponse } from './delivery-client';
 import type { MessageStatus } from './webhook-message.entity';
 
@@ -29,7 +29,45 @@ export interface AttemptRecord {
 const ENDPOINT_DISABLED_GONE = 'the receiver answered 410 Gone';
 const ENDPOINT_DISABLED_FAILING = 'every delivery failed for 5 days';
 
-// Statements that return rows are wrapped as `WITH … SELECT`: TypeORM hands back [rows, count] for a bare UPDATE.
+interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  body: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number]>(
+  `WITH due AS (
+     SELECT m.id FROM webhook_messages m
+     JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.disabled_at IS NULL
+     WHERE m.status = 'pending' AND m.next_attempt_at <= $1
+     ORDER BY m.next_attempt_at
+     LIMIT $3
+     FOR UPDATE OF m SKIP LOCKED
+   )
+   UPDATE webhook_messages m SET next_attempt_at = $2
+   FROM due, webhook_endpoints e
+   WHERE m.id = due.id AND e.id = m.endpoint_id
+   RETURNING m.id, m.endpoint_id, m.body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+  { prepared: 'webhook_claim_due' },
+);
+
+const NEXT_DUE = sql<{ due: Date | null }>(`SELECT min(next_attempt_at) AS due FROM webhook_messages WHERE status = 'pending'`);
+
+const MOVE_MESSAGES_ON = sql<never, [string[], MessageStatus[], Date[], (Date | null)[]]>(
+  `UPDATE webhook_messages m
+   SET status = u.status, attempts = m.attempts + 1, last_attempt_at = u.attempted_at, next_attempt_at = u.next_attempt_at
+   FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS u(id, status, attempted_at, next_attempt_at)
+   WHERE m.id = ANY($1::text[]) AND m.id = u.id`,
+);
+
+const FAIL_PENDING_OF_ENDPOINTS = sql<never, [string[]]>(
+  `UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ANY($1::uuid[]) AND status = 'pending'`,
+);
 
 /** The delivery queue in PostgreSQL: claims with SKIP LOCKED so replicas share it, records attempts in batches. */
 export class MessageStore {
@@ -40,40 +78,22 @@ export class MessageStore {
    * whose worker dies mid-delivery comes back (same id, so the same hook-id) once the lease runs out.
    */
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
-    const rows = await queryPrepared<Record<string, unknown>>(
-      this.dataSource,
-      'webhook-claim-due',
-      `WITH due AS (
-         SELECT m.id FROM webhook_messages m
-         JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.disabled_at IS NULL
-         WHERE m.status = 'pending' AND m.next_attempt_at <= $1
-         ORDER BY m.next_attempt_at
-         LIMIT $3
-         FOR UPDATE OF m SKIP LOCKED
-       ), claimed AS (
-         UPDATE webhook_messages m SET next_attempt_at = $2
-         FROM due, webhook_endpoints e
-         WHERE m.id = due.id AND e.id = m.endpoint_id
-         RETURNING m.id, m.endpoint_id, m.body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
-       )
-       SELECT * FROM claimed`,
-      [now, leaseUntil, limit],
-    );
+    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit]);
     return rows.map((row) => ({
-      id: row.id as string,
-      endpointId: row.endpoint_id as string,
-      body: row.body as string,
-      attempts: row.attempts as number,
-      url: row.url as string,
-      storedSecret: row.secret as string,
-      storedPreviousSecret: row.previous_secret as string | null,
-      previousSecretExpiresAt: row.previous_secret_expires_at as Date | null,
+      id: row.id,
+      endpointId: row.endpoint_id,
+      body: row.body,
+      attempts: row.attempts,
+      url: row.url,
+      storedSecret: row.secret,
+      storedPreviousSecret: row.previous_secret,
+      previousSecretExpiresAt: row.previous_secret_expires_at,
     }));
   }
 
   /** When the earliest pending message is due (retries, leases of a dead worker), or null when none is. */
   async nextDue(): Promise<Date | null> {
-    const [row]: { due: Date | null }[] = await this.dataSource.query(`SELECT min(next_attempt_at) AS due FROM webhook_messages WHERE status = 'pending'`);
+    const [row] = await query(this.dataSource, NEXT_DUE);
     return row.due;
   }
 
@@ -83,18 +103,12 @@ export class MessageStore {
     if (batch.every((r) => r.outcome === 'succeeded')) return recordSucceeded(this.dataSource, batch);
     await this.dataSource.transaction(async (manager) => {
       await insertAttempts(manager, batch);
-      await manager.query(
-        `UPDATE webhook_messages m
-         SET status = u.status, attempts = m.attempts + 1, last_attempt_at = u.attempted_at, next_attempt_at = u.next_attempt_at
-         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS u(id, status, attempted_at, next_attempt_at)
-         WHERE m.id = ANY($1::text[]) AND m.id = u.id`,
-        [
-          batch.map((r) => r.message.id),
-          batch.map((r): MessageStatus => (r.outcome === 'retry' ? 'pending' : r.outcome === 'gone' ? 'failed' : r.outcome)),
-          batch.map((r) => r.attemptedAt),
-          batch.map((r) => r.nextAttemptAt),
-        ],
-      );
+      await query(manager, MOVE_MESSAGES_ON, [
+        batch.map((r) => r.message.id),
+        batch.map((r): MessageStatus => (r.outcome === 'retry' ? 'pending' : r.outcome === 'gone' ? 'failed' : r.outcome)),
+        batch.map((r) => r.attemptedAt),
+        batch.map((r) => r.nextAttemptAt),
+      ]);
       const failed = batch.filter((r) => r.outcome !== 'succeeded');
       const succeeded = batch.filter((r) => r.outcome === 'succeeded');
       await startFailureRuns(manager, failed.map((r) => ({ endpointId: r.message.endpointId, attemptedAt: r.attemptedAt })));
@@ -108,9 +122,7 @@ export class MessageStore {
         failingReason: ENDPOINT_DISABLED_FAILING,
       });
       if (disabled.length > 0) {
-        await manager.query(`UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ANY($1::uuid[]) AND status = 'pending'`, [
-          disabled,
-        ]);
+        await query(manager, FAIL_PENDING_OF_ENDPOINTS, [disabled]);
       }
     });
   }
@@ -126,11 +138,8 @@ const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[
  * Rows are found by `= ANY(the ids)`: joined to the unnest alone, the generic plan (which guesses 100 attempts)
  * scanned all of webhook_messages for each batch of a few.
  */
-async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<void> {
-  await queryPrepared(
-    dataSource,
-    'webhook-record-succeeded',
-    `WITH a AS (SELECT * FROM ${ATTEMPTS}),
+const RECORD_SUCCEEDED = sql<never>(
+  `WITH a AS (SELECT * FROM ${ATTEMPTS}),
      attempts AS (
        INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
        SELECT * FROM a),
@@ -140,16 +149,20 @@ async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRe
      recovered AS (
        ${endFailureRunsSql('$2::uuid[]')})
      SELECT 1`,
-    attemptParams(batch),
-  );
+  { prepared: 'webhook_record_succeeded' },
+);
+
+async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<void> {
+  await query(dataSource, RECORD_SUCCEEDED, attemptParams(batch));
 }
 
+const INSERT_ATTEMPTS = sql<never>(
+  `INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
+   SELECT * FROM ${ATTEMPTS}`,
+);
+
 async function insertAttempts(manager: EntityManager, batch: readonly AttemptRecord[]): Promise<void> {
-  await manager.query(
-    `INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
-     SELECT * FROM ${ATTEMPTS}`,
-    attemptParams(batch),
-  );
+  await query(manager, INSERT_ATTEMPTS, attemptParams(batch));
 }
 
 function attemptParams(batch: readonly AttemptRecord[]): unknown[] {
