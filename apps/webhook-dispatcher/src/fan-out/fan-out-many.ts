@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { markProcessedManySql } from '@storage/messaging';
+import { query, sql } from '@storage/persistence';
 import type { ClaimedMessage } from '../delivery/message-store';
-import { queryPrepared } from '../prepared-query';
 import { deliveryBody, type FanOutEvent } from './fan-out';
 
 /** One event of a batch: the consumer group and key its processed-event mark is written under. */
@@ -72,8 +72,8 @@ const fanOutSql = (events: string): string => `WITH i AS (
           WHERE c.event_id = i.event_id AND c.next_attempt_at = $2) AS claimed
  FROM i ORDER BY i.n`;
 
-const FAN_OUT_MANY = fanOutSql(MANY_EVENTS);
-const FAN_OUT_ONE = fanOutSql(ONE_EVENT);
+const FAN_OUT_MANY = sql<Row>(fanOutSql(MANY_EVENTS), { prepared: 'webhook_fan_out_many' });
+const FAN_OUT_ONE = sql<Row>(fanOutSql(ONE_EVENT), { prepared: 'webhook_fan_out_one' });
 
 /**
  * `fanOutOnce` for many events in one statement (atomic, one round trip): each event's processed-event mark
@@ -88,8 +88,8 @@ export async function fanOutManyOnce(dataSource: DataSource, events: readonly Ma
   const head = [now, claim.leaseUntil, claim.count];
   const rows =
     input.length === 1
-      ? await queryPrepared<Row>(dataSource, 'webhook-fan-out-one', FAN_OUT_ONE, [...head, ...oneEventParams(input[0])])
-      : await queryPrepared<Row>(dataSource, 'webhook-fan-out-many', FAN_OUT_MANY, [...head, JSON.stringify(input)]);
+      ? await query(dataSource, FAN_OUT_ONE, [...head, ...oneEventParams(input[0])])
+      : await query(dataSource, FAN_OUT_MANY, [...head, JSON.stringify(input)]);
   return {
     created: rows.map((row) => (row.applied ? row.created : undefined)),
     claimed: rows.flatMap((row, n) =>
