@@ -3,6 +3,7 @@
 // caller's transaction, which holds the rental's lock.
 export { setAutopay } from './autopay';
 export { withEventTimeStamp } from './event-stamp';
+export { importRentals, type ExistingCoverageEnrollment, type ExistingRental, type ExistingService, type ExistingVehicle } from './existing-rentals';
 export { issueGateCode } from './gate-codes';
 export { moveIn, type EnrolledCoverage, type MoveIn } from './move-in';
 export { CHANGE_RENTS_SQL } from './rent-changes';

@@ -4,7 +4,7 @@ import { createDataSource } from '@storage/persistence';
 import { postEntries } from '@storage/rental-ledger';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import { repriceUnitGroup } from '@storage/unit-occupancy';
-import { endRental } from '../src';
+import { endRental, importRentals } from '../src';
 
 let database: TestDatabase;
 let db: DataSource;
@@ -57,28 +57,19 @@ describe('endRental', () => {
 
   /** A rental on `unitUuid` with a running service, one ending after END_DATE, one ended before, current and ended coverage, and a gate code. */
   async function rentalOn(unitUuid: string, gateCode: string): Promise<string> {
-    const [{ uuid }]: { uuid: string }[] = await db.query(
-      `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
-                                   billing_day_of_month, next_due_date, start_date)
-       VALUES ($1, $2, $3, $4, $5, 10000, 1, '2025-07-01', '2025-01-01') RETURNING uuid`,
-      [ids.portfolio, ids.facility, unitUuid, ids.group, others.personUuid],
-    );
-    await db.transaction((m) => postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: 2500, postedOn: '2025-06-01', dueOn: '2025-06-01' }]));
-    for (const endDate of [null, '2025-09-30', '2025-03-31']) {
-      await db.query(
-        `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, start_date, end_date)
-         VALUES ($1, $2, 'Lock', 500, '2025-01-01', $3)`,
-        [uuid, others.itemTypeUuid, endDate],
-      );
-    }
-    for (const endDate of [null, '2025-03-31T05:00:00Z']) {
-      await db.query(
-        `INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date, end_date)
-         VALUES ($1, $2, $3, 1200, 200000, '2025-01-01T06:00:00Z', $4)`,
-        [ids.facility, uuid, others.coverageUuid, endDate],
-      );
-    }
-    await db.query('INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code) VALUES ($1, $2, $3)', [ids.facility, uuid, gateCode]);
+    const uuid = randomUUID();
+    const lock = (endDate: string | null) => ({ uuid: randomUUID(), itemTypeUuid: others.itemTypeUuid, description: 'Lock', amountInPennies: 500, feeType: 'FIXED_AMOUNT', startDate: '2025-01-01', endDate });
+    const coverage = (endDate: string | null) => ({ uuid: randomUUID(), coverageUuid: others.coverageUuid, premiumInPennies: 1200, coverageAmountInPennies: 200000, startDate: '2025-01-01', endDate, partnerCoverageId: null });
+    await db.transaction(async (m) => {
+      await importRentals(m, [
+        {
+          uuid, portfolioUuid: ids.portfolio, facilityUuid: ids.facility, unitUuid, unitGroupUuid: ids.group, personUuid: others.personUuid, leadUuid: null,
+          rentInPennies: 10000, startDate: '2025-01-01', nextDueDate: '2025-07-01', autopayPaymentMethod: null, gateCode: { uuid: randomUUID(), code: gateCode },
+          services: [lock(null), lock('2025-09-30'), lock('2025-03-31')], vehicles: [], coverageEnrollments: [coverage(null), coverage('2025-03-31')],
+        },
+      ]);
+      await postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: 2500, postedOn: '2025-06-01', dueOn: '2025-06-01' }]);
+    });
     return uuid;
   }
 
