@@ -11,13 +11,16 @@ import { upsertRecord } from './upsert';
  */
 @Injectable()
 export class CatalogService {
-  /** Keyed by its portfolioId (the natural key clients already use); a new one gets a database uuid. */
-  async putPortfolio(db: EntityManager, portfolioId: string, body: PutPortfolioRequest): Promise<PortfolioResult> {
+  /**
+   * Keyed by its portfolioId (the natural key clients already use); a new one gets `uuid` when given (an import
+   * file's, the demo's), else a database uuid. An existing portfolio keeps its uuid.
+   */
+  async putPortfolio(db: EntityManager, portfolioId: string, body: PutPortfolioRequest, uuid?: string): Promise<PortfolioResult> {
     const rows: { uuid: string; inserted: boolean }[] = await db.query(
-      `INSERT INTO portfolios AS p (portfolio_id, name) VALUES ($1, $2)
+      `INSERT INTO portfolios AS p (uuid, portfolio_id, name) VALUES (coalesce($3::uuid, gen_random_uuid()), $1, $2)
        ON CONFLICT (portfolio_id) DO UPDATE SET name = EXCLUDED.name WHERE p.name IS DISTINCT FROM EXCLUDED.name
        RETURNING uuid, (xmax = 0) AS inserted`,
-      [portfolioId, body.name],
+      [portfolioId, body.name, uuid ?? null],
     );
     const written = rows[0];
     if (written !== undefined) return { uuid: written.uuid, portfolioId, name: body.name, outcome: written.inserted ? 'created' : 'updated' };
@@ -41,6 +44,11 @@ export class CatalogService {
 
   putLeadSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
     return upsertRecord(db, { what: 'Lead source', table: 'lead_sources', uuid, owner: ['portfolioUuid', portfolioUuid], values: { description: body.description } });
+  }
+
+  /** Where a lead heard of the portfolio (Google, a billboard…); no operation writes them yet, imports and the demo do. */
+  putLeadMarketingSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
+    return upsertRecord(db, { what: 'Lead marketing source', table: 'lead_marketing_sources', uuid, owner: ['portfolioUuid', portfolioUuid], values: { description: body.description } });
   }
 
   putItemType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutItemTypeRequest): Promise<Outcome> {

@@ -23,15 +23,22 @@ class DryRunDone extends Error {}
  * references need; each says whether it was created, updated or already so, so a rerun reports nothing changed.
  */
 export async function importPortfolio(dataSource: DataSource, file: PortfolioFile, options: ImportOptions): Promise<ImportCounts> {
-  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0 };
+  let counts: ImportCounts = { created: 0, updated: 0, unchanged: 0 };
   try {
     await dataSource.transaction(async (db) => {
-      await new PortfolioImport(db, counts, options.log).run(file);
+      counts = await writePortfolio(db, file, options.log);
       if (options.dryRun) throw new DryRunDone();
     });
   } catch (error) {
     if (!(error instanceof DryRunDone)) throw error;
   }
+  return counts;
+}
+
+/** The import's writes in the caller's transaction (the demo seed's, which goes on with the tenants). */
+export async function writePortfolio(db: EntityManager, file: PortfolioFile, log: (line: string) => void): Promise<ImportCounts> {
+  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0 };
+  await new PortfolioImport(db, counts, log).run(file);
   return counts;
 }
 
@@ -50,7 +57,7 @@ class PortfolioImport {
 
   async run(file: PortfolioFile): Promise<void> {
     const portfolio = await this.record('portfolio', async () => {
-      const result = await this.catalog.putPortfolio(this.db, file.portfolio.portfolioId, { name: file.portfolio.name });
+      const result = await this.catalog.putPortfolio(this.db, file.portfolio.portfolioId, { name: file.portfolio.name }, file.portfolio.uuid);
       this.count(result.outcome);
       return result;
     });
@@ -61,6 +68,7 @@ class PortfolioImport {
     await this.section('ratePlans', file.ratePlans, (entry) => this.catalog.putRatePlan(this.db, at, entry.uuid, entry));
     await this.section('itemTypes', file.itemTypes, (entry) => this.catalog.putItemType(this.db, at, entry.uuid, entry));
     await this.section('leadSources', file.leadSources, (entry) => this.catalog.putLeadSource(this.db, at, entry.uuid, entry));
+    await this.section('leadMarketingSources', file.leadMarketingSources, (entry) => this.catalog.putLeadMarketingSource(this.db, at, entry.uuid, entry));
     for (const [index, facility] of (file.facilities ?? []).entries()) await this.facility(at, index, facility);
   }
 

@@ -22,6 +22,8 @@ import {
 
 class PortfolioEntry extends PutPortfolioRequest {
   @Matches(new RegExp(PORTFOLIO_ID_PATTERN)) portfolioId!: string;
+  /** Given to a new portfolio (else the database draws one); an existing one keeps its own. */
+  @IsOptional() @IsUuidString() uuid?: string;
 }
 class UnitTypeEntry extends PutUnitTypeRequest {
   @IsUuidString() uuid!: string;
@@ -80,6 +82,7 @@ export class PortfolioFile {
   @list(() => RatePlanEntry) ratePlans?: RatePlanEntry[];
   @list(() => ItemTypeEntry) itemTypes?: ItemTypeEntry[];
   @list(() => LeadSourceEntry) leadSources?: LeadSourceEntry[];
+  @list(() => LeadSourceEntry) leadMarketingSources?: LeadSourceEntry[];
   @list(() => FacilityEntry) facilities?: FacilityEntry[];
 }
 
@@ -125,7 +128,7 @@ function duplicateFaults(file: PortfolioFile): { field: string; message: string 
       seen.add(key);
     });
   };
-  for (const section of ['unitTypes', 'amenities', 'ratePlans', 'itemTypes', 'leadSources', 'facilities'] as const) {
+  for (const section of ['unitTypes', 'amenities', 'ratePlans', 'itemTypes', 'leadSources', 'leadMarketingSources', 'facilities'] as const) {
     unique(section, (file[section] ?? []).map((entry: { uuid?: string }) => entry.uuid), 'uuid');
   }
   (file.facilities ?? []).forEach((facility, index) => {
