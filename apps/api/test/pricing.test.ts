@@ -1,17 +1,34 @@
 import { addDays, bestPromotionsForUnitGroup, type ItemType } from '@storage/domain';
-import type { PromotionRecord } from '../src/model/promotion.entity';
-import { demoTables } from '../src/seed/demo-data';
+import { demoPortfolio } from '../src/seed/demo-data';
 import { seedUuid as id } from '../src/seed/seed-uuid';
 import { toDomainPromotion } from '../src/shopping/promotions.service';
 
-/** How operation 1 uses the domain's pricing: the demo's stored promotions, mapped and priced. */
+/** How operation 1 uses the domain's pricing: the demo's promotions, stored as onboarding stores them, mapped and priced. */
 const TODAY = '2025-06-15';
-const tables = demoTables(TODAY);
+const { portfolio } = demoPortfolio(TODAY);
 const downtown = id('facility:downtown');
-const promotions = tables.promotions.filter((p) => p.facilityUuid === downtown).map((row) =>
-  toDomainPromotion({ ...(row as unknown as PromotionRecord), createdAt: new Date(String(row.createdAt)), percentage: row.percentage === null ? null : String(row.percentage as number) }),
-);
-const itemTypes: ItemType[] = tables.item_types.map((row) => ({ itemTypeUuid: String(row.uuid), name: String(row.name), priceInPennies: Number(row.priceInPennies) }));
+const promotions = portfolio.facilities
+  .find((f) => f.uuid === downtown)!
+  .promotions.map((p) =>
+    toDomainPromotion({
+      uuid: p.uuid,
+      name: p.name,
+      createdAt: new Date('2025-01-01T00:00:00Z'),
+      tenantType: p.tenantType ?? 'ALL',
+      isAutoPayRequired: p.isAutoPayRequired ?? false,
+      discountType: p.discountType,
+      percentage: p.discountType === 'PERCENTAGE' ? String(p.percentage) : null,
+      amountInPennies: p.discountType === 'PERCENTAGE' ? null : (p.amountInPennies ?? null),
+      monthStarts: p.monthStarts ?? 1,
+      durationInMonths: p.durationInMonths ?? 1,
+      unitGroupUuids: p.unitGroupUuids ?? [],
+      validFrom: p.validFrom ?? null,
+      validTo: p.validTo ?? null,
+      family: p.family ?? 'RENT',
+      itemTypeUuid: p.itemTypeUuid ?? null,
+    }),
+  );
+const itemTypes: ItemType[] = (portfolio.itemTypes ?? []).map((row) => ({ itemTypeUuid: row.uuid, name: row.name, priceInPennies: row.priceInPennies }));
 const climate = id('unit-group:downtown:10x10:1');
 const small = id('unit-group:downtown:5x5:1');
 const best = (unitGroupUuid: string, webRateInPennies: number, context: { isForBusiness?: boolean; isAutopayEnabled?: boolean; asOf?: string } = {}) =>

@@ -9,7 +9,7 @@ import { createDataSource } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/auth/api-key';
 import { seedDemo } from '../src/seed/demo-seed';
-import { demoTables } from '../src/seed/demo-data';
+import { DEMO_PORTFOLIO_UUID, demoPortfolio } from '../src/seed/demo-data';
 import { seedScale } from '../src/seed/scale-seed';
 import { issueGateCode } from '@storage/rentals';
 import { bringToAuction } from './support/delinquency';
@@ -30,16 +30,16 @@ afterAll(async () => {
 
 describe('seed demo', () => {
   it('is deterministic for a given day', () => {
-    expect(demoTables('2025-06-15')).toEqual(demoTables('2025-06-15'));
+    expect(demoPortfolio('2025-06-15')).toEqual(demoPortfolio('2025-06-15'));
   });
 
   it('covers three time zones, every coverage provider, both promotion families and private coverage', () => {
-    const t = demoTables('2025-06-15');
-    expect(new Set(t.facilities.map((f) => f.timeZone)).size).toBe(3);
-    expect(new Set(t.coverages.map((c) => c.provider)).size).toBe(5);
-    expect(new Set(t.promotions.map((p) => p.family))).toEqual(new Set(['RENT', 'DISCOUNTED_SERVICE']));
-    expect(t.coverage_enrollments.some((e) => e.coverageUuid === '11111111-1111-1111-1111-111111111111')).toBe(true);
-    expect(t.vehicles.length).toBeGreaterThan(0);
+    const { portfolio, rentals } = demoPortfolio('2025-06-15');
+    expect(new Set(portfolio.facilities.map((f) => f.timeZone)).size).toBe(3);
+    expect(new Set(portfolio.facilities.flatMap((f) => f.coverages.map((c) => c.provider))).size).toBe(5);
+    expect(new Set(portfolio.facilities.flatMap((f) => f.promotions.map((p) => p.family ?? 'RENT')))).toEqual(new Set(['RENT', 'DISCOUNTED_SERVICE']));
+    expect(rentals.some((r) => r.coverageEnrollments.some((e) => e.coverageUuid === PRIVATE_COVERAGE_UUID))).toBe(true);
+    expect(rentals.some((r) => r.vehicles.length > 0)).toBe(true);
   });
 
   it('seeds once with --if-empty, uses DEMO_API_KEY and writes it to <dataDir>/demo-api-key (mode 600)', async () => {
@@ -58,6 +58,9 @@ describe('seed demo', () => {
     expect(second.seeded).toBe(false);
     const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM facilities f JOIN portfolios p ON p.uuid = f.portfolio_uuid WHERE p.portfolio_id = 'demo'`);
     expect(count).toBe(3);
+    // Written through onboarding, keeping the demo's own ids.
+    const [portfolio] = await db.query(`SELECT uuid, (SELECT count(*)::int FROM lead_marketing_sources WHERE portfolio_uuid = uuid) AS "marketingSources" FROM portfolios WHERE portfolio_id = 'demo'`);
+    expect(portfolio).toEqual({ uuid: DEMO_PORTFOLIO_UUID, marketingSources: 4 });
   });
 
   it('bills as the scheduler does: only the tenants a month behind have a period due today, billed once; every balance is its ledger', async () => {

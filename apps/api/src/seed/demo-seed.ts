@@ -1,10 +1,13 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
+import { postEntries } from '@storage/rental-ledger';
+import { importRentals } from '@storage/rentals';
 import { todayIn } from '../common';
 import { createApiKey } from '../auth/create-api-key';
-import { DEMO_PORTFOLIO_ID, demoTables } from './demo-data';
-import { insertRows } from './insert-rows';
+import { describe, writePortfolio } from '../onboarding/import/import-portfolio';
+import { DEMO_PORTFOLIO_ID, demoPortfolio } from './demo-data';
+import { insertShoppers } from './demo-shoppers';
 
 export const DEMO_API_KEY_FILE = 'demo-api-key';
 
@@ -38,20 +41,30 @@ export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions)
     options.log('The demo portfolio exists; nothing seeded.');
     return { seeded: false, apiKey: null };
   }
-  const tables = demoTables(todayIn('UTC'));
-  await dataSource.transaction(async (db) => {
-    // Its tables are removed and filled in name order, not parents first: the foreign keys are checked at commit.
+  const demo = demoPortfolio(todayIn('UTC'));
+  const records = await dataSource.transaction(async (db) => {
+    // Leads name the rentals they converted to, written after them: the foreign keys are checked at commit.
     await db.query('SET CONSTRAINTS ALL DEFERRED');
     if (exists) await removeDemo(db);
-    for (const [table, rows] of Object.entries(tables)) await insertRows(db, table, rows);
+    // Each part through its owner: the portfolio as onboarding imports it, the tenancies as @storage/rentals brings
+    // existing ones in (letting their units), their ledgers through @storage/rental-ledger.
+    const imported = await writePortfolio(db, demo.portfolio, () => undefined);
+    await insertShoppers(db, demo.shoppers);
+    await importRentals(db, demo.rentals);
+    for (const { rentalRecordUuid, entries } of demo.ledgers) await postEntries(db, rentalRecordUuid, entries);
+    return imported;
   });
   const { key } = await createApiKey(dataSource, { portfolioIds: [DEMO_PORTFOLIO_ID], scope: 'write', label: 'demo', key: options.apiKey });
   await mkdir(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, DEMO_API_KEY_FILE);
   await writeFile(file, `${key}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
-  const counts = Object.entries(tables).map(([table, rows]) => `${table} ${rows.length}`).join(', ');
-  options.log(`Seeded portfolio "${DEMO_PORTFOLIO_ID}": ${counts}.`);
+  const entries = demo.ledgers.reduce((sum, ledger) => sum + ledger.entries.length, 0);
+  const { persons, leads, leases } = demo.shoppers;
+  options.log(
+    `Seeded portfolio "${DEMO_PORTFOLIO_ID}": ${demo.portfolio.facilities.length} facilities (${describe(records)} records), ` +
+      `${persons.length} persons, ${leads.length} leads, ${leases.length} lease, ${demo.rentals.length} rentals, ${entries} ledger entries.`,
+  );
   options.log(`Demo API key (write, portfolio ${DEMO_PORTFOLIO_ID}): ${key}  (also in ${file})`);
   return { seeded: true, apiKey: key };
 }

@@ -12,6 +12,7 @@ import { loadServiceConfig, type Config } from '../../src/config';
 import type { EmbeddedNotificationAdapter } from '../../src/notifications/embedded-notification.adapter';
 import { NOTIFICATION_PORT } from '../../src/notifications/notification.port';
 import { BODY_LIMIT_BYTES, configureHttp } from '../../src/http';
+import { CatalogService } from '../../src/onboarding/catalog.service';
 import { seedDemo } from '../../src/seed/demo-seed';
 import { seedUuid } from '../../src/seed/seed-uuid';
 
@@ -75,7 +76,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
 
   const { apiKey } = await seedDemo(db, { whenExists: 'refuse', dataDir, log: () => undefined });
   const read = await createApiKey(db, { portfolioIds: ['demo'], scope: 'read' });
-  await db.query(`INSERT INTO portfolios (portfolio_id, name) VALUES ('other', 'Other Co.')`);
+  await db.transaction((manager) => new CatalogService().putPortfolio(manager, 'other', { name: 'Other Co.' }));
   const other = await createApiKey(db, { portfolioIds: ['other'], scope: 'write' });
   const admin = await createApiKey(db, { portfolioIds: null, scope: 'admin' });
   const keys = { write: apiKey!, read: read.key, other: other.key, admin: admin.key };
