@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
+import { setUnitStatus } from '@storage/unit-occupancy';
 import { importRentals, type ExistingRental } from '../src';
 
 let database: TestDatabase;
@@ -12,7 +13,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'existing-rentals-test' }).initialize();
   parents = await insertRentalParents(db);
-  await db.query(`UPDATE units SET status = 'vacant' WHERE uuid = $1`, [parents.unitUuid]);
+  await db.transaction((m) => setUnitStatus(m, parents.unitUuid, 'vacant'));
 });
 afterAll(async () => {
   await db.destroy();

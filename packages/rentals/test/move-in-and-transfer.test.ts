@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
+import { saveUnit, setUnitStatus } from '@storage/unit-occupancy';
 import { moveIn, setAutopay, transfer } from '../src';
 
 let database: TestDatabase;
@@ -14,12 +15,10 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'rentals-test' }).initialize();
   parents = await insertRentalParents(db);
-  await db.query(`UPDATE units SET status = 'vacant' WHERE uuid = $1`, [parents.unitUuid]);
-  await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, 'T-2', 'vacant')`, [
-    otherUnit,
-    parents.facilityUuid,
-    parents.unitGroupUuid,
-  ]);
+  await db.transaction(async (m) => {
+    await setUnitStatus(m, parents.unitUuid, 'vacant');
+    await saveUnit(m, parents.facilityUuid, otherUnit, { unitGroupUuid: parents.unitGroupUuid, name: 'T-2', floor: '1' });
+  });
   await db.query(`INSERT INTO leads (uuid, portfolio_uuid, facility_uuid, person_uuid, is_for_business) VALUES ($1, $2, $3, $4, false)`, [
     lead,
     parents.portfolioUuid,

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '@storage/persistence';
 import { postEntries } from '@storage/rental-ledger';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
-import { repriceUnitGroup } from '@storage/unit-occupancy';
+import { repriceUnitGroup, saveUnit, saveUnitGroup } from '@storage/unit-occupancy';
 import { endRental, importRentals } from '../src';
 
 let database: TestDatabase;
@@ -29,15 +29,12 @@ beforeAll(async () => {
     [ids.facility, ids.portfolio],
   );
   await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [ids.plan, ids.portfolio, JSON.stringify(BANDS)]);
-  await db.query(
-    `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
-                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
-     VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`,
-    [ids.group, ids.facility, others.sizeAndTypeGroupUuid, ids.plan],
-  );
-  for (const [index, unit] of ids.units.entries()) {
-    await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`, [unit, ids.facility, ids.group, `A-${index}`]);
-  }
+  // The unit group and its vacant units, as their owner writes them.
+  await db.transaction(async (m) => {
+    const group = { sizeAndTypeGroupUuid: others.sizeAndTypeGroupUuid, description: '10x10', tierLevel: 1, ratePlanUuid: ids.plan, canShowUnitGroupTenantPortal: true };
+    await saveUnitGroup(m, ids.facility, ids.group, { ...group, baseStreetRateInPennies: 10000, baseWebRateInPennies: 9000 });
+    for (const [index, unit] of ids.units.entries()) await saveUnit(m, ids.facility, unit, { unitGroupUuid: ids.group, name: `A-${index}`, floor: '1' });
+  });
 });
 afterAll(async () => {
   await db.destroy();
