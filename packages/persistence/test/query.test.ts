@@ -106,6 +106,7 @@ describe('query and transactionsInOneMessage', () => {
         const notes: [number, string | null, string[] | null, Date | null][] = [
           [1, `it's \\ quoted`, ['x', null as unknown as string, `y'z`], at],
           [2, null, null, null],
+          [3, 'ends with $v', ['$v$', '$', 'x$v', '$v0$'], null],
         ];
         const answers = await transactionsInOneMessage(
           runner,
@@ -114,6 +115,7 @@ describe('query and transactionsInOneMessage', () => {
         expect(answers).toEqual([
           [{ id: 1, body: `it's \\ quoted`, tags: ['x', null, `y'z`], at }],
           [{ id: 2, body: null, tags: null, at: null }],
+          [{ id: 3, body: 'ends with $v', tags: ['$v$', '$', 'x$v', '$v0$'], at: null }],
         ]);
         // A second message reuses the statements the first prepared.
         expect(await transactionsInOneMessage(runner, [[bind(NOTE, [2])]])).toEqual([[{ id: 2, body: null, tags: null, at: null }]]);
