@@ -1,6 +1,6 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { createDataSource, type DataSourceSettings } from '@storage/persistence';
+import { createDataSource, type DataSourceSettings, query, sql } from '@storage/persistence';
 import type { ReadinessCheck } from './health';
 
 /** Provides the service's one TypeORM DataSource, closed when the application shuts down. */
@@ -28,5 +28,5 @@ export class DatabaseModule implements OnApplicationShutdown {
 }
 
 export function databaseReadiness(dataSource: DataSource): ReadinessCheck {
-  return { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) };
+  return { name: 'database', check: async () => void (await query(dataSource, sql('SELECT 1'))) };
 }

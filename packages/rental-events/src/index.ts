@@ -5,6 +5,5 @@ export {
   rentalEventContextOf,
   type RentalEventContext,
   type RentalEventContextRow,
-  type SqlRunner,
 } from './rental-event-context';
 export { rentalEnvelope, type AddedObject } from './rental-envelope';

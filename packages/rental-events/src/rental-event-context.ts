@@ -1,5 +1,5 @@
-import type { EntityManager } from 'typeorm';
 import type { BasePayload, BillingPromotion, EventFilters } from '@storage/domain';
+import { query, sql, type Queryable } from '@storage/persistence';
 
 /** Everything a tenant lifecycle event of one rental carries besides its event name, id and added object. */
 export interface RentalEventContext {
@@ -9,9 +9,6 @@ export interface RentalEventContext {
   /** The webhook filters besides the facility, which the envelope takes from the payload. */
   filters: Pick<EventFilters, 'unitType' | 'amenityUuids'>;
 }
-
-/** The database as this package needs it: an EntityManager (inside a transaction) or a DataSource. */
-export type SqlRunner = Pick<EntityManager, 'query'>;
 
 /** The columns of RENTAL_EVENT_CONTEXT_COLUMNS, as a row. */
 export interface RentalEventContextRow {
@@ -78,17 +75,16 @@ export const RENTAL_EVENT_CONTEXT_JOINS = `
   JOIN unit_groups g ON g.uuid = r.unit_group_uuid
   LEFT JOIN size_and_type_groups stg ON stg.uuid = g.size_and_type_group_uuid`;
 
-const CONTEXT_SQL = `SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS}
+const CONTEXT = sql<RentalEventContextRow, [string]>(`SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS}
   FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS}
- WHERE r.uuid = $1`;
+ WHERE r.uuid = $1`);
 
 /**
  * Reads a rental's event context as it is now in `db` (pass the transaction's manager to see its own
  * writes). Null when the rental does not exist.
  */
-export async function loadRentalEventContext(db: SqlRunner, rentalRecordUuid: string): Promise<RentalEventContext | null> {
-  const rows: RentalEventContextRow[] = await db.query(CONTEXT_SQL, [rentalRecordUuid]);
-  const row = rows[0];
+export async function loadRentalEventContext(db: Queryable, rentalRecordUuid: string): Promise<RentalEventContext | null> {
+  const [row] = await query(db, CONTEXT, [rentalRecordUuid]);
   return row ? rentalEventContextOf(row) : null;
 }
 

@@ -3,7 +3,7 @@ export { launchBrowser } from './browser';
 export { eventually, type EventuallyOptions } from './eventually';
 export { describeWithKafka, testKafkaBrokers } from './kafka';
 export { createTestDatabase, type TestDatabase } from './test-database';
-export { insertRentalParents, type Queryable, type RentalParents } from './parents';
+export { insertRentalParents, type RentalParents } from './parents';
 export { startServiceProcess, type ServiceProcess } from './service-process';
 export { freePort } from './test-server';
 

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-
-/** Anything that runs SQL: a TypeORM data source or entity manager, a `pg` client or pool. */
-export interface Queryable {
-  query(sql: string, parameters?: unknown[]): Promise<unknown>;
-}
+import { query, sql, type Queryable } from '@storage/persistence';
 
 /** The rows a rental (and its services, promotions, coverage) refers to, all of one portfolio. */
 export interface RentalParents {
@@ -77,6 +73,6 @@ export async function insertRentalParents(db: Queryable, uuids: Partial<RentalPa
       [p.coverageUuid, p.facilityUuid, p.itemTypeUuid],
     ],
   ];
-  for (const [sql, parameters] of statements) await db.query(sql, parameters);
+  for (const [text, parameters] of statements) await query(db, sql(text), parameters);
   return p;
 }

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { migrate, startEmbeddedPostgres } from '@storage/persistence';
+import { migrate, query, sql, startEmbeddedPostgres } from '@storage/persistence';
 
 /** Environment handed from jest's global setup to every test file of the run. */
 export const ENV_ADMIN_URL = 'STORAGE_TEST_ADMIN_URL';
@@ -27,12 +27,12 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+export async function adminQuery(adminUrl: string, text: string): Promise<void> {
   const client = new Client({ connectionString: adminUrl });
   client.on('error', () => undefined); // its query in flight reports a lost connection
   await client.connect();
   try {
-    await client.query(sql);
+    await query(client, sql(text));
   } finally {
     await client.end();
   }

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { createTestDatabase, eventually } from '../src';
+import { query, sql } from '@storage/persistence';
 
 describe('test databases', () => {
   it('gives each caller its own migrated database', async () => {
@@ -9,15 +10,15 @@ describe('test databases', () => {
       expect(first.url).not.toEqual(second.url);
       const client = new Client({ connectionString: first.url });
       await client.connect();
-      const migrations = await client.query("SELECT to_regclass('schema_migrations') AS t");
-      await client.query('CREATE TABLE only_here (id int)');
+      const migrations = await query(client, sql<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t"));
+      await query(client, sql('CREATE TABLE only_here (id int)'));
       await client.end();
-      expect(migrations.rows[0].t).toBe('schema_migrations');
+      expect(migrations[0].t).toBe('schema_migrations');
       const other = new Client({ connectionString: second.url });
       await other.connect();
-      const seen = await other.query("SELECT to_regclass('only_here') AS t");
+      const seen = await query(other, sql<{ t: string | null }>("SELECT to_regclass('only_here') AS t"));
       await other.end();
-      expect(seen.rows[0].t).toBeNull();
+      expect(seen[0].t).toBeNull();
     } finally {
       await first.drop();
       await second.drop();

@@ -1,4 +1,4 @@
-import { upsertOwnedRow, type UpsertOutcome } from '@storage/persistence';
+import { query, sql, upsertOwnedRow, type Queryable, type UpsertOutcome } from '@storage/persistence';
 import type { EntityManager } from 'typeorm';
 import { repriceUnitGroup } from './unit-group-rates';
 
@@ -35,6 +35,12 @@ export async function saveUnitGroup(db: EntityManager, facilityUuid: string, uui
   return outcome;
 }
 
+const UNIT_FOR_UPDATE = sql<{ unitGroupUuid: string; status: string }, [string, string]>(
+  'SELECT unit_group_uuid AS "unitGroupUuid", status FROM units WHERE uuid = $1 AND facility_uuid = $2 FOR UPDATE',
+);
+const NAMESAKE = sql<{ uuid: string }, [string, string, string]>('SELECT uuid FROM units WHERE facility_uuid = $1 AND name = $2 AND uuid <> $3 LIMIT 1');
+const LOCK_FACILITY_UNITS = sql<unknown, [number, string]>('SELECT pg_advisory_xact_lock($1, hashtext($2))');
+
 /**
  * Creates a facility's unit (vacant: only rentals let it) or brings it to the values given. A unit may move to
  * another group of its facility while vacant; its name is the facility's once. The occupancy triggers count it,
@@ -48,18 +54,11 @@ export async function saveUnit(
 ): Promise<SaveOutcome> {
   await lockFacilityUnits(db, facilityUuid);
   const group = unit.unitGroupUuid.toLowerCase();
-  const [before]: { unitGroupUuid: string; status: string }[] = await db.query(
-    'SELECT unit_group_uuid AS "unitGroupUuid", status FROM units WHERE uuid = $1 AND facility_uuid = $2 FOR UPDATE',
-    [uuid, facilityUuid],
-  );
+  const [before] = await query(db, UNIT_FOR_UPDATE, [uuid, facilityUuid]);
   if (before !== undefined && before.status !== 'vacant' && before.unitGroupUuid !== group) {
     throw new UnitConflict(`Unit ${uuid} is rented: it stays in its unit group until it is vacant.`);
   }
-  const [namesake]: { uuid: string }[] = await db.query('SELECT uuid FROM units WHERE facility_uuid = $1 AND name = $2 AND uuid <> $3 LIMIT 1', [
-    facilityUuid,
-    unit.name,
-    uuid,
-  ]);
+  const [namesake] = await query(db, NAMESAKE, [facilityUuid, unit.name, uuid]);
   if (namesake !== undefined) throw new UnitConflict(`Unit ${namesake.uuid} of this facility is already named "${unit.name}".`);
   const outcome = await upsertOwnedRow(db, { table: 'units', uuid, owner: ['facilityUuid', facilityUuid], values: { unitGroupUuid: group, name: unit.name, floor: unit.floor } });
   if (outcome === 'taken') throw new UnitConflict(`Unit ${uuid} is already used elsewhere; choose another uuid.`);
@@ -73,6 +72,6 @@ export async function saveUnit(
 const UNIT_NAMES_LOCK = 7303;
 
 /** A unit name is its facility's once, checked by reading the others: the writes of one facility's units take turns. */
-async function lockFacilityUnits(db: Pick<EntityManager, 'query'>, facilityUuid: string): Promise<void> {
-  await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [UNIT_NAMES_LOCK, facilityUuid]);
+async function lockFacilityUnits(db: Queryable, facilityUuid: string): Promise<void> {
+  await query(db, LOCK_FACILITY_UNITS, [UNIT_NAMES_LOCK, facilityUuid]);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import { repriceUnitGroup, setUnitStatus } from '../src';
 
@@ -20,21 +20,15 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'unit-occupancy-test' }).initialize();
   others = await insertRentalParents(db);
-  await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`, [ids.portfolio]);
-  await db.query(
-    `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
-     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`,
-    [ids.facility, ids.portfolio],
-  );
-  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [ids.plan, ids.portfolio, JSON.stringify(BANDS)]);
-  await db.query(
-    `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+  await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`), [ids.portfolio]);
+  await query(db, sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`), [ids.facility, ids.portfolio]);
+  await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`), [ids.plan, ids.portfolio, JSON.stringify(BANDS)]);
+  await query(db, sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
                               base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
-     VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`,
-    [ids.group, ids.facility, others.sizeAndTypeGroupUuid, ids.plan],
-  );
+     VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`), [ids.group, ids.facility, others.sizeAndTypeGroupUuid, ids.plan]);
   for (const [index, unit] of ids.units.entries()) {
-    await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`, [unit, ids.facility, ids.group, `A-${index}`]);
+    await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`), [unit, ids.facility, ids.group, `A-${index}`]);
   }
 });
 afterAll(async () => {
@@ -43,10 +37,7 @@ afterAll(async () => {
 });
 
 async function storedRates(): Promise<{ street: number; web: number }> {
-  const rows: { street: number; web: number }[] = await db.query(
-    'SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1',
-    [ids.group],
-  );
+  const rows: { street: number; web: number }[] = await query(db, sql('SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1'), [ids.group]);
   return rows[0];
 }
 
@@ -69,7 +60,7 @@ describe('setUnitStatus', () => {
 
 describe('repriceUnitGroup', () => {
   it('applies new base rates (one kept when left out) through the band of the current occupancy', async () => {
-    await db.query(`UPDATE units SET status = 'occupied' WHERE uuid = ANY($1::uuid[])`, [ids.units.slice(0, 3)]);
+    await query(db, sql(`UPDATE units SET status = 'occupied' WHERE uuid = ANY($1::uuid[])`), [ids.units.slice(0, 3)]);
     const rates = await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { base: { baseWebRateInPennies: 8000 } }));
     expect(rates).toEqual({
       unitGroupUuid: ids.group,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { Client } from 'pg';
-import { locateDatabase, type DatabaseLocation } from '@storage/persistence';
+import { type DatabaseLocation, locateDatabase, query, sql } from '@storage/persistence';
 import { describeWithKafka, eventually, freePort } from '@storage/testing';
 import { runCli, startSystem, stopWithCtrlC, type RunningSystem } from './support/system';
 
@@ -41,7 +41,7 @@ interface Events {
 function outboxEvents(db: Client): Events {
   return {
     async of(rental) {
-      const rows = (await db.query<{ topic: string; envelope: Envelope }>('SELECT topic, envelope FROM outbox WHERE key = $1 ORDER BY id', [rental])).rows;
+      const rows = await query(db, sql<{ topic: string; envelope: Envelope }>('SELECT topic, envelope FROM outbox WHERE key = $1 ORDER BY id'), [rental]);
       return { lifecycle: rows.filter((r) => r.topic === LIFECYCLE).map((r) => r.envelope), billing: rows.filter((r) => r.topic === BILLING).map((r) => r.envelope) };
     },
     close: async () => undefined,
@@ -131,7 +131,7 @@ function journey(kafkaBrokers: string | undefined): void {
     const text = await response.text();
     return { status: response.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
   };
-  const one = async <T>(sql: string, values: unknown[] = []): Promise<T> => (await db.query(sql, values)).rows[0] as T;
+  const one = async <T>(text: string, values: unknown[] = []): Promise<T> => (await query(db, sql<T>(text), values))[0];
   const runDate = (date: string): void => {
     const run = runCli(env, 'delinquency', 'run', '--as-of', date);
     // The CLI's heartbeat ("still working") goes to stderr when a run is slow, as on a loaded machine; nothing else may.

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { databaseSnapshot } from './support/database-snapshot';
+import { query, sql } from '@storage/persistence';
 
 const cli = path.resolve(__dirname, '../dist/main.js');
 
@@ -114,7 +115,7 @@ describe('the CLI', () => {
   it('refuses an unknown consumer group, exit 2, listing the known ones', async () => {
     const client = new Client({ connectionString: database.url });
     await client.connect();
-    await client.query(`INSERT INTO consumer_offsets (consumer_group, position) VALUES ('webhook-dispatcher', 0), ('relay:api', 0) ON CONFLICT DO NOTHING`);
+    await query(client, sql(`INSERT INTO consumer_offsets (consumer_group, position) VALUES ('webhook-dispatcher', 0), ('relay:api', 0) ON CONFLICT DO NOTHING`));
     await client.end();
     const typo = runCli(['replay', '--group', 'webhook-dispatchr', '--from', '2020-01-01T00:00:00Z']);
     expect(typo.status).toBe(2);

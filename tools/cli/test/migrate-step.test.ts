@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { databaseSnapshot } from './support/database-snapshot';
+import { query, sql } from '@storage/persistence';
 
 const cli = path.resolve(__dirname, '../dist/main.js');
 
@@ -15,11 +16,11 @@ let emptyUrl: string;
 let dataDir: string;
 const empty = `empty_${randomBytes(6).toString('hex')}`;
 
-async function onServer(sql: string): Promise<void> {
+async function onServer(text: string): Promise<void> {
   const client = new Client({ connectionString: server.url });
   await client.connect();
   try {
-    await client.query(sql);
+    await query(client, sql(text));
   } finally {
     await client.end();
   }
