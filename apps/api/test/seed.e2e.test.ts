@@ -11,7 +11,7 @@ import { hashApiKey } from '../src/auth/api-key';
 import { seedDemo } from '../src/seed/demo-seed';
 import { DEMO_PORTFOLIO_UUID, demoPortfolio } from '../src/seed/demo-data';
 import { seedScale } from '../src/seed/scale-seed';
-import { issueGateCode } from '@storage/rentals';
+import { importRentals, type ExistingRental } from '@storage/rentals';
 import { bringToAuction } from './support/delinquency';
 
 let database: TestDatabase;
@@ -59,7 +59,7 @@ describe('seed demo', () => {
     const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM facilities f JOIN portfolios p ON p.uuid = f.portfolio_uuid WHERE p.portfolio_id = 'demo'`);
     expect(count).toBe(3);
     // Written through onboarding, keeping the demo's own ids.
-    const [portfolio] = await db.query(`SELECT uuid, (SELECT count(*)::int FROM lead_marketing_sources WHERE portfolio_uuid = uuid) AS "marketingSources" FROM portfolios WHERE portfolio_id = 'demo'`);
+    const [portfolio] = await db.query(`SELECT p.uuid, (SELECT count(*)::int FROM lead_marketing_sources s WHERE s.portfolio_uuid = p.uuid) AS "marketingSources" FROM portfolios p WHERE p.portfolio_id = 'demo'`);
     expect(portfolio).toEqual({ uuid: DEMO_PORTFOLIO_UUID, marketingSources: 4 });
   });
 
@@ -240,17 +240,17 @@ describe('seed demo --yes after delinquency ran', () => {
       `SELECT r.uuid FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE p.portfolio_id = 'demo' AND r.status = 'ACTIVE' ORDER BY r.uuid LIMIT 1`,
     );
     const asSeeded = await ledgerOf(seeded);
-    // A rental opened since the seed, with a random uuid as signing or a transfer gives it, and its gate code.
-    const [{ uuid: opened }] = await db.query(
-      `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies,
-                                   billing_day_of_month, next_due_date, start_date, tenancy_start_date)
-       SELECT portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies, billing_day_of_month,
-              next_due_date, start_date, tenancy_start_date FROM rental_records WHERE uuid = $1
-       RETURNING uuid`,
+    // A rental opened since the seed on the same unit, with a random uuid as signing or a transfer gives it, and its gate code.
+    const [copied]: ExistingRental[] = await db.query(
+      `SELECT gen_random_uuid() AS uuid, portfolio_uuid AS "portfolioUuid", facility_uuid AS "facilityUuid", unit_uuid AS "unitUuid", unit_group_uuid AS "unitGroupUuid",
+              person_uuid AS "personUuid", lead_uuid AS "leadUuid", rent_in_pennies AS "rentInPennies", start_date::text AS "startDate", next_due_date::text AS "nextDueDate",
+              autopay_payment_method AS "autopayPaymentMethod", json_build_object('uuid', gen_random_uuid(), 'code', '000001') AS "gateCode",
+              '[]'::json AS services, '[]'::json AS vehicles, '[]'::json AS "coverageEnrollments"
+         FROM rental_records WHERE uuid = $1`,
       [seeded],
     );
-    const [{ facility }] = await db.query('SELECT facility_uuid AS facility FROM rental_records WHERE uuid = $1', [seeded]);
-    await issueGateCode(db.manager, facility, opened);
+    await db.transaction((manager) => importRentals(manager, [copied]));
+    const opened = copied.uuid;
     const scale = async (): Promise<unknown> =>
       (await db.query(
         `SELECT count(DISTINCT r.uuid)::int AS rentals, count(e.uuid)::int AS entries FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid
