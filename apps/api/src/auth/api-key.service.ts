@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ApiKeyScope } from '../model/api-key.entity';
 import { hashApiKey } from './api-key';
+import { query, sql } from '@storage/persistence';
 
 /** Who is calling: an API key with its scope and the portfolios it reaches (null: all). */
 export interface ApiKeyPrincipal {
@@ -56,8 +57,11 @@ export class ApiKeyService {
     const hash = hashApiKey(key);
     const cached = this.principals.get(hash);
     if (cached) return cached;
-    const rows: { uuid: string; scope: ApiKeyScope; portfolio_uuids: string[] | null }[] = await this.dataSource.query(
-      'SELECT uuid, scope, portfolio_uuids FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    const rows = await query(
+      this.dataSource,
+      sql<{ uuid: string; scope: ApiKeyScope; portfolio_uuids: string[] | null }>(
+        'SELECT uuid, scope, portfolio_uuids FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      ),
       [hash],
     );
     const row = rows[0];
@@ -71,10 +75,9 @@ export class ApiKeyService {
   async reachablePortfolio(principal: ApiKeyPrincipal, portfolioId: string): Promise<PortfolioRef | null> {
     let portfolio = this.portfolios.get(portfolioId);
     if (portfolio === undefined) {
-      const rows: PortfolioRef[] = await this.dataSource.query(
-        'SELECT uuid, portfolio_id AS "portfolioId", name FROM portfolios WHERE portfolio_id = $1',
-        [portfolioId],
-      );
+      const rows = await query(this.dataSource, sql<PortfolioRef>('SELECT uuid, portfolio_id AS "portfolioId", name FROM portfolios WHERE portfolio_id = $1'), [
+        portfolioId,
+      ]);
       portfolio = rows[0] ?? null;
       this.portfolios.set(portfolioId, portfolio);
     }
@@ -89,8 +92,11 @@ export class ApiKeyService {
 
   /** Every portfolio the principal reaches, by portfolioId. */
   async reachablePortfolios(principal: ApiKeyPrincipal): Promise<PortfolioRef[]> {
-    const rows: PortfolioRef[] = await this.dataSource.query(
-      'SELECT uuid, portfolio_id AS "portfolioId", name FROM portfolios WHERE $1::uuid[] IS NULL OR uuid = ANY($1::uuid[]) ORDER BY portfolio_id',
+    const rows = await query(
+      this.dataSource,
+      sql<PortfolioRef>(
+        'SELECT uuid, portfolio_id AS "portfolioId", name FROM portfolios WHERE $1::uuid[] IS NULL OR uuid = ANY($1::uuid[]) ORDER BY portfolio_id',
+      ),
       [principal.portfolioUuids],
     );
     return rows;

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ApiKeyScope } from '../model/api-key.entity';
 import { API_KEY_PREFIX, generateApiKey, hashApiKey } from './api-key';
+import { query, sql } from '@storage/persistence';
 
 export interface NewApiKey {
   /** Portfolio ids (the `{portfolio}` segment); null reaches every portfolio. */
@@ -17,8 +18,9 @@ export async function createApiKey(dataSource: DataSource, options: NewApiKey): 
   if (options.scope === 'admin' && options.portfolioIds !== null) throw new Error('An admin key reaches every portfolio: give no portfolio');
   let portfolioUuids: string[] | null = null;
   if (options.portfolioIds !== null) {
-    const rows: { uuid: string; portfolio_id: string }[] = await dataSource.query(
-      'SELECT uuid, portfolio_id FROM portfolios WHERE portfolio_id = ANY($1::text[])',
+    const rows = await query(
+      dataSource,
+      sql<{ uuid: string; portfolio_id: string }>('SELECT uuid, portfolio_id FROM portfolios WHERE portfolio_id = ANY($1::text[])'),
       [options.portfolioIds],
     );
     const missing = options.portfolioIds.filter((id) => !rows.some((row) => row.portfolio_id === id));
@@ -27,10 +29,11 @@ export async function createApiKey(dataSource: DataSource, options: NewApiKey): 
   }
   const key = options.key ?? generateApiKey();
   if (!key.startsWith(API_KEY_PREFIX) || key.length < 20) throw new Error(`An API key starts with ${API_KEY_PREFIX} and has at least 20 characters`);
-  const rows: { uuid: string }[] = await dataSource.query(
-    `INSERT INTO api_keys (key_hash, key_prefix, label, scope, portfolio_uuids) VALUES ($1, $2, $3, $4, $5)
+  const rows = await query(
+    dataSource,
+    sql<{ uuid: string }>(`INSERT INTO api_keys (key_hash, key_prefix, label, scope, portfolio_uuids) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (key_hash) DO UPDATE SET scope = EXCLUDED.scope, portfolio_uuids = EXCLUDED.portfolio_uuids, revoked_at = NULL
-     RETURNING uuid`,
+     RETURNING uuid`),
     [hashApiKey(key), key.slice(0, 8), options.label ?? '', options.scope, portfolioUuids],
   );
   return { key, uuid: rows[0].uuid };

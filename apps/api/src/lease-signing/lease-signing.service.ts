@@ -12,6 +12,7 @@ import { recordAppliedPromotions } from './applied-promotions';
 import type { LeaseOffer, ShownPromotion, SignedRental } from './lease-page';
 import { loadLeaseTerms, type LeaseTerms } from './lease-terms';
 import { claimVacantUnit } from './move-in';
+import { query, sql } from '@storage/persistence';
 
 /** What a signing link leads to. */
 export type LeaseOutcome =
@@ -59,8 +60,11 @@ export class LeaseSigningService {
       await recordAppliedPromotions(db, rentalUuid, terms.facilityToday, promotions);
       // Move-in: the first period's charges, due today, posted with the rental (its next due date moves past them).
       await billRentals(db, [rentalUuid], terms.facilityToday, { postedOn: terms.facilityToday, source: SERVICE_NAME });
-      await db.query(`UPDATE leads SET status = 'CONVERTED', converted_rental_record_uuid = $2, updated_at = now() WHERE uuid = $1`, [terms.leadUuid, rentalUuid]);
-      await db.query(`UPDATE leases SET status = 'SIGNED', signed_at = now(), rental_record_uuid = $2 WHERE uuid = $1`, [terms.leaseUuid, rentalUuid]);
+      await query(db, sql(`UPDATE leads SET status = 'CONVERTED', converted_rental_record_uuid = $2, updated_at = now() WHERE uuid = $1`), [
+        terms.leadUuid,
+        rentalUuid,
+      ]);
+      await query(db, sql(`UPDATE leases SET status = 'SIGNED', signed_at = now(), rental_record_uuid = $2 WHERE uuid = $1`), [terms.leaseUuid, rentalUuid]);
       await this.events.publish(db, 'moved-in', rentalUuid, {}, null);
       return { kind: 'signed', rental: await signedRental(db, terms.leadUuid), firstTime: true };
     });
@@ -87,8 +91,9 @@ export class LeaseSigningService {
 
 /** The converted lead's current rental (a transfer may have moved it since signing), its gate code as operation 14 shows it. */
 async function signedRental(db: EntityManager, leadUuid: string): Promise<SignedRental> {
-  const rows: SignedRental[] = await db.query(
-    `SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, ${SHOWN_GATE_CODE_SQL} AS "gateAccessCode", r.start_date::text AS "startDate",
+  const rows = await query(
+    db,
+    sql<SignedRental>(`SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, ${SHOWN_GATE_CODE_SQL} AS "gateAccessCode", r.start_date::text AS "startDate",
             r.rent_in_pennies AS "rentInPennies", r.next_due_date::text AS "nextDueDate",
             rental_ledger_move_in_due(r.uuid) AS "amountDueAtMoveInInPennies", r.balance_in_pennies AS "balanceInPennies"
        FROM leads l
@@ -96,7 +101,7 @@ async function signedRental(db: EntityManager, leadUuid: string): Promise<Signed
        JOIN units u ON u.uuid = r.unit_uuid
        JOIN facilities f ON f.uuid = r.facility_uuid
        LEFT JOIN gate_codes g ON g.rental_record_uuid = r.uuid
-      WHERE l.uuid = $1`,
+      WHERE l.uuid = $1`),
     [leadUuid],
   );
   const rental = rows[0];
@@ -106,11 +111,14 @@ async function signedRental(db: EntityManager, leadUuid: string): Promise<Signed
 
 /** What signing now would charge: the first period of the lease's rent, its default coverage and the promotions shown. */
 async function dueAtSigning(db: EntityManager, terms: LeaseTerms, shown: ShownPromotion[]): Promise<number> {
-  const stored: { terms: StoredPromotionTerms }[] = await db.query(
-    `SELECT json_build_object('uuid', p.uuid, 'name', p.name, 'itemTypeUuid', p.item_type_uuid, 'discountType', p.discount_type,
+  const stored = await query(
+    db,
+    sql<{
+      terms: StoredPromotionTerms;
+    }>(`SELECT json_build_object('uuid', p.uuid, 'name', p.name, 'itemTypeUuid', p.item_type_uuid, 'discountType', p.discount_type,
                               'percentage', p.percentage::text, 'amountInPennies', p.amount_in_pennies, 'monthStarts', p.month_starts,
                               'durationInMonths', p.duration_in_months) AS terms
-       FROM unnest($1::uuid[]) WITH ORDINALITY AS s(uuid, ord) JOIN promotions p ON p.uuid = s.uuid ORDER BY s.ord`,
+       FROM unnest($1::uuid[]) WITH ORDINALITY AS s(uuid, ord) JOIN promotions p ON p.uuid = s.uuid ORDER BY s.ord`),
     [shown.map((promotion) => promotion.promotionUuid)],
   );
   const coverage = terms.coverage;
@@ -118,7 +126,10 @@ async function dueAtSigning(db: EntityManager, terms: LeaseTerms, shown: ShownPr
     {
       rentInPennies: terms.rentInPennies,
       rentChanges: [],
-      services: coverage === null ? [] : [{ description: coverage.itemTypeName, amount: coverage.premiumInPennies, feeType: 'FIXED_AMOUNT', itemTypeUuid: coverage.itemTypeUuid }],
+      services:
+        coverage === null
+          ? []
+          : [{ description: coverage.itemTypeName, amount: coverage.premiumInPennies, feeType: 'FIXED_AMOUNT', itemTypeUuid: coverage.itemTypeUuid }],
       coverage: null,
       promotions: stored.map((row) => promotionTermsOf(row.terms)),
     },

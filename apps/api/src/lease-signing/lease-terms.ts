@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { LeaseStatus } from '../model/lease.entity';
+import { query, sql } from '@storage/persistence';
 
 /** A lease can be signed for this long after it was (last) sent; then operation 13 sends it again. */
 export const LEASE_VALIDITY_DAYS = 30;
@@ -73,6 +74,6 @@ export const isSigningTokenShape = (token: string): boolean => /^[\w-]{1,128}$/.
  */
 export async function loadLeaseTerms(db: EntityManager, token: string, lock = false): Promise<LeaseTerms | null> {
   if (!isSigningTokenShape(token)) return null;
-  const rows: LeaseTerms[] = await db.query(lock ? `${TERMS_SQL} FOR UPDATE OF s, l` : TERMS_SQL, [token]);
+  const rows = await query(db, sql<LeaseTerms>(lock ? `${TERMS_SQL} FOR UPDATE OF s, l` : TERMS_SQL), [token]);
   return rows[0] ?? null;
 }

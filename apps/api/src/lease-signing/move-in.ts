@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 
 /*
  * A vacant unit of the group, locked. SKIP LOCKED: a unit another signing is taking is passed over, so
@@ -10,6 +11,6 @@ SELECT uuid FROM units WHERE unit_group_uuid = $1 AND status = 'vacant'
    FOR UPDATE SKIP LOCKED`;
 
 export async function claimVacantUnit(db: EntityManager, unitGroupUuid: string): Promise<string | null> {
-  const rows: { uuid: string }[] = await db.query(CLAIM_UNIT_SQL, [unitGroupUuid]);
+  const rows = await query(db, sql<{ uuid: string }>(CLAIM_UNIT_SQL), [unitGroupUuid]);
   return rows[0]?.uuid ?? null;
 }

@@ -59,7 +59,7 @@ export class LeasesService {
         },
         db,
       );
-      await db.query(`UPDATE leads SET status = 'LEASE_SENT', updated_at = now() WHERE uuid = $1`, [leadUuid]);
+      await query(db, sql(`UPDATE leads SET status = 'LEASE_SENT', updated_at = now() WHERE uuid = $1`), [leadUuid]);
       return `Lease sent by ${method}.`;
     });
   }
@@ -68,10 +68,11 @@ export class LeasesService {
   private async signableLease(db: EntityManager, lead: LeadToLease, facilityUuid: string): Promise<{ uuid: string; signingToken: string }> {
     const [existing] = await query(db, RESEND_LEASE, [lead.leadUuid]);
     if (existing !== undefined) return existing;
-    const groups: { webRate: number; vacant: number }[] = await db.query(
-      `SELECT current_web_rate_in_pennies AS "webRate",
+    const groups = await query(
+      db,
+      sql<{ webRate: number; vacant: number }>(`SELECT current_web_rate_in_pennies AS "webRate",
               (SELECT count(*)::int FROM units u WHERE u.unit_group_uuid = g.uuid AND u.status = 'vacant') AS vacant
-       FROM unit_groups g WHERE g.uuid = $1 AND g.facility_uuid = $2`,
+       FROM unit_groups g WHERE g.uuid = $1 AND g.facility_uuid = $2`),
       [lead.unitGroupUuid, facilityUuid],
     );
     const group = groups[0];
@@ -79,9 +80,10 @@ export class LeasesService {
       throw new ConflictException({ detail: 'The lead’s unit group has no vacant unit.', errors: [{ field: 'unitGroupUuid', message: 'no vacant unit' }] });
     }
     const signingToken = randomBytes(32).toString('base64url');
-    const inserted: { uuid: string }[] = await db.query(
-      `INSERT INTO leases (lead_uuid, facility_uuid, unit_group_uuid, rent_in_pennies, signing_token, status, sent_at)
-       VALUES ($1, $2, $3, $4, $5, 'SENT', now()) RETURNING uuid`,
+    const inserted = await query(
+      db,
+      sql<{ uuid: string }>(`INSERT INTO leases (lead_uuid, facility_uuid, unit_group_uuid, rent_in_pennies, signing_token, status, sent_at)
+       VALUES ($1, $2, $3, $4, $5, 'SENT', now()) RETURNING uuid`),
       [lead.leadUuid, facilityUuid, lead.unitGroupUuid, group.webRate, signingToken],
     );
     return { uuid: inserted[0].uuid, signingToken };
@@ -89,13 +91,14 @@ export class LeasesService {
 }
 
 async function lockLead(db: EntityManager, portfolioUuid: string, facilityUuid: string, leadUuid: string): Promise<LeadToLease> {
-  const rows: LeadToLease[] = await db.query(
-    `SELECT l.uuid AS "leadUuid", l.status, l.unit_group_uuid AS "unitGroupUuid", p.uuid AS "personUuid", p.first_name AS "firstName",
+  const rows = await query(
+    db,
+    sql<LeadToLease>(`SELECT l.uuid AS "leadUuid", l.status, l.unit_group_uuid AS "unitGroupUuid", p.uuid AS "personUuid", p.first_name AS "firstName",
             p.last_name AS "lastName", p.email, p.phone, f.name AS "facilityName",
             EXISTS (SELECT 1 FROM leases s WHERE s.lead_uuid = l.uuid AND s.status = 'SIGNED') AS signed
      FROM leads l JOIN persons p ON p.uuid = l.person_uuid JOIN facilities f ON f.uuid = l.facility_uuid
      WHERE l.uuid = $1 AND l.facility_uuid = $2 AND l.portfolio_uuid = $3
-     FOR UPDATE OF l`,
+     FOR UPDATE OF l`),
     [leadUuid, facilityUuid, portfolioUuid],
   );
   const lead = rows[0];

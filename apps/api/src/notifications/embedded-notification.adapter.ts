@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { sentText, type NotificationPort, type OutgoingNotification } from './notification.port';
+import { query, sql } from '@storage/persistence';
 
 /** Messages the embedded adapter keeps in memory, as a mail server would have received them. */
 const MAILBOX_SIZE = 100;
@@ -18,9 +19,10 @@ export class EmbeddedNotificationAdapter implements NotificationPort {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   async send(notification: OutgoingNotification, manager: EntityManager = this.dataSource.manager): Promise<{ notificationUuid: string }> {
-    const rows: { uuid: string }[] = await manager.query(
-      `INSERT INTO notifications (portfolio_uuid, lead_uuid, person_uuid, channel, recipient, subject, body, lease_uuid)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING uuid`,
+    const rows = await query(
+      manager,
+      sql<{ uuid: string }>(`INSERT INTO notifications (portfolio_uuid, lead_uuid, person_uuid, channel, recipient, subject, body, lease_uuid)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING uuid`),
       [
         notification.portfolioUuid,
         notification.leadUuid,

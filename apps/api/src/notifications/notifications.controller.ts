@@ -7,6 +7,7 @@ import { IsOptional } from 'class-validator';
 import { CONTACT_METHODS } from '../model/lease.entity';
 import { signingLink } from './signing-link';
 import { SECRET_PLACEHOLDER } from './notification.port';
+import { query, sql } from '@storage/persistence';
 
 /** Where tenants reach the api (PUBLIC_BASE_URL): signing links start with it. */
 export const NOTIFICATIONS_PUBLIC_BASE_URL = Symbol('NOTIFICATIONS_PUBLIC_BASE_URL');
@@ -26,7 +27,11 @@ export class NotificationView {
   @ApiProperty() subject!: string;
   @ApiProperty({ description: `The text sent. Verification codes read \`${SECRET_PLACEHOLDER}\`, and so do signing links for a read key.` })
   body!: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'The signing link of a lease, when the message carries one and the key may write (null for a read key).' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The signing link of a lease, when the message carries one and the key may write (null for a read key).',
+  })
   link!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
@@ -53,15 +58,18 @@ export class NotificationsController {
   async list(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @CurrentApiKey() principal: ApiKeyPrincipal,
-    @Query() query: NotificationsQuery,
+    @Query() filter: NotificationsQuery,
   ): Promise<NotificationView[]> {
-    const rows: (Omit<NotificationView, 'link'> & { signingToken: string | null })[] = await this.dataSource.query(
-      `SELECT n.uuid AS "notificationUuid", n.lead_uuid AS "leadUuid", n.channel, n.recipient, n.subject, n.body,
+    const rows = await query(
+      this.dataSource,
+      sql<
+        Omit<NotificationView, 'link'> & { signingToken: string | null }
+      >(`SELECT n.uuid AS "notificationUuid", n.lead_uuid AS "leadUuid", n.channel, n.recipient, n.subject, n.body,
               l.signing_token AS "signingToken", n.created_at AS "createdAt"
        FROM notifications n LEFT JOIN leases l ON l.uuid = n.lease_uuid
        WHERE n.portfolio_uuid = $1 AND ($2::uuid IS NULL OR n.lead_uuid = $2::uuid)
-       ORDER BY n.created_at DESC LIMIT ${NOTIFICATIONS_LIMIT}`,
-      [portfolio.uuid, query.leadUuid?.toLowerCase() ?? null],
+       ORDER BY n.created_at DESC LIMIT ${NOTIFICATIONS_LIMIT}`),
+      [portfolio.uuid, filter.leadUuid?.toLowerCase() ?? null],
     );
     return rows.map(({ signingToken, ...row }) => {
       if (signingToken === null || principal.scope === 'read') return { ...row, link: null };

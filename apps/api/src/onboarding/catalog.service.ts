@@ -1,9 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '@storage/platform';
 import type { EntityManager } from 'typeorm';
-import type { PortfolioResult, PutAmenityRequest, PutItemTypeRequest, PutLeadSourceRequest, PutPortfolioRequest, PutRatePlanRequest, PutUnitTypeRequest, Outcome } from './catalog.dto';
+import type {
+  PortfolioResult,
+  PutAmenityRequest,
+  PutItemTypeRequest,
+  PutLeadSourceRequest,
+  PutPortfolioRequest,
+  PutRatePlanRequest,
+  PutUnitTypeRequest,
+  Outcome,
+} from './catalog.dto';
 import { repriceGroupsOfPlan } from './repricing';
 import { upsertRecord } from './upsert';
+import { query, sql } from '@storage/persistence';
 
 /**
  * The portfolio and what its facilities share: unit types, amenities, rate plans, item types and lead sources.
@@ -16,20 +26,27 @@ export class CatalogService {
    * file's, the demo's), else a database uuid. An existing portfolio keeps its uuid.
    */
   async putPortfolio(db: EntityManager, portfolioId: string, body: PutPortfolioRequest, uuid?: string): Promise<PortfolioResult> {
-    const rows: { uuid: string; inserted: boolean }[] = await db.query(
-      `INSERT INTO portfolios AS p (uuid, portfolio_id, name) VALUES (coalesce($3::uuid, gen_random_uuid()), $1, $2)
+    const rows = await query(
+      db,
+      sql<{ uuid: string; inserted: boolean }>(`INSERT INTO portfolios AS p (uuid, portfolio_id, name) VALUES (coalesce($3::uuid, gen_random_uuid()), $1, $2)
        ON CONFLICT (portfolio_id) DO UPDATE SET name = EXCLUDED.name WHERE p.name IS DISTINCT FROM EXCLUDED.name
-       RETURNING uuid, (xmax = 0) AS inserted`,
+       RETURNING uuid, (xmax = 0) AS inserted`),
       [portfolioId, body.name, uuid ?? null],
     );
     const written = rows[0];
     if (written !== undefined) return { uuid: written.uuid, portfolioId, name: body.name, outcome: written.inserted ? 'created' : 'updated' };
-    const [existing]: { uuid: string }[] = await db.query('SELECT uuid FROM portfolios WHERE portfolio_id = $1', [portfolioId]);
+    const [existing] = await query(db, sql<{ uuid: string }>('SELECT uuid FROM portfolios WHERE portfolio_id = $1'), [portfolioId]);
     return { uuid: existing.uuid, portfolioId, name: body.name, outcome: 'unchanged' };
   }
 
   putUnitType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutUnitTypeRequest): Promise<Outcome> {
-    return upsertRecord(db, { what: 'Unit type', table: 'unit_types', uuid, owner: ['portfolioUuid', portfolioUuid], values: { description: body.description } });
+    return upsertRecord(db, {
+      what: 'Unit type',
+      table: 'unit_types',
+      uuid,
+      owner: ['portfolioUuid', portfolioUuid],
+      values: { description: body.description },
+    });
   }
 
   putAmenity(db: EntityManager, portfolioUuid: string, uuid: string, body: PutAmenityRequest): Promise<Outcome> {
@@ -43,12 +60,24 @@ export class CatalogService {
   }
 
   putLeadSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
-    return upsertRecord(db, { what: 'Lead source', table: 'lead_sources', uuid, owner: ['portfolioUuid', portfolioUuid], values: { description: body.description } });
+    return upsertRecord(db, {
+      what: 'Lead source',
+      table: 'lead_sources',
+      uuid,
+      owner: ['portfolioUuid', portfolioUuid],
+      values: { description: body.description },
+    });
   }
 
   /** Where a lead heard of the portfolio (Google, a billboard…); no operation writes them yet, imports and the demo do. */
   putLeadMarketingSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
-    return upsertRecord(db, { what: 'Lead marketing source', table: 'lead_marketing_sources', uuid, owner: ['portfolioUuid', portfolioUuid], values: { description: body.description } });
+    return upsertRecord(db, {
+      what: 'Lead marketing source',
+      table: 'lead_marketing_sources',
+      uuid,
+      owner: ['portfolioUuid', portfolioUuid],
+      values: { description: body.description },
+    });
   }
 
   putItemType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutItemTypeRequest): Promise<Outcome> {

@@ -18,6 +18,7 @@ import {
 } from './facility.dto';
 import { requireReferences } from './references';
 import { combine, upsertRecord } from './upsert';
+import { query, sql } from '@storage/persistence';
 
 /** Where a facility's record lives: the portfolio (checked by the api key) and the facility of the path. */
 export interface FacilityScope {
@@ -74,10 +75,18 @@ export class FacilitySetupService {
   }
 
   /** The group, its amenities (the list replaces them), then its current rates from its base rates, plan and occupancy. */
-  async putUnitGroup(db: EntityManager, scope: FacilityScope, uuid: string, body: PutUnitGroupRequest): Promise<{ outcome: Outcome; currentStreetRateInPennies: number; currentWebRateInPennies: number }> {
+  async putUnitGroup(
+    db: EntityManager,
+    scope: FacilityScope,
+    uuid: string,
+    body: PutUnitGroupRequest,
+  ): Promise<{ outcome: Outcome; currentStreetRateInPennies: number; currentWebRateInPennies: number }> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
     const amenityUuids = [...new Set(lowerUuids(body.amenityUuids ?? []))].sort();
-    await requireReferences(db, 'sizeAndTypeGroupUuid', [body.sizeAndTypeGroupUuid], { table: 'size_and_type_groups', within: { facilityUuid: scope.facilityUuid } });
+    await requireReferences(db, 'sizeAndTypeGroupUuid', [body.sizeAndTypeGroupUuid], {
+      table: 'size_and_type_groups',
+      within: { facilityUuid: scope.facilityUuid },
+    });
     await requireReferences(db, 'ratePlanUuid', [body.ratePlanUuid], { table: 'rate_plans', within: { portfolioUuid: scope.portfolioUuid } });
     await requireReferences(db, 'amenityUuids', amenityUuids, { table: 'amenities', within: { portfolioUuid: scope.portfolioUuid } });
     const outcome = await unitRules(() =>
@@ -91,14 +100,25 @@ export class FacilitySetupService {
         canShowUnitGroupTenantPortal: body.canShowUnitGroupTenantPortal ?? true,
       }),
     );
-    const [, removed] = await db.query<[unknown[], number]>('DELETE FROM unit_group_amenities WHERE unit_group_uuid = $1 AND amenity_uuid <> ALL($2::uuid[])', [uuid, amenityUuids]);
-    const added: unknown[] = await db.query(
-      `INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING amenity_uuid`,
+    const removed = await query(
+      db,
+      sql<unknown>('DELETE FROM unit_group_amenities WHERE unit_group_uuid = $1 AND amenity_uuid <> ALL($2::uuid[]) RETURNING amenity_uuid'),
+      [uuid, amenityUuids],
+    );
+    const added = await query(
+      db,
+      sql<unknown>(
+        `INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING amenity_uuid`,
+      ),
       [uuid, amenityUuids],
     );
     const rates = await repriceUnitGroup(db, uuid);
     if (rates === null) throw new Error(`unit group ${uuid} vanished while written`);
-    return { outcome: combine(outcome, removed > 0, added.length > 0), currentStreetRateInPennies: rates.currentStreetRateInPennies, currentWebRateInPennies: rates.currentWebRateInPennies };
+    return {
+      outcome: combine(outcome, removed.length > 0, added.length > 0),
+      currentStreetRateInPennies: rates.currentStreetRateInPennies,
+      currentWebRateInPennies: rates.currentWebRateInPennies,
+    };
   }
 
   /** A unit, written by its owner (`saveUnit` of `@storage/unit-occupancy`, which keeps its rules and its groups' rates). */
@@ -112,13 +132,16 @@ export class FacilitySetupService {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
     const family = body.family ?? 'RENT';
     const itemTypeUuid = body.itemTypeUuid ?? null;
-    if (family === 'RENT' && itemTypeUuid !== null) throw new InvalidRequestException([{ field: 'itemTypeUuid', message: 'itemTypeUuid is for DISCOUNTED_SERVICE promotions only' }]);
-    if (itemTypeUuid !== null) await requireReferences(db, 'itemTypeUuid', [itemTypeUuid], { table: 'item_types', within: { portfolioUuid: scope.portfolioUuid }, kind: 'SERVICE' });
+    if (family === 'RENT' && itemTypeUuid !== null)
+      throw new InvalidRequestException([{ field: 'itemTypeUuid', message: 'itemTypeUuid is for DISCOUNTED_SERVICE promotions only' }]);
+    if (itemTypeUuid !== null)
+      await requireReferences(db, 'itemTypeUuid', [itemTypeUuid], { table: 'item_types', within: { portfolioUuid: scope.portfolioUuid }, kind: 'SERVICE' });
     const unitGroupUuids = [...new Set(lowerUuids(body.unitGroupUuids ?? []))].sort();
     await requireReferences(db, 'unitGroupUuids', unitGroupUuids, { table: 'unit_groups', within: { facilityUuid: scope.facilityUuid } });
     const validFrom = body.validFrom ?? null;
     const validTo = body.validTo ?? null;
-    if (validFrom !== null && validTo !== null && validTo < validFrom) throw new InvalidRequestException([{ field: 'validTo', message: 'validTo must not be before validFrom' }]);
+    if (validFrom !== null && validTo !== null && validTo < validFrom)
+      throw new InvalidRequestException([{ field: 'validTo', message: 'validTo must not be before validFrom' }]);
     const isPercentage = body.discountType === 'PERCENTAGE';
     return upsertRecord(db, {
       what: 'Promotion',
@@ -168,16 +191,21 @@ export class FacilitySetupService {
       },
     });
     if (!isDefault) return outcome;
-    const [, unset] = await db.query<[unknown[], number]>('UPDATE coverages SET is_default = false WHERE facility_uuid = $1 AND uuid <> $2 AND is_default', [scope.facilityUuid, uuid]);
-    return combine(outcome, unset > 0);
+    const unset = await query(
+      db,
+      sql<unknown>('UPDATE coverages SET is_default = false WHERE facility_uuid = $1 AND uuid <> $2 AND is_default RETURNING uuid'),
+      [scope.facilityUuid, uuid],
+    );
+    return combine(outcome, unset.length > 0);
   }
 
   /** The schedule belongs to @storage/delinquency, which writes it; its rule (stages in order) answers 400 here. */
   async putDelinquencySchedule(db: EntityManager, scope: FacilityScope, body: PutDelinquencyScheduleRequest): Promise<Outcome> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
     const checked = delinquencyScheduleSchema.safeParse(body);
-    if (!checked.success) throw new InvalidRequestException(checked.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message })));
-    const [existing]: unknown[] = await db.query('SELECT 1 FROM delinquency_schedules WHERE facility_uuid = $1', [scope.facilityUuid]);
+    if (!checked.success)
+      throw new InvalidRequestException(checked.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message })));
+    const [existing] = await query(db, sql<unknown>('SELECT 1 FROM delinquency_schedules WHERE facility_uuid = $1'), [scope.facilityUuid]);
     const written = await saveFacilitySchedule(db, scope.facilityUuid, checked.data);
     return !written ? 'unchanged' : existing === undefined ? 'created' : 'updated';
   }
@@ -191,8 +219,11 @@ async function requireTimeZone(db: EntityManager, timeZone: string): Promise<voi
   } catch {
     knownToNode = false;
   }
-  const [row]: { known: boolean }[] = knownToNode ? await db.query('SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = $1) AS known', [timeZone]) : [{ known: false }];
-  if (!row.known) throw new InvalidRequestException([{ field: 'timeZone', message: `timeZone "${timeZone}" is not an IANA time zone (e.g. America/New_York)` }]);
+  const [row]: { known: boolean }[] = knownToNode
+    ? await query(db, sql('SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = $1) AS known'), [timeZone])
+    : [{ known: false }];
+  if (!row.known)
+    throw new InvalidRequestException([{ field: 'timeZone', message: `timeZone "${timeZone}" is not an IANA time zone (e.g. America/New_York)` }]);
 }
 
 /** Namespace of the default coverage's advisory locks (the scheduler's facility runs use 7302, unit names 7303). */
@@ -203,7 +234,7 @@ const DEFAULT_COVERAGE_LOCK = 7304;
  * pass: the coverage writes of one facility take turns, until commit.
  */
 async function lockFacilityCoverages(db: EntityManager, facilityUuid: string): Promise<void> {
-  await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [DEFAULT_COVERAGE_LOCK, facilityUuid]);
+  await query(db, sql('SELECT pg_advisory_xact_lock($1, hashtext($2))'), [DEFAULT_COVERAGE_LOCK, facilityUuid]);
 }
 
 /** The units' owner refuses what breaks their rules; the api answers it 409. */

@@ -1,5 +1,6 @@
 import { InvalidRequestException } from '@storage/platform';
 import type { EntityManager } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 
 /** The tables a body may point into, by the name a message gives their records. */
 const RECORD_NAMES = {
@@ -26,12 +27,18 @@ export interface Reference {
  */
 export async function requireReferences(db: EntityManager, field: string, uuids: readonly string[], reference: Reference): Promise<void> {
   if (uuids.length === 0) return;
-  const [column, owner] = 'portfolioUuid' in reference.within ? ['portfolio_uuid', reference.within.portfolioUuid] : ['facility_uuid', reference.within.facilityUuid];
+  const [column, owner] =
+    'portfolioUuid' in reference.within ? ['portfolio_uuid', reference.within.portfolioUuid] : ['facility_uuid', reference.within.facilityUuid];
   const kind = reference.kind === undefined ? '' : ` AND kind = '${reference.kind}'`;
-  const rows: { uuid: string }[] = await db.query(`SELECT uuid FROM ${reference.table} WHERE uuid = ANY($1::uuid[]) AND ${column} = $2${kind}`, [uuids, owner]);
+  const rows = await query(db, sql<{ uuid: string }>(`SELECT uuid FROM ${reference.table} WHERE uuid = ANY($1::uuid[]) AND ${column} = $2${kind}`), [
+    uuids,
+    owner,
+  ]);
   const found = new Set(rows.map((row) => row.uuid));
   const missing = uuids.filter((uuid) => !found.has(uuid.toLowerCase()));
   if (missing.length === 0) return;
   const what = `${RECORD_NAMES[reference.table]}${reference.kind === undefined ? '' : ` of kind ${reference.kind}`}`;
-  throw new InvalidRequestException(missing.map((uuid) => ({ field, message: `${field} ${uuid} is no ${what} of this ${column === 'portfolio_uuid' ? 'portfolio' : 'facility'}` })));
+  throw new InvalidRequestException(
+    missing.map((uuid) => ({ field, message: `${field} ${uuid} is no ${what} of this ${column === 'portfolio_uuid' ? 'portfolio' : 'facility'}` })),
+  );
 }

@@ -20,10 +20,11 @@ export class RecordsService {
   /** Operation 8. Unknown UUIDs are left out. */
   async vehicles(portfolioUuid: string, facilityUuid: string, uuids: string[]): Promise<VehicleView[]> {
     await requireFacility(this.dataSource.manager, portfolioUuid, facilityUuid);
-    return this.dataSource.query(
-      `SELECT facility_uuid AS "facilityUuid", rental_record_uuid AS "rentalRecordUuid", uuid AS "vehicleUuid", created_at AS "createdAt",
+    return query(
+      this.dataSource,
+      sql(`SELECT facility_uuid AS "facilityUuid", rental_record_uuid AS "rentalRecordUuid", uuid AS "vehicleUuid", created_at AS "createdAt",
               updated_at AS "updatedAt", type, license_plate_number AS "licensePlateNumber", make, model, vin
-       FROM vehicles WHERE facility_uuid = $1 AND uuid = ANY($2::uuid[]) ORDER BY created_at, uuid`,
+       FROM vehicles WHERE facility_uuid = $1 AND uuid = ANY($2::uuid[]) ORDER BY created_at, uuid`),
       [facilityUuid, lowerUuids(uuids)],
     );
   }
@@ -31,13 +32,14 @@ export class RecordsService {
   /** Operation 9. Unknown UUIDs are left out. */
   async coverageHistory(portfolioUuid: string, facilityUuid: string, uuids: string[]): Promise<CoverageHistoryRecord[]> {
     await requireFacility(this.dataSource.manager, portfolioUuid, facilityUuid);
-    return this.dataSource.query(
-      `SELECT e.uuid AS "monumentCoverageEnrollmentUuid", e.rental_record_uuid AS "unitRentalRecordUuid", e.start_date AS "coverageStartDate",
+    return query(
+      this.dataSource,
+      sql(`SELECT e.uuid AS "monumentCoverageEnrollmentUuid", e.rental_record_uuid AS "unitRentalRecordUuid", e.start_date AS "coverageStartDate",
               u.name AS "unitNumber", e.coverage_uuid AS "coverageUuid", e.premium_in_pennies AS "coveragePremium",
               e.coverage_amount_in_pennies AS "coverageAmount", e.created_at AS "createdAt", e.updated_at AS "updatedAt",
               e.end_date AS "coverageEndDate", e.partner_coverage_id AS "partnerCoverageId"
        FROM coverage_enrollments e JOIN rental_records r ON r.uuid = e.rental_record_uuid JOIN units u ON u.uuid = r.unit_uuid
-       WHERE e.facility_uuid = $1 AND e.uuid = ANY($2::uuid[]) ORDER BY e.start_date, e.uuid`,
+       WHERE e.facility_uuid = $1 AND e.uuid = ANY($2::uuid[]) ORDER BY e.start_date, e.uuid`),
       [facilityUuid, lowerUuids(uuids)],
     );
   }
@@ -59,8 +61,11 @@ export class RecordsService {
 
   /** Operation 12. */
   async createNote(portfolioUuid: string, leadUuid: string, noteText: string): Promise<NoteCreated> {
-    const rows: { noteUuid: string }[] = await this.dataSource.query(
-      `INSERT INTO notes (lead_uuid, note_text) SELECT uuid, $3 FROM leads WHERE uuid = $1 AND portfolio_uuid = $2 RETURNING uuid AS "noteUuid"`,
+    const rows = await query(
+      this.dataSource,
+      sql<{ noteUuid: string }>(
+        `INSERT INTO notes (lead_uuid, note_text) SELECT uuid, $3 FROM leads WHERE uuid = $1 AND portfolio_uuid = $2 RETURNING uuid AS "noteUuid"`,
+      ),
       [leadUuid, portfolioUuid, noteText],
     );
     const note = rows[0];
@@ -74,10 +79,11 @@ export class RecordsService {
    * opening the gate (README, Decisions). No code (moved out): 404.
    */
   async gateAccessCode(portfolioUuid: string, facilityUuid: string, rentalRecordUuid: string): Promise<string> {
-    const rows: { code: string }[] = await this.dataSource.query(
-      `SELECT ${SHOWN_GATE_CODE_SQL} AS code
+    const rows = await query(
+      this.dataSource,
+      sql<{ code: string }>(`SELECT ${SHOWN_GATE_CODE_SQL} AS code
          FROM gate_codes g JOIN rental_records r ON r.uuid = g.rental_record_uuid
-        WHERE g.rental_record_uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3`,
+        WHERE g.rental_record_uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3`),
       [rentalRecordUuid, facilityUuid, portfolioUuid],
     );
     const gate = rows[0];

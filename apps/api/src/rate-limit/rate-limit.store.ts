@@ -42,5 +42,5 @@ export async function takeFromBucket(db: DataSource, bucket: string, wanted: num
 
 /** Forgets full buckets (tat in the past): an absent row and a full bucket are the same state. */
 export async function pruneBuckets(db: DataSource): Promise<void> {
-  await db.query('DELETE FROM api_rate_limits WHERE tat_ms < extract(epoch FROM clock_timestamp()) * 1000');
+  await query(db, sql('DELETE FROM api_rate_limits WHERE tat_ms < extract(epoch FROM clock_timestamp()) * 1000'));
 }

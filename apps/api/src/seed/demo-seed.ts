@@ -8,6 +8,7 @@ import { createApiKey } from '../auth/create-api-key';
 import { describe, writePortfolio } from '../onboarding/import/import-portfolio';
 import { DEMO_PORTFOLIO_ID, demoPortfolio } from './demo-data';
 import { insertShoppers } from './demo-shoppers';
+import { query, sql } from '@storage/persistence';
 
 export const DEMO_API_KEY_FILE = 'demo-api-key';
 
@@ -27,13 +28,15 @@ export interface DemoSeedOptions {
 /** Replacing the demo would lose what was created in it: the caller must say so. */
 export class DemoExists extends Error {
   constructor() {
-    super(`The demo portfolio "${DEMO_PORTFOLIO_ID}" exists. \`seed demo --yes\` replaces it (the leads, rentals and lease links created in it since are lost); \`seed demo --if-empty\` keeps it.`);
+    super(
+      `The demo portfolio "${DEMO_PORTFOLIO_ID}" exists. \`seed demo --yes\` replaces it (the leads, rentals and lease links created in it since are lost); \`seed demo --if-empty\` keeps it.`,
+    );
   }
 }
 
 /** Seeds the demo portfolio in one transaction; an existing one is kept, replaced or refused (`whenExists`). */
 export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions): Promise<{ seeded: boolean; apiKey: string | null }> {
-  const exists = (await dataSource.query<unknown[]>('SELECT 1 FROM portfolios WHERE portfolio_id = $1', [DEMO_PORTFOLIO_ID])).length > 0;
+  const exists = (await query(dataSource, sql<unknown>('SELECT 1 FROM portfolios WHERE portfolio_id = $1'), [DEMO_PORTFOLIO_ID])).length > 0;
   if (exists && options.whenExists === 'refuse') throw new DemoExists();
   if (exists && options.whenExists === 'keep') {
     // A key given by the environment still has to work against an existing demo.
@@ -44,7 +47,7 @@ export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions)
   const demo = demoPortfolio(todayIn('UTC'));
   const records = await dataSource.transaction(async (db) => {
     // Leads name the rentals they converted to, written after them: the foreign keys are checked at commit.
-    await db.query('SET CONSTRAINTS ALL DEFERRED');
+    await query(db, sql('SET CONSTRAINTS ALL DEFERRED'));
     if (exists) await removeDemo(db);
     // Each part through its owner: the portfolio as onboarding imports it, the tenancies as @storage/rentals brings
     // existing ones in (letting their units), their ledgers through @storage/rental-ledger.
@@ -88,11 +91,12 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
  * subscriptions name portfolios by arrays or text, not by a uuid column, and stay, as before.
  */
 async function removeDemo(db: EntityManager): Promise<void> {
-  const columns: { table: string; column: string }[] = await db.query(
-    `SELECT c.table_name AS table, c.column_name AS column
+  const columns = await query(
+    db,
+    sql<{ table: string; column: string }>(`SELECT c.table_name AS table, c.column_name AS column
        FROM information_schema.columns c JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
       WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.data_type = 'uuid'
-      ORDER BY c.table_name, c.ordinal_position`,
+      ORDER BY c.table_name, c.ordinal_position`),
   );
   const tables = new Map<string, UuidColumns>();
   for (const { table, column } of columns) {
@@ -101,8 +105,8 @@ async function removeDemo(db: EntityManager): Promise<void> {
     else entry.references.push(column);
     tables.set(table, entry);
   }
-  await db.query('CREATE TEMPORARY TABLE demo_rows (uuid uuid PRIMARY KEY, found_in integer NOT NULL) ON COMMIT DROP');
-  await db.query(`INSERT INTO demo_rows SELECT uuid, 0 FROM portfolios WHERE portfolio_id = $1`, [DEMO_PORTFOLIO_ID]);
+  await query(db, sql('CREATE TEMPORARY TABLE demo_rows (uuid uuid PRIMARY KEY, found_in integer NOT NULL) ON COMMIT DROP'));
+  await query(db, sql(`INSERT INTO demo_rows SELECT uuid, 0 FROM portfolios WHERE portfolio_id = $1`), [DEMO_PORTFOLIO_ID]);
   // Rows found in a round refer to rows found in the one before; each table's first round orders the deletes.
   const firstFound = new Map<string, number>([['portfolios', 0]]);
   for (let round = 1; ; round++) {
@@ -110,8 +114,9 @@ async function removeDemo(db: EntityManager): Promise<void> {
     for (const { table, hasKey, references } of tables.values()) {
       if (!hasKey || references.length === 0) continue;
       const refersToLastRound = references.map((column) => `${quoted(column)} IN (SELECT uuid FROM demo_rows WHERE found_in = $1)`).join(' OR ');
-      const added: unknown[] = await db.query(
-        `INSERT INTO demo_rows SELECT uuid, $1 + 1 FROM ${quoted(table)} WHERE ${refersToLastRound} ON CONFLICT DO NOTHING RETURNING uuid`,
+      const added = await query(
+        db,
+        sql<unknown>(`INSERT INTO demo_rows SELECT uuid, $1 + 1 FROM ${quoted(table)} WHERE ${refersToLastRound} ON CONFLICT DO NOTHING RETURNING uuid`),
         [round - 1],
       );
       if (added.length > 0 && !firstFound.has(table)) firstFound.set(table, round);
@@ -124,6 +129,6 @@ async function removeDemo(db: EntityManager): Promise<void> {
   const order = [...tables.values()].sort((a, b) => roundOf(a.table) - roundOf(b.table));
   for (const { table, hasKey, references } of order) {
     const demoColumns = [...(hasKey ? ['uuid'] : []), ...references];
-    await db.query(`DELETE FROM ${quoted(table)} WHERE ${demoColumns.map((column) => `${quoted(column)} IN (SELECT uuid FROM demo_rows)`).join(' OR ')}`);
+    await query(db, sql(`DELETE FROM ${quoted(table)} WHERE ${demoColumns.map((column) => `${quoted(column)} IN (SELECT uuid FROM demo_rows)`).join(' OR ')}`));
   }
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { COVERAGE_PROVIDERS, PRIVATE_COVERAGE_UUID } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 
 export interface ScaleSeedOptions {
   portfolioId: string;
@@ -37,36 +38,43 @@ const VEHICLES = `(VALUES (0, 'RV', 'Winnebago', 'View 24D'), (1, 'Boat', 'Bayli
 export async function seedScale(dataSource: DataSource, options: ScaleSeedOptions): Promise<void> {
   const { facilities, rentals, portfolioId, log } = options;
   const started = Date.now();
-  const existing = await dataSource.query<unknown[]>('SELECT 1 FROM portfolios WHERE portfolio_id = $1', [portfolioId]);
+  const existing = await query(dataSource, sql<unknown>('SELECT 1 FROM portfolios WHERE portfolio_id = $1'), [portfolioId]);
   if (existing.length > 0) throw new Error(`Portfolio "${portfolioId}" exists already; choose another with --portfolio`);
 
-  const [{ uuid: portfolioUuid }] = await dataSource.query<[{ uuid: string }]>(
-    'INSERT INTO portfolios (portfolio_id, name) VALUES ($1, $2) RETURNING uuid',
+  const [{ uuid: portfolioUuid }] = await query(
+    dataSource,
+    sql<{ uuid: string }>('INSERT INTO portfolios (portfolio_id, name) VALUES ($1, $2) RETURNING uuid'),
     [portfolioId, `Scale test (${facilities} facilities, ${rentals} rentals)`],
   );
-  await dataSource.query(
-    `INSERT INTO unit_types (portfolio_uuid, description) SELECT $1, d FROM unnest($2::text[]) WITH ORDINALITY AS t(d, n) ORDER BY n`,
+  await query(
+    dataSource,
+    sql(`INSERT INTO unit_types (portfolio_uuid, description) SELECT $1, d FROM unnest($2::text[]) WITH ORDINALITY AS t(d, n) ORDER BY n`),
     [portfolioUuid, ['Climate Controlled', 'Drive-Up', 'Standard Indoor', 'Vehicle Parking']],
   );
-  await dataSource.query(
-    `INSERT INTO amenities (portfolio_uuid, description, is_smart_amenity) VALUES ($1, 'Climate controlled', false), ($1, 'Drive-up access', false), ($1, 'Smart lock', true)`,
+  await query(
+    dataSource,
+    sql(
+      `INSERT INTO amenities (portfolio_uuid, description, is_smart_amenity) VALUES ($1, 'Climate controlled', false), ($1, 'Drive-up access', false), ($1, 'Smart lock', true)`,
+    ),
     [portfolioUuid],
   );
-  await dataSource.query(
-    `INSERT INTO rate_plans (portfolio_uuid, name, occupancy_bands) VALUES ($1, 'Occupancy based', $2)`,
-    [portfolioUuid, JSON.stringify([
+  await query(dataSource, sql(`INSERT INTO rate_plans (portfolio_uuid, name, occupancy_bands) VALUES ($1, 'Occupancy based', $2)`), [
+    portfolioUuid,
+    JSON.stringify([
       { minOccupancyPercent: 0, maxOccupancyPercent: 50, streetAdjustmentPercent: -5, webAdjustmentPercent: -10 },
       { minOccupancyPercent: 50, maxOccupancyPercent: 100, streetAdjustmentPercent: 5, webAdjustmentPercent: 0 },
-    ])],
-  );
-  await dataSource.query(
-    `INSERT INTO item_types (portfolio_uuid, name, kind, price_in_pennies, is_recurring)
+    ]),
+  ]);
+  await query(
+    dataSource,
+    sql(`INSERT INTO item_types (portfolio_uuid, name, kind, price_in_pennies, is_recurring)
      SELECT $1::uuid, 'Disc lock rental', 'SERVICE'::item_type_kind, 500, true UNION ALL
-     SELECT $1::uuid, 'Coverage premium (' || p || ')', 'COVERAGE'::item_type_kind, 0, true FROM unnest($2::text[]) AS p`,
+     SELECT $1::uuid, 'Coverage premium (' || p || ')', 'COVERAGE'::item_type_kind, 0, true FROM unnest($2::text[]) AS p`),
     [portfolioUuid, [...COVERAGE_PROVIDERS]],
   );
-  await dataSource.query(
-    `INSERT INTO lead_sources (portfolio_uuid, description) SELECT $1, d FROM unnest(ARRAY['Website', 'Walk-in', 'Phone call']) AS d`,
+  await query(
+    dataSource,
+    sql(`INSERT INTO lead_sources (portfolio_uuid, description) SELECT $1, d FROM unnest(ARRAY['Website', 'Walk-in', 'Phone call']) AS d`),
     [portfolioUuid],
   );
 
@@ -79,18 +87,20 @@ export async function seedScale(dataSource: DataSource, options: ScaleSeedOption
     for (let batch = batches.shift(); batch !== undefined; batch = batches.shift()) {
       const { first, last } = batch;
       await dataSource.transaction(async (db) => {
-        await db.query('SET LOCAL synchronous_commit = off');
-        for (const statement of batchStatements({ portfolioUuid, first, last, facilities, rentals })) await db.query(statement);
+        await query(db, sql('SET LOCAL synchronous_commit = off'));
+        for (const statement of batchStatements({ portfolioUuid, first, last, facilities, rentals })) await query(db, sql(statement));
       });
       facilitiesDone += last - first + 1;
       rentalsDone += rentalsOfFacilities(first, last, facilities, rentals);
       const seconds = (Date.now() - started) / 1000;
-      log(`facilities ${facilitiesDone}/${facilities}, rentals ${rentalsDone}/${rentals} (${seconds.toFixed(1)} s, ${Math.round(rentalsDone / Math.max(seconds, 0.001))} rentals/s)`);
+      log(
+        `facilities ${facilitiesDone}/${facilities}, rentals ${rentalsDone}/${rentals} (${seconds.toFixed(1)} s, ${Math.round(rentalsDone / Math.max(seconds, 0.001))} rentals/s)`,
+      );
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_BATCHES }, worker));
   // VACUUM sets the visibility map, so operation 7's index-only scans read no heap page from the start.
-  await dataSource.query('VACUUM (ANALYZE)');
+  await query(dataSource, sql('VACUUM (ANALYZE)'));
   log(`Seeded portfolio "${portfolioId}" in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { query } from '@storage/persistence';
+import { query, sql } from '@storage/persistence';
 import { notFound } from '../common';
 import { COVERAGES_STATEMENT } from './catalog.queries';
 import type { FacilityView, LeadSourceView } from './catalog.dto';
@@ -19,15 +19,15 @@ export class CatalogService {
   }
 
   async leadSources(portfolioUuid: string): Promise<LeadSourceView[]> {
-    return this.dataSource.query(
-      'SELECT uuid AS "leadSourceUuid", description FROM lead_sources WHERE portfolio_uuid = $1 ORDER BY description, uuid',
-      [portfolioUuid],
-    );
+    return query(this.dataSource, sql('SELECT uuid AS "leadSourceUuid", description FROM lead_sources WHERE portfolio_uuid = $1 ORDER BY description, uuid'), [
+      portfolioUuid,
+    ]);
   }
 
   async facilities(portfolioUuid: string): Promise<FacilityView[]> {
-    return this.dataSource.query(
-      `SELECT f.uuid AS "facilityUuid", f.name,
+    return query(
+      this.dataSource,
+      sql(`SELECT f.uuid AS "facilityUuid", f.name,
               json_build_object('addressLine1', f.address_line1, 'addressLine2', f.address_line2, 'city', f.city, 'state', f.state,
                                 'zip', f.zip, 'country', f.country) AS address,
               f.phone, f.time_zone AS "timeZone", f.operating_hours AS "operatingHours",
@@ -39,7 +39,7 @@ export class CatalogService {
                 ) ORDER BY s.length * s.width, ug.tier_level, ug.uuid)
                 FROM unit_groups ug JOIN size_and_type_groups s ON s.uuid = ug.size_and_type_group_uuid
                 JOIN unit_types ut ON ut.uuid = s.unit_type_uuid WHERE ug.facility_uuid = f.uuid), '[]') AS "unitGroups"
-       FROM facilities f WHERE f.portfolio_uuid = $1 ORDER BY f.name, f.uuid`,
+       FROM facilities f WHERE f.portfolio_uuid = $1 ORDER BY f.name, f.uuid`),
       [portfolioUuid],
     );
   }

@@ -4,11 +4,25 @@ import { bestPromotionsForUnitGroup, type ItemType, type Promotion } from '@stor
 import { requireFacility, todayIn } from '../common';
 import type { PromotionRecord } from '../model/promotion.entity';
 import type { EligibleAutoAppliedPromotionsByGroup, EligiblePromotionsRequest } from './promotions.dto';
+import { query, sql } from '@storage/persistence';
 
 type PromotionRow = Pick<
   PromotionRecord,
-  | 'uuid' | 'name' | 'createdAt' | 'tenantType' | 'isAutoPayRequired' | 'discountType' | 'percentage' | 'amountInPennies'
-  | 'monthStarts' | 'durationInMonths' | 'unitGroupUuids' | 'validFrom' | 'validTo' | 'family' | 'itemTypeUuid'
+  | 'uuid'
+  | 'name'
+  | 'createdAt'
+  | 'tenantType'
+  | 'isAutoPayRequired'
+  | 'discountType'
+  | 'percentage'
+  | 'amountInPennies'
+  | 'monthStarts'
+  | 'durationInMonths'
+  | 'unitGroupUuids'
+  | 'validFrom'
+  | 'validTo'
+  | 'family'
+  | 'itemTypeUuid'
 >;
 
 /** Maps a stored promotion to the domain's, whose rules price it. */
@@ -27,7 +41,8 @@ export function toDomainPromotion(row: PromotionRow): Promotion {
     unitGroupUuids: row.unitGroupUuids,
     validFrom: row.validFrom,
     validTo: row.validTo,
-    family: row.family === 'DISCOUNTED_SERVICE' && row.itemTypeUuid !== null ? { kind: 'DISCOUNTED_SERVICE', itemTypeUuid: row.itemTypeUuid } : { kind: 'RENT' },
+    family:
+      row.family === 'DISCOUNTED_SERVICE' && row.itemTypeUuid !== null ? { kind: 'DISCOUNTED_SERVICE', itemTypeUuid: row.itemTypeUuid } : { kind: 'RENT' },
   };
 }
 
@@ -57,24 +72,30 @@ export class PromotionsService {
     const wanted = request.unitGroupUuids?.map((uuid) => uuid.toLowerCase()) ?? null;
     const [unitGroups, promotionRows, itemTypes] = await readAll(
       db,
-      () => db.query<{ uuid: string; webRate: number }[]>(
-        `SELECT uuid, current_web_rate_in_pennies AS "webRate" FROM unit_groups
-         WHERE facility_uuid = $1 AND ($2::uuid[] IS NULL OR uuid = ANY($2::uuid[])) ORDER BY uuid`,
-        [facility.uuid, wanted],
-      ),
-      () => db.query<PromotionRow[]>(
-        `SELECT uuid, name, created_at AS "createdAt", tenant_type AS "tenantType", is_auto_pay_required AS "isAutoPayRequired",
+      () =>
+        query(
+          db,
+          sql<{ uuid: string; webRate: number }>(`SELECT uuid, current_web_rate_in_pennies AS "webRate" FROM unit_groups
+         WHERE facility_uuid = $1 AND ($2::uuid[] IS NULL OR uuid = ANY($2::uuid[])) ORDER BY uuid`),
+          [facility.uuid, wanted],
+        ),
+      () =>
+        query(
+          db,
+          sql<PromotionRow>(`SELECT uuid, name, created_at AS "createdAt", tenant_type AS "tenantType", is_auto_pay_required AS "isAutoPayRequired",
                 discount_type AS "discountType", percentage, amount_in_pennies AS "amountInPennies", month_starts AS "monthStarts",
                 duration_in_months AS "durationInMonths", unit_group_uuids AS "unitGroupUuids", to_char(valid_from, 'YYYY-MM-DD') AS "validFrom",
                 to_char(valid_to, 'YYYY-MM-DD') AS "validTo", family, item_type_uuid AS "itemTypeUuid"
-         FROM promotions WHERE facility_uuid = $1 AND is_auto_applied`,
-        [facility.uuid],
-      ),
-      () => db.query<ItemType[]>(
-        `SELECT uuid AS "itemTypeUuid", name, price_in_pennies AS "priceInPennies" FROM item_types
-         WHERE uuid IN (SELECT item_type_uuid FROM promotions WHERE facility_uuid = $1 AND item_type_uuid IS NOT NULL)`,
-        [facility.uuid],
-      ),
+         FROM promotions WHERE facility_uuid = $1 AND is_auto_applied`),
+          [facility.uuid],
+        ),
+      () =>
+        query(
+          db,
+          sql<ItemType>(`SELECT uuid AS "itemTypeUuid", name, price_in_pennies AS "priceInPennies" FROM item_types
+         WHERE uuid IN (SELECT item_type_uuid FROM promotions WHERE facility_uuid = $1 AND item_type_uuid IS NOT NULL)`),
+          [facility.uuid],
+        ),
     );
     const promotions = promotionRows.map(toDomainPromotion);
     const context = { isForBusiness: request.isForBusiness, isAutopayEnabled: request.isAutopayEnabled, asOf: todayIn(facility.timeZone) };

@@ -15,6 +15,7 @@ import type {
   PreexistingTenantValidation,
   ValidatePreexistingRequest,
 } from './tenant.dto';
+import { query, sql } from '@storage/persistence';
 
 const NOT_VALID: PreexistingTenantValidation = { valid: false, expired: false, personalInfo: null, createdLead: null };
 
@@ -42,10 +43,12 @@ export class TenantsService {
     return this.dataSource.transaction(async (db) => {
       const code = generateCode();
       const expiresAt = new Date(Date.now() + CODE_LIFETIME_MS);
-      await db.query(
-        'INSERT INTO tenant_verification_codes (facility_uuid, person_uuid, code_hash, expires_at) VALUES ($1, $2, $3, $4)',
-        [facility.uuid, person.uuid, await hashCode(code, this.codeKey), expiresAt],
-      );
+      await query(db, sql('INSERT INTO tenant_verification_codes (facility_uuid, person_uuid, code_hash, expires_at) VALUES ($1, $2, $3, $4)'), [
+        facility.uuid,
+        person.uuid,
+        await hashCode(code, this.codeKey),
+        expiresAt,
+      ]);
       await this.notifications.send(
         {
           portfolioUuid,
@@ -74,23 +77,30 @@ export class TenantsService {
     if (person === null) return NOT_VALID;
     await this.rateLimits.codeTried(person.uuid);
     return this.dataSource.transaction(async (db) => {
-      const codes: { uuid: string; codeHash: string; expired: boolean; failedAttempts: number }[] = await db.query(
-        `SELECT uuid, code_hash AS "codeHash", expires_at < now() AS expired, failed_attempts AS "failedAttempts"
-         FROM tenant_verification_codes WHERE person_uuid = $1 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
+      const codes = await query(
+        db,
+        sql<{
+          uuid: string;
+          codeHash: string;
+          expired: boolean;
+          failedAttempts: number;
+        }>(`SELECT uuid, code_hash AS "codeHash", expires_at < now() AS expired, failed_attempts AS "failedAttempts"
+         FROM tenant_verification_codes WHERE person_uuid = $1 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1 FOR UPDATE`),
         [person.uuid],
       );
       const latest = codes[0];
       if (latest === undefined || latest.failedAttempts >= MAX_CODE_ATTEMPTS) return NOT_VALID;
       if (!(await codeMatches(request.code, latest.codeHash, this.codeKey))) {
-        await db.query('UPDATE tenant_verification_codes SET failed_attempts = failed_attempts + 1 WHERE uuid = $1', [latest.uuid]);
+        await query(db, sql('UPDATE tenant_verification_codes SET failed_attempts = failed_attempts + 1 WHERE uuid = $1'), [latest.uuid]);
         return NOT_VALID;
       }
       if (latest.expired) return { ...NOT_VALID, expired: true };
-      await db.query('UPDATE tenant_verification_codes SET used_at = now() WHERE uuid = $1', [latest.uuid]);
+      await query(db, sql('UPDATE tenant_verification_codes SET used_at = now() WHERE uuid = $1'), [latest.uuid]);
       const verifyToken = randomBytes(24).toString('base64url');
-      const leads: { uuid: string }[] = await db.query(
-        `INSERT INTO leads (portfolio_uuid, facility_uuid, person_uuid, is_for_business, verify_token)
-         VALUES ($1, $2, $3, $4, $5) RETURNING uuid`,
+      const leads = await query(
+        db,
+        sql<{ uuid: string }>(`INSERT INTO leads (portfolio_uuid, facility_uuid, person_uuid, is_for_business, verify_token)
+         VALUES ($1, $2, $3, $4, $5) RETURNING uuid`),
         [portfolioUuid, facility.uuid, person.uuid, person.accountType === 'BUSINESS', verifyToken],
       );
       const leadUuid = leads[0].uuid;
@@ -108,8 +118,9 @@ export class TenantsService {
    * SUSPENDED while suspended, empty once moved out). 404 until the lead is converted.
    */
   async convertedLead(portfolioUuid: string, leadUuid: string): Promise<ConvertedLeadDetails> {
-    const rows: ConvertedLeadDetails[] = await this.dataSource.query(
-      `SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(${SHOWN_GATE_CODE_SQL}, '') AS "gateAccessNumber",
+    const rows = await query(
+      this.dataSource,
+      sql<ConvertedLeadDetails>(`SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(${SHOWN_GATE_CODE_SQL}, '') AS "gateAccessNumber",
               to_char(r.start_date, 'YYYY-MM-DD') AS "rentalStartDate", f.name AS "facilityName",
               concat_ws(', ', f.address_line1, f.address_line2, f.city, f.state || ' ' || f.zip) AS "facilityAddress",
               f.operating_hours AS "facilityOperatingHours", f.phone AS "facilityPhone",
@@ -122,7 +133,7 @@ export class TenantsService {
        JOIN unit_types ut ON ut.uuid = s.unit_type_uuid
        JOIN facilities f ON f.uuid = r.facility_uuid
        LEFT JOIN gate_codes g ON g.rental_record_uuid = r.uuid
-       WHERE l.uuid = $1 AND l.portfolio_uuid = $2 AND l.status = 'CONVERTED'`,
+       WHERE l.uuid = $1 AND l.portfolio_uuid = $2 AND l.status = 'CONVERTED'`),
       [leadUuid, portfolioUuid],
     );
     const details = rows[0];
@@ -133,8 +144,9 @@ export class TenantsService {
 
 /** A person of the portfolio with this email who has rented before. */
 async function findTenant(db: EntityManager, portfolioUuid: string, email: string): Promise<Person | null> {
-  const rows: Person[] = await db.query(
-    `SELECT p.uuid, p.first_name AS "firstName", p.last_name AS "lastName", p.email, p.phone, p.phone_type AS "phoneType",
+  const rows = await query(
+    db,
+    sql<Person>(`SELECT p.uuid, p.first_name AS "firstName", p.last_name AS "lastName", p.email, p.phone, p.phone_type AS "phoneType",
             p.is_sms_enrolled AS "isSmsEnrolled", p.address_line1 AS "addressLine1", p.address_line2 AS "addressLine2", p.city, p.state,
             p.country, p.zip, p.id_type AS "idType", p.id_code AS "idCode", p.id_state AS "idState", p.id_country AS "idCountry",
             to_char(p.id_issue_date, 'YYYY-MM-DD') AS "idIssueDate", to_char(p.id_expiration_date, 'YYYY-MM-DD') AS "idExpirationDate",
@@ -142,7 +154,7 @@ async function findTenant(db: EntityManager, portfolioUuid: string, email: strin
             to_char(p.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", p.alternate_contact AS "alternateContact", p.military, p.beneficiary
      FROM persons p
      WHERE p.portfolio_uuid = $1 AND p.email = lower($2) AND EXISTS (SELECT 1 FROM rental_records r WHERE r.person_uuid = p.uuid)
-     ORDER BY p.created_at LIMIT 1`,
+     ORDER BY p.created_at LIMIT 1`),
     [portfolioUuid, email.trim()],
   );
   return rows[0] ?? null;
@@ -151,9 +163,16 @@ async function findTenant(db: EntityManager, portfolioUuid: string, email: strin
 const asDateTime = (date: string | null): string | null => (date === null ? null : `${date}T00:00:00.000Z`);
 
 async function personalInfo(db: EntityManager, person: Person, links: { facilityUuid: string; leadUuid: string }): Promise<PersonalInfo> {
-  const vehicles: { type: string; make: string; model: string; vin: string; licensePlateNumber: string }[] = await db.query(
-    `SELECT v.type, v.make, v.model, v.vin, v.license_plate_number AS "licensePlateNumber"
-     FROM vehicles v JOIN rental_records r ON r.uuid = v.rental_record_uuid WHERE r.person_uuid = $1 ORDER BY v.created_at DESC LIMIT 1`,
+  const vehicles = await query(
+    db,
+    sql<{
+      type: string;
+      make: string;
+      model: string;
+      vin: string;
+      licensePlateNumber: string;
+    }>(`SELECT v.type, v.make, v.model, v.vin, v.license_plate_number AS "licensePlateNumber"
+     FROM vehicles v JOIN rental_records r ON r.uuid = v.rental_record_uuid WHERE r.person_uuid = $1 ORDER BY v.created_at DESC LIMIT 1`),
     [person.uuid],
   );
   const vehicle = vehicles[0] ?? null;
