@@ -4,6 +4,8 @@ import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
+import { query } from './query';
+import { sql } from './sql';
 
 /** Connection details of an embedded server, kept beside its data so other processes (the CLI) can find it. */
 export interface EmbeddedServerInfo {
@@ -136,8 +138,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   admin.on('error', () => undefined); // its query in flight reports a lost connection
   await admin.connect();
   try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', ['storage']);
-    if (exists.rowCount === 0) await admin.query('CREATE DATABASE storage');
+    const exists = await query(admin, sql<unknown, [string]>('SELECT 1 FROM pg_database WHERE datname = $1'), ['storage']);
+    if (exists.length === 0) await query(admin, sql('CREATE DATABASE storage'));
   } finally {
     await admin.end();
   }

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { locateDatabase } from './database-location';
 import { schemaDifference, type SchemaStatement } from './schema-difference';
+import { query } from './query';
+import { sql } from './sql';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -18,8 +20,8 @@ async function main(name: string | undefined): Promise<void> {
   const admin = new Client({ connectionString: database.url });
   admin.on('error', () => undefined); // its query in flight reports a lost connection
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${scratch}`);
+  await query(admin, sql(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`));
+  await query(admin, sql(`CREATE DATABASE ${scratch}`));
   await admin.end();
   const scratchUrl = new URL(database.url);
   scratchUrl.pathname = `/${scratch}`;

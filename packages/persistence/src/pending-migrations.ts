@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { MIGRATIONS_TABLE } from './data-source';
+import { query } from './query';
+import { sql } from './sql';
 
 /** The migrate step, as an operator runs it: `npm run cli -- db migrate` (in an image, `node tools/cli/dist/main.js db migrate`). */
 export const MIGRATE_COMMAND = 'npm run cli -- db migrate';
@@ -7,9 +9,9 @@ export const MIGRATE_COMMAND = 'npm run cli -- db migrate';
 /** Names of the migrations this build carries that the database has not applied (all of them before the first). Read-only. */
 export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
   const expected = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
-  const [{ present }] = await dataSource.query<{ present: boolean }[]>('SELECT to_regclass($1) IS NOT NULL AS present', [MIGRATIONS_TABLE]);
+  const [{ present }] = await query(dataSource, sql<{ present: boolean }, [string]>('SELECT to_regclass($1) IS NOT NULL AS present'), [MIGRATIONS_TABLE]);
   const applied = present
-    ? new Set((await dataSource.query<{ name: string }[]>(`SELECT name FROM "${MIGRATIONS_TABLE}"`)).map((row) => row.name))
+    ? new Set((await query(dataSource, sql<{ name: string }>(`SELECT name FROM "${MIGRATIONS_TABLE}"`))).map((row) => row.name))
     : new Set<string>();
   return expected.filter((name) => !applied.has(name));
 }

@@ -1,5 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import { SnakeNamingStrategy } from './naming-strategy';
+import { query, type Queryable } from './query';
+import { sql } from './sql';
 
 const naming = new SnakeNamingStrategy();
 const snake = (name: string): string => naming.columnName(name, undefined, []);
@@ -24,7 +25,7 @@ export interface OwnedRow {
  * which: the row is only written when a value differs, so a retry changes nothing, not even the row version.
  * The table and column names come from the caller's code, never from input; values are bound parameters.
  */
-export async function upsertOwnedRow(db: Pick<EntityManager, 'query'>, row: OwnedRow): Promise<UpsertOutcome> {
+export async function upsertOwnedRow(db: Queryable, row: OwnedRow): Promise<UpsertOutcome> {
   const [ownerProperty, ownerValue] = row.owner;
   const owner = snake(ownerProperty);
   const columns = Object.keys(row.values).map(snake);
@@ -34,15 +35,16 @@ export async function upsertOwnedRow(db: Pick<EntityManager, 'query'>, row: Owne
   const placeholders = params.map((_, index) => `$${index + 1}`).join(', ');
   const compared = columns.map((column) => `t.${column}`).join(', ');
   const excluded = columns.map((column) => `EXCLUDED.${column}`).join(', ');
-  const rows: { inserted: boolean }[] = await db.query(
-    `INSERT INTO ${row.table} AS t (uuid, ${owner}, ${inserted.join(', ')}) VALUES (${placeholders})
+  const [written] = await query(
+    db,
+    sql<{ inserted: boolean }>(`INSERT INTO ${row.table} AS t (uuid, ${owner}, ${inserted.join(', ')}) VALUES (${placeholders})
      ON CONFLICT (uuid) DO UPDATE SET ${columns.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}
       WHERE t.${owner} = EXCLUDED.${owner} AND ROW(${compared}) IS DISTINCT FROM ROW(${excluded})
-     RETURNING (xmax = 0) AS inserted`,
+     RETURNING (xmax = 0) AS inserted`),
     params,
   );
-  if (rows[0] !== undefined) return rows[0].inserted ? 'created' : 'updated';
-  const [existing]: { sameOwner: boolean }[] = await db.query(`SELECT ${owner} = $2 AS "sameOwner" FROM ${row.table} WHERE uuid = $1`, [row.uuid, ownerValue]);
+  if (written !== undefined) return written.inserted ? 'created' : 'updated';
+  const [existing] = await query(db, sql<{ sameOwner: boolean }>(`SELECT ${owner} = $2 AS "sameOwner" FROM ${row.table} WHERE uuid = $1`), [row.uuid, ownerValue]);
   return existing?.sameOwner === true ? 'unchanged' : 'taken';
 }
 
