@@ -12,10 +12,10 @@ import { Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { BILLING_TOPIC, createEnvelope, TOPICS, type EventEnvelope } from '@storage/domain';
 import { createDataSource, migrate, startEmbeddedPostgres } from '@storage/persistence';
-import { describe } from '../src/consumer/deliver';
-import { eventTransport } from '../src/event-transport';
-import { OutboxRelay } from '../src/kafka/outbox-relay';
-import { OutboxPublisher } from '../src/outbox-publisher';
+import { describe } from '../dist/consumer/deliver';
+import { eventTransport } from '../dist/event-transport';
+import { OutboxRelay } from '../dist/kafka/outbox-relay';
+import { OutboxPublisher } from '../dist/outbox-publisher';
 
 const BACKLOG = 20_000;
 const RATE = 500;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 // Compiled to dist-bench/bench/ (bench/tsconfig.json): up to the workspace, then to the repository.
-const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const IDLE_MS = 10_000;
 const SERVICES = [
   { name: 'api', entry: 'apps/api/dist/main.js', port: 3100, variable: 'API_PORT' },

@@ -13,9 +13,9 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { BusinessDayAdvancer } from '@storage/delinquency';
 import { createDataSource, locateDatabase, migrate } from '@storage/persistence';
-import { BillingDay, type BillingResult } from '../run/billing-day';
-import { BusinessDayRunner, type RunOptions, type RunResult } from '../run/business-day-runner';
-import { runBusinessDate } from '../run/run-business-date';
+import { BillingDay, type BillingResult } from '../dist/run/billing-day';
+import { BusinessDayRunner, type RunOptions, type RunResult } from '../dist/run/business-day-runner';
+import { runBusinessDate } from '../dist/run/run-business-date';
 import { BENCH_UUID_FUNCTION, createScaleDataset, type BillingSpread } from './scale-dataset';
 
 const BUSINESS_DATE = '2025-06-01';
