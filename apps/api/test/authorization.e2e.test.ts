@@ -2,6 +2,7 @@ import { createApiKey } from '../src/auth/create-api-key';
 import { revokeApiKey } from '../src/auth/manage-api-keys';
 import { walkRoutes, type RouteCall } from './support/routes';
 import { expectProblem, startTestApi, type Reply, type TestApi } from './support/test-api';
+import { query, sql } from '@storage/persistence';
 
 interface DocumentedOperation {
   parameters?: { name: string; in: string }[];
@@ -18,7 +19,9 @@ beforeAll(async () => {
   routes = await walkRoutes(api);
   const document = (await api.call('GET', '/openapi.json', { key: null })).body as { paths: Record<string, Record<string, DocumentedOperation>> };
   documented = Object.fromEntries(
-    Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation])),
+    Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation]),
+    ),
   );
 });
 afterAll(async () => api.close());
@@ -33,14 +36,18 @@ const SERVICE_ROUTES = ['GET /', 'GET /openapi.json', 'GET /openapi.yaml', 'GET 
  * Every call counts against its key's rate limit, refused or not: `api_rate_limits` is the one table left out.
  */
 async function snapshot(): Promise<Record<string, string>> {
-  const tables: { name: string }[] = await api.db.query(
-    `SELECT table_name AS name FROM information_schema.tables
-      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'api_rate_limits' ORDER BY table_name`,
+  const tables = await query(
+    api.db,
+    sql<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'api_rate_limits' ORDER BY table_name`),
   );
   const entries = await Promise.all(
     tables.map(async ({ name }) => {
-      const [row] = await api.db.query(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`);
-      return [name, row.digest as string] as const;
+      const [row] = await query(
+        api.db,
+        sql<{ digest: string }>(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`),
+      );
+      return [name, row.digest] as const;
     }),
   );
   return Object.fromEntries(entries);
@@ -51,7 +58,11 @@ const send = (route: RouteCall, key: string | null): Promise<Reply> => api.call(
 const scopeOf = (route: RouteCall): string => (route.reach === 'admin' ? 'admin' : route.write ? 'write' : 'read');
 
 /** The answer, and whether the operation's OpenAPI entry documents it. */
-const answer = (route: RouteCall, reply: Reply) => ({ route: route.operation, status: reply.status, documented: String(reply.status) in documented[route.operation].responses });
+const answer = (route: RouteCall, reply: Reply) => ({
+  route: route.operation,
+  status: reply.status,
+  documented: String(reply.status) in documented[route.operation].responses,
+});
 
 describe('the walk covers every route', () => {
   it('calls every documented operation but the keyless lease pages, each once', () => {

@@ -1,4 +1,5 @@
 import { expectProblem, id, list, PUBLIC_BASE_URL, startTestApi, type TestApi } from './support/test-api';
+import { query, sql } from '@storage/persistence';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -19,10 +20,16 @@ describe('operation 13: send lease', () => {
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     expect(reply.body).toBe('Lease sent by email.');
 
-    const leases = await api.db.query(`SELECT status, signing_token, unit_group_uuid, rent_in_pennies, sent_at FROM leases WHERE lead_uuid = $1`, [lead]);
+    const leases = await query(
+      api.db,
+      sql<{ status: string; signing_token: string; unit_group_uuid: string; rent_in_pennies: number; sent_at: Date }>(
+        `SELECT status, signing_token, unit_group_uuid, rent_in_pennies, sent_at FROM leases WHERE lead_uuid = $1`,
+      ),
+      [lead],
+    );
     expect(leases).toHaveLength(1);
     expect(leases[0]).toMatchObject({ status: 'SENT', unit_group_uuid: id('unit-group:downtown:10x10:1'), rent_in_pennies: 12028 });
-    const [leadRow] = await api.db.query('SELECT status FROM leads WHERE uuid = $1', [lead]);
+    const [leadRow] = await query(api.db, sql<{ status: string }>('SELECT status FROM leads WHERE uuid = $1'), [lead]);
     expect(leadRow.status).toBe('LEASE_SENT');
 
     const notifications = await api.call('GET', `${base}/notifications?leadUuid=${lead}`);
@@ -47,7 +54,7 @@ describe('operation 13: send lease', () => {
     await api.call('POST', sendLease(lead));
     const again = await api.call('POST', sendLease(lead, '?contactMethod=sms'));
     expect(again.body).toBe('Lease sent by sms.');
-    const leases = await api.db.query(`SELECT signing_token FROM leases WHERE lead_uuid = $1`, [lead]);
+    const leases = await query(api.db, sql<{ signing_token: string }>(`SELECT signing_token FROM leases WHERE lead_uuid = $1`), [lead]);
     expect(leases).toHaveLength(1);
     const sent = (await api.call('GET', `${base}/notifications?leadUuid=${lead}`)).body;
     expect(list<{ channel: string }>(sent).map((n) => n.channel)).toEqual(['sms', 'email']);
@@ -64,15 +71,15 @@ describe('operation 13: send lease', () => {
   it('refuses a lead that is not ready (no unit group) with 409 naming what is missing', async () => {
     const problem = expectProblem(await api.call('POST', sendLease(id('lead:2'))), 409);
     expect(problem.errors).toEqual([{ field: 'unitGroupUuid', message: 'the lead has chosen no unit group' }]);
-    expect(await api.db.query('SELECT 1 FROM leases WHERE lead_uuid = $1', [id('lead:2')])).toEqual([]);
+    expect(await query(api.db, sql('SELECT 1 FROM leases WHERE lead_uuid = $1'), [id('lead:2')])).toEqual([]);
   });
 
   it('refuses a full unit group with 409', async () => {
     const lead = id('lead:3');
     // The communications that sent them are history of the lease: they go first.
-    await api.db.query(`DELETE FROM notifications WHERE lease_uuid IN (SELECT uuid FROM leases WHERE lead_uuid = $1)`, [lead]);
-    await api.db.query(`DELETE FROM leases WHERE lead_uuid = $1`, [lead]);
-    await api.db.query(`UPDATE leads SET unit_group_uuid = $2 WHERE uuid = $1`, [lead, id('unit-group:downtown:10x10:2')]);
+    await query(api.db, sql(`DELETE FROM notifications WHERE lease_uuid IN (SELECT uuid FROM leases WHERE lead_uuid = $1)`), [lead]);
+    await query(api.db, sql(`DELETE FROM leases WHERE lead_uuid = $1`), [lead]);
+    await query(api.db, sql(`UPDATE leads SET unit_group_uuid = $2 WHERE uuid = $1`), [lead, id('unit-group:downtown:10x10:2')]);
     expectProblem(await api.call('POST', sendLease(lead)), 409, ['unitGroupUuid']);
   });
 

@@ -1,5 +1,6 @@
 import { createHash, scryptSync } from 'node:crypto';
 import { id, list, PUBLIC_BASE_URL, startTestApi, type TestApi } from './support/test-api';
+import { query, sql } from '@storage/persistence';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ describe('secrets of notifications (signing links, verification codes)', () => {
 
   beforeAll(async () => {
     expect((await api.call('POST', `${base}/facilities/${downtown}/leads/${lead}/sendLease`)).status).toBe(200);
-    [{ signing_token: token }] = await api.db.query('SELECT signing_token FROM leases WHERE lead_uuid = $1', [lead]);
+    [{ signing_token: token }] = await query(api.db, sql<{ signing_token: string }>('SELECT signing_token FROM leases WHERE lead_uuid = $1'), [lead]);
   });
 
   it('a read key sees the lease message without its signing link; a write key still gets the link', async () => {
@@ -40,11 +41,11 @@ describe('secrets of notifications (signing links, verification codes)', () => {
   });
 
   it('stores neither the signing token nor the verification code in clear', async () => {
-    const [person] = await api.db.query('SELECT uuid, email FROM persons WHERE uuid = $1', [id('person:0')]);
+    const [person] = await query(api.db, sql<{ uuid: string; email: string }>('SELECT uuid, email FROM persons WHERE uuid = $1'), [id('person:0')]);
     expect((await api.call('POST', CHECK, { body: { facilityUuid: downtown, email: person.email } })).body.exists).toBe(true);
     const code = /code is (\d{6})/.exec(api.sentNotifications().at(-1)!.body)![1];
 
-    const stored: { body: string }[] = await api.db.query('SELECT body FROM notifications');
+    const stored = await query(api.db, sql<{ body: string }>('SELECT body FROM notifications'));
     const all = JSON.stringify(stored);
     expect(all).not.toContain(token);
     expect(all).not.toContain(`code is ${code}`);
@@ -58,14 +59,15 @@ describe('secrets of notifications (signing links, verification codes)', () => {
   });
 
   it('hashes verification codes with a salt: not the bare SHA-256, and the same code never hashes the same', async () => {
-    const [person] = await api.db.query('SELECT uuid, email FROM persons WHERE uuid = $1', [id('person:0')]);
+    const [person] = await query(api.db, sql<{ uuid: string; email: string }>('SELECT uuid, email FROM persons WHERE uuid = $1'), [id('person:0')]);
     const codes: string[] = [];
     for (let i = 0; i < 2; i += 1) {
       await api.call('POST', CHECK, { body: { facilityUuid: downtown, email: person.email } });
       codes.push(/code is (\d{6})/.exec(api.sentNotifications().at(-1)!.body)![1]);
     }
-    const rows: { code_hash: string }[] = await api.db.query(
-      'SELECT code_hash FROM tenant_verification_codes WHERE person_uuid = $1 ORDER BY created_at DESC LIMIT 2',
+    const rows = await query(
+      api.db,
+      sql<{ code_hash: string }>('SELECT code_hash FROM tenant_verification_codes WHERE person_uuid = $1 ORDER BY created_at DESC LIMIT 2'),
       [person.uuid],
     );
     const bare = (code: string) => createHash('sha256').update(code).digest('hex');
@@ -76,12 +78,14 @@ describe('secrets of notifications (signing links, verification codes)', () => {
   });
 
   it('mixes a server key into the code: with the database alone, trying the million codes against a stored hash finds nothing', async () => {
-    const [person] = await api.db.query('SELECT uuid, email FROM persons WHERE uuid = $1', [id('person:1')]);
+    const [person] = await query(api.db, sql<{ uuid: string; email: string }>('SELECT uuid, email FROM persons WHERE uuid = $1'), [id('person:1')]);
     await api.call('POST', CHECK, { body: { facilityUuid: downtown, email: person.email } });
     const code = /code is (\d{6})/.exec(api.sentNotifications().at(-1)!.body)![1];
-    const [{ code_hash: stored }] = await api.db.query('SELECT code_hash FROM tenant_verification_codes WHERE person_uuid = $1 ORDER BY created_at DESC LIMIT 1', [
-      person.uuid,
-    ]);
+    const [{ code_hash: stored }] = await query(
+      api.db,
+      sql<{ code_hash: string }>('SELECT code_hash FROM tenant_verification_codes WHERE person_uuid = $1 ORDER BY created_at DESC LIMIT 1'),
+      [person.uuid],
+    );
     // What an attacker holding a dump would compute for the right code: every field of the row, the salt included.
     const [, salt, hash] = String(stored).split(':');
     const fromDumpAlone = scryptSync(code, Buffer.from(salt, 'base64url'), 32, { N: 1 << 13, r: 8, p: 1, maxmem: 32 * 1024 * 1024 });
@@ -92,7 +96,9 @@ describe('secrets of notifications (signing links, verification codes)', () => {
 
 describe('lease pages', () => {
   it('tell browsers not to sniff their type, on the page and on its refusals', async () => {
-    const [{ signing_token: token }] = await api.db.query('SELECT signing_token FROM leases WHERE lead_uuid = $1', [id('lead:1')]);
+    const [{ signing_token: token }] = await query(api.db, sql<{ signing_token: string }>('SELECT signing_token FROM leases WHERE lead_uuid = $1'), [
+      id('lead:1'),
+    ]);
     for (const path of [`/leases/sign/${token}`, '/leases/sign/unknown-token']) {
       const page = await api.call('GET', path, { key: null });
       expect(String(page.headers['content-type'])).toMatch(/^text\/html/);

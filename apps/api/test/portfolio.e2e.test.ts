@@ -1,5 +1,6 @@
 import { PRIVATE_COVERAGE_UUID } from '@storage/domain';
 import { expectProblem, id, ISO, list, startTestApi, UUID, type TestApi } from './support/test-api';
+import { query, sql } from '@storage/persistence';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -37,10 +38,11 @@ describe('operation 7: size-and-type unit groups by UUIDs', () => {
       unitGroups: expect.any(Array),
     });
     const [tier1, tier2] = group.unitGroups;
-    const [stats] = await api.db.query(
-      `SELECT count(*)::int AS units, count(*) FILTER (WHERE status = 'vacant')::int AS vacant,
+    const [stats] = await query(
+      api.db,
+      sql<{ units: number; vacant: number; avg: number }>(`SELECT count(*)::int AS units, count(*) FILTER (WHERE status = 'vacant')::int AS vacant,
               (SELECT avg(rent_in_pennies)::float8 FROM rental_records WHERE unit_group_uuid = $1 AND status = 'ACTIVE') AS avg
-       FROM units WHERE unit_group_uuid = $1`,
+       FROM units WHERE unit_group_uuid = $1`),
       [id('unit-group:downtown:10x10:1')],
     );
     expect(tier1).toEqual({
@@ -64,15 +66,26 @@ describe('operation 7: size-and-type unit groups by UUIDs', () => {
     expectProblem(await api.call('POST', url, { body: {} }), 400, ['sizeAndTypeUnitGroupUuids']);
     expectProblem(await api.call('POST', url, { body: { sizeAndTypeUnitGroupUuids: ['x'] } }), 400, ['sizeAndTypeUnitGroupUuids']);
     expectProblem(await api.call('POST', url, { body: { sizeAndTypeUnitGroupUuids: 'x' } }), 400, ['sizeAndTypeUnitGroupUuids']);
-    expectProblem(await api.call('POST', `${base}/facilities/${id('facility:none')}/unitGroups/sizeAndType/get_by_uuids`, { body: { sizeAndTypeUnitGroupUuids: [] } }), 404);
-    expectProblem(await api.call('POST', `${base}/facilities/nope/unitGroups/sizeAndType/get_by_uuids`, { body: { sizeAndTypeUnitGroupUuids: [] } }), 400, ['facilityUuid']);
+    expectProblem(
+      await api.call('POST', `${base}/facilities/${id('facility:none')}/unitGroups/sizeAndType/get_by_uuids`, { body: { sizeAndTypeUnitGroupUuids: [] } }),
+      404,
+    );
+    expectProblem(await api.call('POST', `${base}/facilities/nope/unitGroups/sizeAndType/get_by_uuids`, { body: { sizeAndTypeUnitGroupUuids: [] } }), 400, [
+      'facilityUuid',
+    ]);
   });
 });
 
 describe('operation 8: vehicles by UUIDs', () => {
   it('answers the vehicles asked for, field by field', async () => {
-    const [vehicle] = await api.db.query(`SELECT uuid, rental_record_uuid FROM vehicles WHERE facility_uuid = $1 ORDER BY uuid LIMIT 1`, [downtown]);
-    const reply = await api.call('POST', `${base}/facilities/${downtown}/vehicles/get_by_uuids`, { body: { vehicleUuids: [vehicle.uuid, id('vehicle:none')] } });
+    const [vehicle] = await query(
+      api.db,
+      sql<{ uuid: string; rental_record_uuid: string }>(`SELECT uuid, rental_record_uuid FROM vehicles WHERE facility_uuid = $1 ORDER BY uuid LIMIT 1`),
+      [downtown],
+    );
+    const reply = await api.call('POST', `${base}/facilities/${downtown}/vehicles/get_by_uuids`, {
+      body: { vehicleUuids: [vehicle.uuid, id('vehicle:none')] },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual([
       {
@@ -91,7 +104,7 @@ describe('operation 8: vehicles by UUIDs', () => {
   });
 
   it('does not answer another facility’s vehicles, and refuses bad input', async () => {
-    const [vehicle] = await api.db.query(`SELECT uuid FROM vehicles WHERE facility_uuid = $1 LIMIT 1`, [id('facility:lakeside')]);
+    const [vehicle] = await query(api.db, sql<{ uuid: string }>(`SELECT uuid FROM vehicles WHERE facility_uuid = $1 LIMIT 1`), [id('facility:lakeside')]);
     expect((await api.call('POST', `${base}/facilities/${downtown}/vehicles/get_by_uuids`, { body: { vehicleUuids: [vehicle.uuid] } })).body).toEqual([]);
     expectProblem(await api.call('POST', `${base}/facilities/${downtown}/vehicles/get_by_uuids`, { body: { vehicleUuids: [1] } }), 400, ['vehicleUuids']);
   });
@@ -99,14 +112,19 @@ describe('operation 8: vehicles by UUIDs', () => {
 
 describe('operation 9: coverage history by UUIDs', () => {
   it('answers enrollments, ended ones and private coverage included, field by field', async () => {
-    const rows = await api.db.query(
-      `SELECT e.uuid, e.rental_record_uuid, e.coverage_uuid, u.name FROM coverage_enrollments e JOIN rental_records r ON r.uuid = e.rental_record_uuid
-       JOIN units u ON u.uuid = r.unit_uuid WHERE e.facility_uuid = $1 AND (e.coverage_uuid = $2 OR e.end_date IS NOT NULL) ORDER BY e.start_date`,
+    const rows = await query(
+      api.db,
+      sql(`SELECT e.uuid, e.rental_record_uuid, e.coverage_uuid, u.name FROM coverage_enrollments e JOIN rental_records r ON r.uuid = e.rental_record_uuid
+       JOIN units u ON u.uuid = r.unit_uuid WHERE e.facility_uuid = $1 AND (e.coverage_uuid = $2 OR e.end_date IS NOT NULL) ORDER BY e.start_date`),
       [downtown, PRIVATE_COVERAGE_UUID],
     );
-    const ended = list<{ uuid: string; rental_record_uuid: string; coverage_uuid: string; name: string }>(rows).find((row) => row.coverage_uuid !== PRIVATE_COVERAGE_UUID)!;
+    const ended = list<{ uuid: string; rental_record_uuid: string; coverage_uuid: string; name: string }>(rows).find(
+      (row) => row.coverage_uuid !== PRIVATE_COVERAGE_UUID,
+    )!;
     const own = list<{ uuid: string; coverage_uuid: string }>(rows).find((row) => row.coverage_uuid === PRIVATE_COVERAGE_UUID)!;
-    const reply = await api.call('POST', `${base}/facilities/${downtown}/coverageHistory/get_by_uuids`, { body: { coverageHistoryUuids: [ended.uuid, own.uuid] } });
+    const reply = await api.call('POST', `${base}/facilities/${downtown}/coverageHistory/get_by_uuids`, {
+      body: { coverageHistoryUuids: [ended.uuid, own.uuid] },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toHaveLength(2);
     const byUuid = new Map(list<{ monumentCoverageEnrollmentUuid: string }>(reply.body).map((r) => [r.monumentCoverageEnrollmentUuid, r]));
@@ -123,11 +141,17 @@ describe('operation 9: coverage history by UUIDs', () => {
       coverageEndDate: expect.stringMatching(ISO),
       partnerCoverageId: null,
     });
-    expect(byUuid.get(own.uuid)).toMatchObject({ coverageUuid: PRIVATE_COVERAGE_UUID, coverageEndDate: null, partnerCoverageId: expect.stringMatching(/^POL-/) });
+    expect(byUuid.get(own.uuid)).toMatchObject({
+      coverageUuid: PRIVATE_COVERAGE_UUID,
+      coverageEndDate: null,
+      partnerCoverageId: expect.stringMatching(/^POL-/),
+    });
   });
 
   it('refuses bad input', async () => {
-    expectProblem(await api.call('POST', `${base}/facilities/${downtown}/coverageHistory/get_by_uuids`, { body: { coverageHistoryUuids: ['1111'] } }), 400, ['coverageHistoryUuids']);
+    expectProblem(await api.call('POST', `${base}/facilities/${downtown}/coverageHistory/get_by_uuids`, { body: { coverageHistoryUuids: ['1111'] } }), 400, [
+      'coverageHistoryUuids',
+    ]);
     expectProblem(await api.call('POST', `${base}/facilities/${downtown}/coverageHistory/get_by_uuids`, { body: {} }), 400, ['coverageHistoryUuids']);
   });
 });
@@ -148,20 +172,32 @@ describe('operation 10: patch unit group base rates', () => {
       currentWebRateInPennies: 9700,
       occupancyPercent: 80,
     });
-    const [row] = await api.db.query('SELECT base_web_rate_in_pennies, current_web_rate_in_pennies, current_street_rate_in_pennies FROM unit_groups WHERE uuid = $1', [group]);
+    const [row] = await query(
+      api.db,
+      sql('SELECT base_web_rate_in_pennies, current_web_rate_in_pennies, current_street_rate_in_pennies FROM unit_groups WHERE uuid = $1'),
+      [group],
+    );
     expect(row).toEqual({ base_web_rate_in_pennies: 10000, current_web_rate_in_pennies: 9700, current_street_rate_in_pennies: 11000 });
     const partial = await api.call('PATCH', url, { body: { baseWebRateInPennies: 20000 } });
     expect(partial.body).toMatchObject({ baseStreetRateInPennies: 11000, baseWebRateInPennies: 20000, currentWebRateInPennies: 19400 });
   });
 
   it('refuses bad rates and unknown unit groups', async () => {
-    expectProblem(await api.call('PATCH', url, { body: { baseWebRateInPennies: -1, baseStreetRateInPennies: 12.5 } }), 400, ['baseWebRateInPennies', 'baseStreetRateInPennies']);
+    expectProblem(await api.call('PATCH', url, { body: { baseWebRateInPennies: -1, baseStreetRateInPennies: 12.5 } }), 400, [
+      'baseWebRateInPennies',
+      'baseStreetRateInPennies',
+    ]);
     expectProblem(await api.call('PATCH', url, { body: { baseWebRateInPennies: '100' } }), 400, ['baseWebRateInPennies']);
     expectProblem(await api.call('PATCH', url, { body: {} }), 400);
     // null is a value, not an absence: refused, never taken for "keep the current rate".
     expectProblem(await api.call('PATCH', url, { body: { baseWebRateInPennies: null, baseStreetRateInPennies: 100 } }), 400, ['baseWebRateInPennies']);
-    expectProblem(await api.call('PATCH', `${base}/facilities/${id('facility:lakeside')}/unitGroups/${group}/rate`, { body: { baseWebRateInPennies: 1 } }), 404);
-    expectProblem(await api.call('PATCH', `${base}/facilities/${downtown}/unitGroups/not-a-uuid/rate`, { body: { baseWebRateInPennies: 1 } }), 400, ['unitGroupUuid']);
+    expectProblem(
+      await api.call('PATCH', `${base}/facilities/${id('facility:lakeside')}/unitGroups/${group}/rate`, { body: { baseWebRateInPennies: 1 } }),
+      404,
+    );
+    expectProblem(await api.call('PATCH', `${base}/facilities/${downtown}/unitGroups/not-a-uuid/rate`, { body: { baseWebRateInPennies: 1 } }), 400, [
+      'unitGroupUuid',
+    ]);
   });
 });
 
@@ -204,7 +240,7 @@ describe('operation 12: lead note', () => {
     const reply = await api.call('POST', url, { body: { noteText: 'x'.repeat(1500) } });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ noteUuid: expect.stringMatching(UUID) });
-    const [note] = await api.db.query('SELECT lead_uuid, length(note_text) AS length FROM notes WHERE uuid = $1', [reply.body.noteUuid]);
+    const [note] = await query(api.db, sql('SELECT lead_uuid, length(note_text) AS length FROM notes WHERE uuid = $1'), [reply.body.noteUuid]);
     expect(note).toEqual({ lead_uuid: id('lead:1'), length: 1500 });
   });
 
@@ -221,7 +257,7 @@ describe('operation 14: gate access code', () => {
     const reply = await api.call('GET', `${base}/facilities/${downtown}/rentalRecords/${id('rental:0')}/gateAccessCode`);
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
-    const [gate] = await api.db.query('SELECT code FROM gate_codes WHERE rental_record_uuid = $1', [id('rental:0')]);
+    const [gate] = await query(api.db, sql<{ code: string }>('SELECT code FROM gate_codes WHERE rental_record_uuid = $1'), [id('rental:0')]);
     expect(reply.body).toBe(gate.code);
   });
 

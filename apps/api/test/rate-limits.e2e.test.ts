@@ -1,5 +1,6 @@
 import { createApiKey } from '../src/auth/create-api-key';
 import { expectProblem, id, type Reply, startTestApi, type TestApi } from './support/test-api';
+import { query, sql } from '@storage/persistence';
 
 /** Small limits, so that each is reached in a few calls (the defaults are far above what any test sends). */
 const LIMITS = {
@@ -46,8 +47,8 @@ async function untilRefused(call: () => Promise<Reply>, max = 100): Promise<{ pa
 }
 
 async function tenantEmail(person: string): Promise<string> {
-  const [row] = await api.db.query('SELECT email FROM persons WHERE uuid = $1', [id(person)]);
-  return row.email as string;
+  const [row] = await query(api.db, sql<{ email: string }>('SELECT email FROM persons WHERE uuid = $1'), [id(person)]);
+  return row.email;
 }
 
 describe('rate limits per API key and route class', () => {
@@ -103,7 +104,14 @@ describe('lease pages, keyed by client address and signing link', () => {
     });
     expect(passed).toBe(3);
     expectLimited(refused, 'lease-page');
-    expectLimited(await api.call('POST', `/leases/sign/${'b'.repeat(43)}`, { key: null, payload: 'agree=yes', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 'lease-page');
+    expectLimited(
+      await api.call('POST', `/leases/sign/${'b'.repeat(43)}`, {
+        key: null,
+        payload: 'agree=yes',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      'lease-page',
+    );
   });
 });
 
@@ -131,16 +139,20 @@ describe('verification codes per person, whichever key asks', () => {
       const reply = await api.call('POST', VALIDATE, { key: await newKey(), body: { facilityUuid: downtown, email, code: wrong } });
       expect(reply.body.valid).toBe(false);
     }
-    const leadsBefore = await api.db.query('SELECT count(*)::int AS n FROM leads');
+    const leadsBefore = await query(api.db, sql('SELECT count(*)::int AS n FROM leads'));
     expectLimited(await api.call('POST', VALIDATE, { key: await newKey(), body: { facilityUuid: downtown, email, code } }), 'attempts-per-person');
-    expect(await api.db.query('SELECT count(*)::int AS n FROM leads')).toEqual(leadsBefore);
+    expect(await query(api.db, sql('SELECT count(*)::int AS n FROM leads'))).toEqual(leadsBefore);
   });
 });
 
 describe('the OpenAPI document', () => {
   it('documents 429 with Retry-After on every operation', async () => {
-    const document = (await api.call('GET', '/openapi.json', { key: null })).body as { paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>> };
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ operation: `${method} ${path}`, operation429: operation.responses['429'] })));
+    const document = (await api.call('GET', '/openapi.json', { key: null })).body as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+    };
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ operation: `${method} ${path}`, operation429: operation.responses['429'] })),
+    );
     expect(operations.length).toBeGreaterThan(40);
     for (const { operation, operation429 } of operations) {
       expect({ operation, retryAfter: operation429?.headers !== undefined && 'Retry-After' in operation429.headers }).toEqual({ operation, retryAfter: true });

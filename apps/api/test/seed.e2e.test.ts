@@ -5,7 +5,7 @@ import path from 'node:path';
 import { balanceOf, PRIVATE_COVERAGE_UUID } from '@storage/domain';
 import { asLedgerLines, billRentals, ledgerEntries, recordPayments } from '@storage/rental-ledger';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/auth/api-key';
 import { seedDemo } from '../src/seed/demo-seed';
@@ -51,32 +51,58 @@ describe('seed demo', () => {
     const file = path.join(dataDir, 'demo-api-key');
     expect((await readFile(file, 'utf8')).trim()).toBe(key);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    const [stored] = await db.query('SELECT scope FROM api_keys WHERE key_hash = $1', [hashApiKey(key)]);
+    const [stored] = await query(db, sql<{ scope: string }>('SELECT scope FROM api_keys WHERE key_hash = $1'), [hashApiKey(key)]);
     expect(stored.scope).toBe('write');
 
     const second = await seedDemo(db, { whenExists: 'keep', apiKey: key, dataDir, log: () => undefined });
     expect(second.seeded).toBe(false);
-    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM facilities f JOIN portfolios p ON p.uuid = f.portfolio_uuid WHERE p.portfolio_id = 'demo'`);
+    const [{ count }] = await query(
+      db,
+      sql(`SELECT count(*)::int AS count FROM facilities f JOIN portfolios p ON p.uuid = f.portfolio_uuid WHERE p.portfolio_id = 'demo'`),
+    );
     expect(count).toBe(3);
     // Written through onboarding, keeping the demo's own ids.
-    const [portfolio] = await db.query(`SELECT p.uuid, (SELECT count(*)::int FROM lead_marketing_sources s WHERE s.portfolio_uuid = p.uuid) AS "marketingSources" FROM portfolios p WHERE p.portfolio_id = 'demo'`);
+    const [portfolio] = await query(
+      db,
+      sql(
+        `SELECT p.uuid, (SELECT count(*)::int FROM lead_marketing_sources s WHERE s.portfolio_uuid = p.uuid) AS "marketingSources" FROM portfolios p WHERE p.portfolio_id = 'demo'`,
+      ),
+    );
     expect(portfolio).toEqual({ uuid: DEMO_PORTFOLIO_UUID, marketingSources: 4 });
   });
 
   it('bills as the scheduler does: only the tenants a month behind have a period due today, billed once; every balance is its ledger', async () => {
-    const rentals: { uuid: string; balance: number }[] = await db.query(
-      `SELECT r.uuid, r.balance_in_pennies AS balance FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid
-        WHERE p.portfolio_id = 'demo' AND r.status = 'ACTIVE'`,
+    const rentals = await query(
+      db,
+      sql<{
+        uuid: string;
+        balance: number;
+      }>(`SELECT r.uuid, r.balance_in_pennies AS balance FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid
+        WHERE p.portfolio_id = 'demo' AND r.status = 'ACTIVE'`),
     );
     const owing = rentals.filter((rental) => rental.balance > 0);
     expect(owing.length).toBeGreaterThan(0);
     for (const rental of rentals) expect(rental.balance).toBe(balanceOf(asLedgerLines(await ledgerEntries(db.manager, rental.uuid))));
     // The behind owe the period before the one under way, which the business day of the seed's day bills (the demo
     // is seeded for the UTC date); nobody else is due.
-    const latest: string = (await db.query(`SELECT (now() AT TIME ZONE 'UTC')::date::text AS today`))[0].today;
-    const billed = await billRentals(db, rentals.map((rental) => rental.uuid), latest, { postedOn: latest, source: 'test' });
+    const latest: string = (await query(db, sql<{ today: string }>(`SELECT (now() AT TIME ZONE 'UTC')::date::text AS today`)))[0].today;
+    const billed = await billRentals(
+      db,
+      rentals.map((rental) => rental.uuid),
+      latest,
+      { postedOn: latest, source: 'test' },
+    );
     expect(new Set(billed.billed)).toEqual(new Set(owing.map((rental) => rental.uuid)));
-    expect((await billRentals(db, rentals.map((rental) => rental.uuid), latest, { postedOn: latest, source: 'test' })).billed).toEqual([]);
+    expect(
+      (
+        await billRentals(
+          db,
+          rentals.map((rental) => rental.uuid),
+          latest,
+          { postedOn: latest, source: 'test' },
+        )
+      ).billed,
+    ).toEqual([]);
   });
 });
 
@@ -99,14 +125,20 @@ describe('seed scale', () => {
   });
 
   it('writes exactly the rentals asked for, spread over the facilities, with progress', async () => {
-    const [row] = await db.query(
-      `SELECT count(DISTINCT f.uuid)::int AS facilities, count(r.uuid)::int AS rentals,
+    const [row] = await query(
+      db,
+      sql<{
+        facilities: number;
+        rentals: number;
+        vacant: number;
+        gates: number;
+      }>(`SELECT count(DISTINCT f.uuid)::int AS facilities, count(r.uuid)::int AS rentals,
               (SELECT count(*)::int FROM units u JOIN facilities f2 ON f2.uuid = u.facility_uuid JOIN portfolios p2 ON p2.uuid = f2.portfolio_uuid
                WHERE p2.portfolio_id = 'scale-test' AND u.status = 'vacant') AS vacant,
               (SELECT count(*)::int FROM gate_codes g JOIN rental_records r2 ON r2.uuid = g.rental_record_uuid JOIN portfolios p3 ON p3.uuid = r2.portfolio_uuid
                WHERE p3.portfolio_id = 'scale-test') AS gates
        FROM portfolios p JOIN facilities f ON f.portfolio_uuid = p.uuid LEFT JOIN rental_records r ON r.facility_uuid = f.uuid
-       WHERE p.portfolio_id = 'scale-test'`,
+       WHERE p.portfolio_id = 'scale-test'`),
     );
     expect(row).toEqual({ facilities: FACILITIES, rentals: RENTALS, vacant: expect.any(Number), gates: RENTALS });
     expect(row.vacant).toBeGreaterThan(0);
@@ -115,8 +147,9 @@ describe('seed scale', () => {
   });
 
   it('gives every tenant of a parking space, and every tenth other tenant, a vehicle at the rental’s facility', async () => {
-    const [row] = await db.query(
-      `SELECT count(v.uuid)::int AS vehicles, count(DISTINCT v.rental_record_uuid)::int AS rentals,
+    const [row] = await query(
+      db,
+      sql(`SELECT count(v.uuid)::int AS vehicles, count(DISTINCT v.rental_record_uuid)::int AS rentals,
               count(*) FILTER (WHERE v.facility_uuid <> r.facility_uuid OR length(v.vin) <> 17)::int AS inconsistent,
               (SELECT count(*)::int FROM rental_records r2 JOIN unit_groups g ON g.uuid = r2.unit_group_uuid
                  JOIN size_and_type_groups s ON s.uuid = g.size_and_type_group_uuid JOIN unit_types t ON t.uuid = s.unit_type_uuid
@@ -124,7 +157,7 @@ describe('seed scale', () => {
                 WHERE p2.portfolio_id = 'scale-test' AND t.description = 'Vehicle Parking'
                   AND NOT EXISTS (SELECT 1 FROM vehicles v2 WHERE v2.rental_record_uuid = r2.uuid)) AS "parkedWithout"
        FROM vehicles v JOIN rental_records r ON r.uuid = v.rental_record_uuid JOIN portfolios p ON p.uuid = r.portfolio_uuid
-       WHERE p.portfolio_id = 'scale-test'`,
+       WHERE p.portfolio_id = 'scale-test'`),
     );
     // Unit n of a facility is in size (n mod 12) / 2; size 5 (12x35) is the parking.
     const expected = tenantsWhere((n) => Math.floor((n % 12) / 2) === 5 || n % 10 === 6);
@@ -132,8 +165,9 @@ describe('seed scale', () => {
   });
 
   it('gives four tenants in five a coverage history: one current enrollment, an ended one before it when they changed plan, some private', async () => {
-    const [row] = await db.query(
-      `SELECT count(*)::int AS enrollments, count(DISTINCT e.rental_record_uuid)::int AS covered,
+    const [row] = await query(
+      db,
+      sql(`SELECT count(*)::int AS enrollments, count(DISTINCT e.rental_record_uuid)::int AS covered,
               count(*) FILTER (WHERE e.end_date IS NULL)::int AS current, count(*) FILTER (WHERE e.end_date IS NOT NULL)::int AS ended,
               count(*) FILTER (WHERE e.coverage_uuid = $1 AND e.partner_coverage_id IS NOT NULL AND e.premium_in_pennies = 0)::int AS private,
               count(*) FILTER (WHERE e.coverage_uuid <> $1 AND (c.uuid IS NULL OR c.premium_in_pennies <> e.premium_in_pennies))::int AS "unknownCoverage",
@@ -143,7 +177,7 @@ describe('seed scale', () => {
                 SELECT 1 FROM coverage_enrollments n WHERE n.rental_record_uuid = e.rental_record_uuid AND n.start_date = e.end_date AND n.end_date IS NULL))::int AS "endedWithoutNext"
        FROM coverage_enrollments e JOIN rental_records r ON r.uuid = e.rental_record_uuid JOIN portfolios p ON p.uuid = r.portfolio_uuid
        LEFT JOIN coverages c ON c.uuid = e.coverage_uuid AND c.facility_uuid = r.facility_uuid
-       WHERE p.portfolio_id = 'scale-test'`,
+       WHERE p.portfolio_id = 'scale-test'`),
       [PRIVATE_COVERAGE_UUID],
     );
     const covered = tenantsWhere((n) => n % 5 !== 2);
@@ -161,9 +195,15 @@ describe('seed scale', () => {
   });
 
   it('bills as the scheduler does: the period under way is billed, the tenth that owe it by an unpaid charge; today bills nobody again', async () => {
-    const rentals: { uuid: string; balance: number; next: string; oldest: string | null }[] = await db.query(
-      `SELECT r.uuid, r.balance_in_pennies AS balance, r.next_due_date::text AS next, r.oldest_open_due_on::text AS oldest
-         FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE p.portfolio_id = 'scale-test'`,
+    const rentals = await query(
+      db,
+      sql<{
+        uuid: string;
+        balance: number;
+        next: string;
+        oldest: string | null;
+      }>(`SELECT r.uuid, r.balance_in_pennies AS balance, r.next_due_date::text AS next, r.oldest_open_due_on::text AS oldest
+         FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE p.portfolio_id = 'scale-test'`),
     );
     const owing = rentals.filter((rental) => rental.balance > 0);
     expect(owing).toHaveLength(tenantsWhere((n) => n % 10 === 0));
@@ -172,9 +212,18 @@ describe('seed scale', () => {
       expect(entries.map((entry) => [entry.kind, entry.periodTo])).toEqual([['RENT', rental.next]]);
       expect(rental.oldest).toBe(entries[0].dueOn);
     }
-    const today: string = (await db.query(`SELECT current_date::text AS today`))[0].today;
+    const today: string = (await query(db, sql<{ today: string }>(`SELECT current_date::text AS today`)))[0].today;
     expect(rentals.every((rental) => rental.next > today)).toBe(true);
-    expect((await billRentals(db, rentals.map((rental) => rental.uuid), today, { postedOn: today, source: 'test' })).billed).toEqual([]);
+    expect(
+      (
+        await billRentals(
+          db,
+          rentals.map((rental) => rental.uuid),
+          today,
+          { postedOn: today, source: 'test' },
+        )
+      ).billed,
+    ).toEqual([]);
   });
 });
 
@@ -182,22 +231,32 @@ describe('seed demo --yes after delinquency ran', () => {
   const KEY = 'sk_demo_key_for_tests_0123456789';
   /** Columns that refer to a row of these tables: `<name>_uuid`, or `<role>_<name>_uuid` (`converted_rental_record_uuid`). */
   const REFERRED: Record<string, string> = {
-    rental_record: 'rental_records', lead: 'leads', person: 'persons', facility: 'facilities', unit: 'units', unit_group: 'unit_groups', portfolio: 'portfolios',
+    rental_record: 'rental_records',
+    lead: 'leads',
+    person: 'persons',
+    facility: 'facilities',
+    unit: 'units',
+    unit_group: 'unit_groups',
+    portfolio: 'portfolios',
   };
 
   /** Every row, in any table, whose uuid column refers to a rental, lead, person, facility, unit, unit group or portfolio that is gone. */
   const danglingReferences = async (): Promise<string[]> => {
-    const columns: { table: string; column: string }[] = await db.query(
-      `SELECT c.table_name AS table, c.column_name AS column FROM information_schema.columns c
+    const columns = await query(
+      db,
+      sql<{ table: string; column: string }>(`SELECT c.table_name AS table, c.column_name AS column FROM information_schema.columns c
          JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-        WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.data_type = 'uuid'`,
+        WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.data_type = 'uuid'`),
     );
     const dangling: string[] = [];
     for (const { table, column } of columns) {
       const name = Object.keys(REFERRED).find((referred) => new RegExp(`^(.+_)?${referred}_uuid$`).test(column));
       if (name === undefined) continue;
-      const [{ count }] = await db.query(
-        `SELECT count(*)::int AS count FROM "${table}" x WHERE x."${column}" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "${REFERRED[name]}" r WHERE r.uuid = x."${column}")`,
+      const [{ count }] = await query(
+        db,
+        sql<{ count: number }>(
+          `SELECT count(*)::int AS count FROM "${table}" x WHERE x."${column}" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "${REFERRED[name]}" r WHERE r.uuid = x."${column}")`,
+        ),
       );
       if (count > 0) dangling.push(`${table}.${column}: ${count}`);
     }
@@ -206,29 +265,47 @@ describe('seed demo --yes after delinquency ran', () => {
 
   /** What the delinquency scheduler and payments leave on a rental beyond what the seed writes. */
   const leftOn = async (rentalUuid: string): Promise<Record<string, number>> => {
-    const [row]: Record<string, number>[] = await db.query(
-      `SELECT (SELECT count(*)::int FROM delinquencies WHERE rental_record_uuid = $1) AS delinquencies,
+    const [row] = await query(
+      db,
+      sql<Record<string, number>>(`SELECT (SELECT count(*)::int FROM delinquencies WHERE rental_record_uuid = $1) AS delinquencies,
               (SELECT count(*)::int FROM gate_code_suspensions WHERE rental_record_uuid = $1) AS suspensions,
               (SELECT count(*)::int FROM auctions WHERE rental_record_uuid = $1) AS auctions,
-              (SELECT count(*)::int FROM payments WHERE rental_record_uuid = $1) AS payments`,
+              (SELECT count(*)::int FROM payments WHERE rental_record_uuid = $1) AS payments`),
       [rentalUuid],
     );
     return row;
   };
 
   const ledgerOf = (rentalUuid: string): Promise<unknown[]> =>
-    db.query(
-      `SELECT kind, amount_in_pennies AS amount, posted_on::text AS "postedOn", due_on::text AS "dueOn" FROM rental_ledger_entries
-        WHERE rental_record_uuid = $1 ORDER BY seq`,
+    query(
+      db,
+      sql(`SELECT kind, amount_in_pennies AS amount, posted_on::text AS "postedOn", due_on::text AS "dueOn" FROM rental_ledger_entries
+        WHERE rental_record_uuid = $1 ORDER BY seq`),
       [rentalUuid],
     );
 
   /** A payment as the api records it: its row, its ledger entry, its billing fact. */
   const pay = async (rentalUuid: string, amountInPennies: number): Promise<void> => {
-    const [rental] = await db.query(`SELECT xmin::text AS version, balance_in_pennies AS balance, current_date::text AS today FROM rental_records WHERE uuid = $1`, [rentalUuid]);
+    const [rental] = await query(
+      db,
+      sql<{ version: string; balance: number; today: string }>(
+        `SELECT xmin::text AS version, balance_in_pennies AS balance, current_date::text AS today FROM rental_records WHERE uuid = $1`,
+      ),
+      [rentalUuid],
+    );
     const written = await recordPayments(
       db,
-      [{ rentalRecordUuid: rentalUuid, portfolioId: 'demo', paymentUuid: randomUUID(), amountInPennies, paidOn: rental.today, version: rental.version, balanceInPennies: rental.balance }],
+      [
+        {
+          rentalRecordUuid: rentalUuid,
+          portfolioId: 'demo',
+          paymentUuid: randomUUID(),
+          amountInPennies,
+          paidOn: rental.today,
+          version: rental.version,
+          balanceInPennies: rental.balance,
+        },
+      ],
       'test',
     );
     expect(written).toEqual([rentalUuid]);
@@ -236,26 +313,33 @@ describe('seed demo --yes after delinquency ran', () => {
 
   it('gives the fresh rentals only what the seed writes, and leaves no row referring to a rental (or lead, facility…) that is gone', async () => {
     await seedDemo(db, { whenExists: 'keep', apiKey: KEY, dataDir, log: () => undefined });
-    const [{ uuid: seeded }] = await db.query(
-      `SELECT r.uuid FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE p.portfolio_id = 'demo' AND r.status = 'ACTIVE' ORDER BY r.uuid LIMIT 1`,
+    const [{ uuid: seeded }] = await query(
+      db,
+      sql(
+        `SELECT r.uuid FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE p.portfolio_id = 'demo' AND r.status = 'ACTIVE' ORDER BY r.uuid LIMIT 1`,
+      ),
     );
     const asSeeded = await ledgerOf(seeded);
     // A rental opened since the seed on the same unit, with a random uuid as signing or a transfer gives it, and its gate code.
-    const [copied]: ExistingRental[] = await db.query(
-      `SELECT gen_random_uuid() AS uuid, portfolio_uuid AS "portfolioUuid", facility_uuid AS "facilityUuid", unit_uuid AS "unitUuid", unit_group_uuid AS "unitGroupUuid",
+    const [copied] = await query(
+      db,
+      sql<ExistingRental>(`SELECT gen_random_uuid() AS uuid, portfolio_uuid AS "portfolioUuid", facility_uuid AS "facilityUuid", unit_uuid AS "unitUuid", unit_group_uuid AS "unitGroupUuid",
               person_uuid AS "personUuid", lead_uuid AS "leadUuid", rent_in_pennies AS "rentInPennies", start_date::text AS "startDate", next_due_date::text AS "nextDueDate",
               autopay_payment_method AS "autopayPaymentMethod", json_build_object('uuid', gen_random_uuid(), 'code', '000001') AS "gateCode",
               '[]'::json AS services, '[]'::json AS vehicles, '[]'::json AS "coverageEnrollments"
-         FROM rental_records WHERE uuid = $1`,
+         FROM rental_records WHERE uuid = $1`),
       [seeded],
     );
     await db.transaction((manager) => importRentals(manager, [copied]));
     const opened = copied.uuid;
     const scale = async (): Promise<unknown> =>
-      (await db.query(
-        `SELECT count(DISTINCT r.uuid)::int AS rentals, count(e.uuid)::int AS entries FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid
-           LEFT JOIN rental_ledger_entries e ON e.rental_record_uuid = r.uuid WHERE p.portfolio_id = 'scale-test'`,
-      ))[0];
+      (
+        await query(
+          db,
+          sql(`SELECT count(DISTINCT r.uuid)::int AS rentals, count(e.uuid)::int AS entries FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid
+           LEFT JOIN rental_ledger_entries e ON e.rental_record_uuid = r.uuid WHERE p.portfolio_id = 'scale-test'`),
+        )
+      )[0];
     const scaleBefore = await scale();
 
     for (const rental of [seeded, opened]) {
@@ -268,7 +352,7 @@ describe('seed demo --yes after delinquency ran', () => {
 
     expect(await leftOn(seeded)).toEqual({ delinquencies: 0, suspensions: 0, auctions: 0, payments: 0 });
     expect(await ledgerOf(seeded)).toEqual(asSeeded);
-    expect(await db.query('SELECT 1 FROM rental_records WHERE uuid = $1', [opened])).toEqual([]);
+    expect(await query(db, sql('SELECT 1 FROM rental_records WHERE uuid = $1'), [opened])).toEqual([]);
     expect(await leftOn(opened)).toEqual({ delinquencies: 0, suspensions: 0, auctions: 0, payments: 0 });
     expect(await danglingReferences()).toEqual([]);
     // Another portfolio is untouched.

@@ -1,5 +1,6 @@
 import { PRIVATE_COVERAGE_UUID } from '@storage/domain';
 import { expectProblem, id, ISO, list, startTestApi, UUID, type TestApi } from './support/test-api';
+import { query, sql } from '@storage/persistence';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -49,7 +50,9 @@ describe('operation 1: eligible auto-applied promotions', () => {
     const business = await api.call('POST', PROMOTIONS, { body: { facilityUuids: downtown, unitGroupUuids: [small], isForBusiness: true } });
     expect(business.body[0].bestAutoAppliedPromotion).toMatchObject({ promotionName: '$25 off for 3 months (business)', highestDiscountAmount: 7500 });
     const autopay = await api.call('POST', PROMOTIONS, { body: { facilityUuids: downtown, unitGroupUuids: [small], isAutopayEnabled: true } });
-    expect(list<{ itemTypeUuid: string; highestDiscountAmount: number }>(autopay.body[0].serviceWinners).map((w) => [w.itemTypeUuid, w.highestDiscountAmount])).toEqual(
+    expect(
+      list<{ itemTypeUuid: string; highestDiscountAmount: number }>(autopay.body[0].serviceWinners).map((w) => [w.itemTypeUuid, w.highestDiscountAmount]),
+    ).toEqual(
       [
         [lock, 600],
         [trash, 1500],
@@ -61,7 +64,8 @@ describe('operation 1: eligible auto-applied promotions', () => {
     const reply = await api.call('POST', PROMOTIONS, { body: { facilityUuids: downtown.toUpperCase() } });
     expect(reply.status).toBe(200);
     expect(reply.body).toHaveLength(8);
-    for (const entry of reply.body) expect(entry).toEqual(expect.objectContaining({ facilityUuid: downtown, unitGroupUuid: expect.stringMatching(UUID), serviceWinners: expect.any(Array) }));
+    for (const entry of reply.body)
+      expect(entry).toEqual(expect.objectContaining({ facilityUuid: downtown, unitGroupUuid: expect.stringMatching(UUID), serviceWinners: expect.any(Array) }));
   });
 
   it('refuses bad input with the fields at fault, and an unknown facility with 404', async () => {
@@ -85,7 +89,7 @@ describe('returning tenant: check-preexisting and operation 2', () => {
   let personUuid: string;
 
   beforeAll(async () => {
-    const [person] = await api.db.query(`SELECT uuid, email FROM persons WHERE uuid = $1`, [id('person:0')]);
+    const [person] = await query(api.db, sql<{ uuid: string; email: string }>(`SELECT uuid, email FROM persons WHERE uuid = $1`), [id('person:0')]);
     email = person.email;
     personUuid = person.uuid;
   });
@@ -117,11 +121,19 @@ describe('returning tenant: check-preexisting and operation 2', () => {
     expect(right.body.expired).toBe(false);
     expect(right.body.createdLead).toEqual({ leadUuid: expect.stringMatching(UUID), verifyToken: expect.any(String) });
     const info = right.body.personalInfo;
-    expect(info).toMatchObject({ personUuid, email, firstName: 'Ava', isPreviousTenant: true, facilityUuid: downtown, leadUuid: right.body.createdLead.leadUuid });
-    for (const field of ['phone', 'addressLine1', 'city', 'state', 'country', 'zip', 'idType', 'idCode', 'accountType']) expect(typeof info[field]).toBe('string');
+    expect(info).toMatchObject({
+      personUuid,
+      email,
+      firstName: 'Ava',
+      isPreviousTenant: true,
+      facilityUuid: downtown,
+      leadUuid: right.body.createdLead.leadUuid,
+    });
+    for (const field of ['phone', 'addressLine1', 'city', 'state', 'country', 'zip', 'idType', 'idCode', 'accountType'])
+      expect(typeof info[field]).toBe('string');
     for (const field of ['isSmsEnrolled', 'haveAlternateContact', 'haveMilitary', 'haveVehicle', 'haveLienHolder']) expect(typeof info[field]).toBe('boolean');
     expect(info.dateOfBirth).toMatch(ISO);
-    const [lead] = await api.db.query('SELECT person_uuid, verify_token, status FROM leads WHERE uuid = $1', [right.body.createdLead.leadUuid]);
+    const [lead] = await query(api.db, sql('SELECT person_uuid, verify_token, status FROM leads WHERE uuid = $1'), [right.body.createdLead.leadUuid]);
     expect(lead).toEqual({ person_uuid: personUuid, verify_token: right.body.createdLead.verifyToken, status: 'OPEN' });
 
     // A code works once.
@@ -131,7 +143,9 @@ describe('returning tenant: check-preexisting and operation 2', () => {
   it('reports an expired code as expired', async () => {
     await api.call('POST', CHECK, { body: { facilityUuid: downtown, email } });
     const code = await latestCode();
-    await api.db.query(`UPDATE tenant_verification_codes SET expires_at = now() - interval '1 minute' WHERE person_uuid = $1 AND used_at IS NULL`, [personUuid]);
+    await query(api.db, sql(`UPDATE tenant_verification_codes SET expires_at = now() - interval '1 minute' WHERE person_uuid = $1 AND used_at IS NULL`), [
+      personUuid,
+    ]);
     const reply = await api.call('POST', VALIDATE, { body: { facilityUuid: downtown, email, code } });
     expect(reply.body).toEqual({ valid: false, expired: true, personalInfo: null, createdLead: null });
   });
@@ -156,12 +170,19 @@ describe('operation 3: converted lead details', () => {
   it('answers the unit, gate and facility of a converted lead, field by field', async () => {
     const reply = await api.call('GET', `/shopping/demo/v1/facilities/tenant/${id('lead:4')}`);
     expect(reply.status).toBe(200);
-    const [rental] = await api.db.query(
-      `SELECT u.name, u.floor, g.code, to_char(r.start_date, 'YYYY-MM-DD') AS start,
+    const [rental] = await query(
+      api.db,
+      sql<{
+        name: string;
+        floor: string;
+        code: string;
+        start: string;
+        moveIn: number;
+      }>(`SELECT u.name, u.floor, g.code, to_char(r.start_date, 'YYYY-MM-DD') AS start,
               (SELECT coalesce(sum(e.amount_in_pennies), 0)::int FROM rental_ledger_entries e WHERE e.rental_record_uuid = r.uuid
                   AND (e.period_from = r.start_date OR e.applies_to IN (SELECT c.uuid FROM rental_ledger_entries c WHERE c.period_from = r.start_date))) AS "moveIn"
          FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid
-         JOIN gate_codes g ON g.rental_record_uuid = r.uuid WHERE r.lead_uuid = $1`,
+         JOIN gate_codes g ON g.rental_record_uuid = r.uuid WHERE r.lead_uuid = $1`),
       [id('lead:4')],
     );
     expect(reply.body).toEqual({
@@ -193,7 +214,11 @@ describe('operation 4: coverages of a facility', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     expect(reply.body).toHaveLength(5);
-    expect(list<{ provider: string }>(reply.body).map((c) => c.provider).sort()).toEqual(['OTHER', 'RV_PARK_N_PROTECT', 'SAFE_LEASE', 'SECURE_LEASE', 'STORAGE_SHIELD']);
+    expect(
+      list<{ provider: string }>(reply.body)
+        .map((c) => c.provider)
+        .sort(),
+    ).toEqual(['OTHER', 'RV_PARK_N_PROTECT', 'SAFE_LEASE', 'SECURE_LEASE', 'STORAGE_SHIELD']);
     expect(reply.body[0]).toEqual({
       coverageUuid: id('coverage:downtown:SAFE_LEASE'),
       itemTypeUuid: id('item-type:coverage:SAFE_LEASE'),
@@ -232,20 +257,37 @@ describe('shopping extensions', () => {
     const facility = reply.body[1];
     expect(facility).toMatchObject({ facilityUuid: downtown, timeZone: 'America/New_York', address: { city: 'New York', state: 'NY' } });
     expect(facility.unitGroups).toHaveLength(8);
-    expect(facility.unitGroups[0]).toEqual(expect.objectContaining({ unitGroupUuid: expect.stringMatching(UUID), currentWebRateInPennies: expect.any(Number), numVacantUnits: expect.any(Number) }));
+    expect(facility.unitGroups[0]).toEqual(
+      expect.objectContaining({ unitGroupUuid: expect.stringMatching(UUID), currentWebRateInPennies: expect.any(Number), numVacantUnits: expect.any(Number) }),
+    );
   });
 
   it('creates a lead with its person, and names the fields at fault', async () => {
-    const body = { facilityUuid: downtown, unitGroupUuid: id('unit-group:downtown:5x5:1'), firstName: 'Rosa', lastName: 'Diaz', email: 'Rosa@Example.com', phone: '(646) 555-0101', leadSourceUuid: id('lead-source:Website') };
+    const body = {
+      facilityUuid: downtown,
+      unitGroupUuid: id('unit-group:downtown:5x5:1'),
+      firstName: 'Rosa',
+      lastName: 'Diaz',
+      email: 'Rosa@Example.com',
+      phone: '(646) 555-0101',
+      leadSourceUuid: id('lead-source:Website'),
+    };
     const reply = await api.call('POST', '/shopping/demo/v1/leads', { body });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ leadUuid: expect.stringMatching(UUID) });
-    const [row] = await api.db.query('SELECT p.email, p.phone, l.status FROM leads l JOIN persons p ON p.uuid = l.person_uuid WHERE l.uuid = $1', [reply.body.leadUuid]);
+    const [row] = await query(api.db, sql('SELECT p.email, p.phone, l.status FROM leads l JOIN persons p ON p.uuid = l.person_uuid WHERE l.uuid = $1'), [
+      reply.body.leadUuid,
+    ]);
     expect(row).toEqual({ email: 'rosa@example.com', phone: '6465550101', status: 'OPEN' });
 
-    expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { facilityUuid: downtown, firstName: 'A', lastName: 'B' } }), 400, ['email', 'phone']);
+    expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { facilityUuid: downtown, firstName: 'A', lastName: 'B' } }), 400, [
+      'email',
+      'phone',
+    ]);
     expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...body, phone: '555-12' } }), 400, ['phone']);
-    expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...body, unitGroupUuid: id('unit-group:lakeside:5x5:1') } }), 400, ['unitGroupUuid']);
+    expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...body, unitGroupUuid: id('unit-group:lakeside:5x5:1') } }), 400, [
+      'unitGroupUuid',
+    ]);
     expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...body, desiredMoveInDate: '2025-02-30' } }), 400, ['desiredMoveInDate']);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { postEntries } from '@storage/rental-ledger';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import type { DataSource } from 'typeorm';
@@ -37,74 +37,104 @@ interface Figures {
 }
 
 const counted = (): Promise<Figures[]> =>
-  db.query(`
+  query(
+    db,
+    sql(`
     SELECT g.uuid AS unit_group_uuid,
            (SELECT count(*)::int FROM units u WHERE u.unit_group_uuid = g.uuid) AS units,
            (SELECT count(*)::int FROM units u WHERE u.unit_group_uuid = g.uuid AND u.status = 'vacant') AS vacant_units,
            (SELECT count(*)::int FROM rental_records r WHERE r.unit_group_uuid = g.uuid AND r.status = 'ACTIVE') AS active_rentals,
            (SELECT coalesce(sum(r.rent_in_pennies), 0)::int FROM rental_records r WHERE r.unit_group_uuid = g.uuid AND r.status = 'ACTIVE') AS active_rent_in_pennies
-      FROM unit_groups g ORDER BY g.uuid`);
+      FROM unit_groups g ORDER BY g.uuid`),
+  );
 
 const kept = (): Promise<Figures[]> =>
-  db.query(`
+  query(
+    db,
+    sql(`
     SELECT g.uuid AS unit_group_uuid, coalesce(o.units, 0) AS units, coalesce(o.vacant_units, 0) AS vacant_units,
            coalesce(o.active_rentals, 0) AS active_rentals, coalesce(o.active_rent_in_pennies, 0)::int AS active_rent_in_pennies
-      FROM unit_groups g LEFT JOIN unit_group_occupancy o ON o.unit_group_uuid = g.uuid ORDER BY g.uuid`);
+      FROM unit_groups g LEFT JOIN unit_group_occupancy o ON o.unit_group_uuid = g.uuid ORDER BY g.uuid`),
+  );
 
 /** One change to units or rentals, picked at random: what lettings, move-outs, transfers, rent changes and seeds do. */
 type Change = (groups: string[], pick: number) => Promise<unknown>;
 
 const changes: Record<string, Change> = {
   'a unit is let or freed': () =>
-    db.query(`UPDATE units SET status = CASE status WHEN 'vacant' THEN 'occupied'::unit_status ELSE 'vacant' END
-               WHERE uuid = (SELECT uuid FROM units ORDER BY md5(uuid::text || $1) LIMIT 1)`, [String(Math.random())]),
+    query(
+      db,
+      sql(`UPDATE units SET status = CASE status WHEN 'vacant' THEN 'occupied'::unit_status ELSE 'vacant' END
+               WHERE uuid = (SELECT uuid FROM units ORDER BY md5(uuid::text || $1) LIMIT 1)`),
+      [String(Math.random())],
+    ),
   'a unit moves to another group': (groups, pick) =>
-    db.query(`UPDATE units SET unit_group_uuid = $1 WHERE uuid = (SELECT uuid FROM units ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
+    query(db, sql(`UPDATE units SET unit_group_uuid = $1 WHERE uuid = (SELECT uuid FROM units ORDER BY md5(uuid::text || $2) LIMIT 1)`), [
       groups[pick % groups.length],
       String(pick),
     ]),
   'a rental moves out': (_groups, pick) =>
-    db.query(`UPDATE rental_records SET status = 'MOVED_OUT' WHERE uuid = (SELECT uuid FROM rental_records WHERE status = 'ACTIVE' ORDER BY md5(uuid::text || $1) LIMIT 1)`, [
-      String(pick),
-    ]),
+    query(
+      db,
+      sql(
+        `UPDATE rental_records SET status = 'MOVED_OUT' WHERE uuid = (SELECT uuid FROM rental_records WHERE status = 'ACTIVE' ORDER BY md5(uuid::text || $1) LIMIT 1)`,
+      ),
+      [String(pick)],
+    ),
   "a rental's rent changes": (_groups, pick) =>
-    db.query(`UPDATE rental_records SET rent_in_pennies = rent_in_pennies + $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
-      (pick % 500) + 1,
-      String(pick),
-    ]),
+    query(
+      db,
+      sql(
+        `UPDATE rental_records SET rent_in_pennies = rent_in_pennies + $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`,
+      ),
+      [(pick % 500) + 1, String(pick)],
+    ),
   'a rental transfers to another group': (groups, pick) =>
-    db.query(`UPDATE rental_records SET unit_group_uuid = $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`, [
+    query(db, sql(`UPDATE rental_records SET unit_group_uuid = $1 WHERE uuid = (SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 1)`), [
       groups[pick % groups.length],
       String(pick),
     ]),
   "a rent changes while a letting holds its group's row": (_groups, pick) => rentChangeDuringLetting(pick, pick % 2 === 0 ? 'commit' : 'rollback'),
   'a balance changes (not counted)': async (_groups, pick) => {
-    const [rental]: { uuid: string }[] = await db.query('SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $1) LIMIT 1', [String(pick)]);
-    if (rental) await db.transaction((manager) => postEntries(manager, rental.uuid, [{ kind: 'LATE_FEE', description: 'Late fee', amountInPennies: pick + 1, postedOn: '2025-01-01', dueOn: '2025-01-01' }]));
+    const [rental] = await query(db, sql<{ uuid: string }>('SELECT uuid FROM rental_records ORDER BY md5(uuid::text || $1) LIMIT 1'), [String(pick)]);
+    if (rental)
+      await db.transaction((manager) =>
+        postEntries(manager, rental.uuid, [
+          { kind: 'LATE_FEE', description: 'Late fee', amountInPennies: pick + 1, postedOn: '2025-01-01', dueOn: '2025-01-01' },
+        ]),
+      );
   },
   'units are added in one statement': (groups, pick) =>
-    db.query(
-      `INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status)
+    query(
+      db,
+      sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status)
        SELECT gen_random_uuid(), g.facility_uuid, g.uuid, 'Added ' || i, (ARRAY['vacant', 'occupied'])[1 + i % 2]::unit_status
-         FROM unit_groups g, generate_series(1, $2) i WHERE g.uuid = $1`,
+         FROM unit_groups g, generate_series(1, $2) i WHERE g.uuid = $1`),
       [groups[pick % groups.length], (pick % 3) + 1],
     ),
   'rentals are copied in one statement': (_groups, pick) =>
-    db.query(
-      `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+    query(
+      db,
+      sql(`INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                    balance_in_pennies, billing_day_of_month, next_due_date, start_date, status)
        SELECT gen_random_uuid(), portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies + $1,
               0, billing_day_of_month, next_due_date, start_date, status
-         FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 3`,
+         FROM rental_records ORDER BY md5(uuid::text || $2) LIMIT 3`),
       [pick % 100, String(pick)],
     ),
   'rentals are deleted in one statement': (_groups, pick) =>
-    db.query(`DELETE FROM rental_records WHERE uuid IN (SELECT uuid FROM rental_records WHERE lead_uuid IS NULL ORDER BY md5(uuid::text || $1) LIMIT 2)
-               AND NOT EXISTS (SELECT 1 FROM delinquencies d WHERE d.rental_record_uuid = rental_records.uuid)`, [String(pick)]).catch(ignoreReferenced),
+    query(
+      db,
+      sql(`DELETE FROM rental_records WHERE uuid IN (SELECT uuid FROM rental_records WHERE lead_uuid IS NULL ORDER BY md5(uuid::text || $1) LIMIT 2)
+               AND NOT EXISTS (SELECT 1 FROM delinquencies d WHERE d.rental_record_uuid = rental_records.uuid)`),
+      [String(pick)],
+    ).catch(ignoreReferenced),
   'units are deleted in one statement': (_groups, pick) =>
-    db.query(`DELETE FROM units WHERE name LIKE 'Added %' AND uuid IN (SELECT uuid FROM units WHERE name LIKE 'Added %' ORDER BY md5(uuid::text || $1) LIMIT 2)`, [
-      String(pick),
-    ]),
+    query(
+      db,
+      sql(`DELETE FROM units WHERE name LIKE 'Added %' AND uuid IN (SELECT uuid FROM units WHERE name LIKE 'Added %' ORDER BY md5(uuid::text || $1) LIMIT 2)`),
+      [String(pick)],
+    ),
 };
 
 /**
@@ -113,20 +143,23 @@ const changes: Record<string, Change> = {
  * for it: lock_timeout fails it if it does.
  */
 async function rentChangeDuringLetting(pick: number, letting: 'commit' | 'rollback'): Promise<{ rental: string; group: string }> {
-  const [chosen] = await db.query<{ rental: string; unit: string; group: string }[]>(
-    `SELECT r.uuid AS rental, u.uuid AS unit, r.unit_group_uuid AS group
+  const [chosen] = await query(
+    db,
+    sql<{ rental: string; unit: string; group: string }>(`SELECT r.uuid AS rental, u.uuid AS unit, r.unit_group_uuid AS group
        FROM rental_records r JOIN units u ON u.unit_group_uuid = r.unit_group_uuid
-      WHERE r.status = 'ACTIVE' ORDER BY md5(r.uuid::text || u.uuid::text || $1) LIMIT 1`,
+      WHERE r.status = 'ACTIVE' ORDER BY md5(r.uuid::text || u.uuid::text || $1) LIMIT 1`),
     [String(pick)],
   );
   if (chosen === undefined) throw new Error('the demo seed has active rentals');
   const holder = db.createQueryRunner();
   await holder.startTransaction();
   try {
-    await holder.query(`UPDATE units SET status = CASE status WHEN 'vacant' THEN 'occupied'::unit_status ELSE 'vacant' END WHERE uuid = $1`, [chosen.unit]);
+    await query(holder, sql(`UPDATE units SET status = CASE status WHEN 'vacant' THEN 'occupied'::unit_status ELSE 'vacant' END WHERE uuid = $1`), [
+      chosen.unit,
+    ]);
     await db.transaction(async (rentChange) => {
-      await rentChange.query(`SET LOCAL lock_timeout = '1s'`);
-      await rentChange.query('UPDATE rental_records SET rent_in_pennies = rent_in_pennies + $2 WHERE uuid = $1', [chosen.rental, (pick % 300) + 1]);
+      await query(rentChange, sql(`SET LOCAL lock_timeout = '1s'`));
+      await query(rentChange, sql('UPDATE rental_records SET rent_in_pennies = rent_in_pennies + $2 WHERE uuid = $1'), [chosen.rental, (pick % 300) + 1]);
     });
   } finally {
     await (letting === 'commit' ? holder.commitTransaction() : holder.rollbackTransaction());
@@ -148,7 +181,7 @@ describe('unit group occupancy', () => {
   });
 
   it('stays equal to counting from scratch through any sequence of changes', async () => {
-    const groups = (await db.query<{ uuid: string }[]>('SELECT uuid FROM unit_groups ORDER BY uuid')).map((row) => row.uuid);
+    const groups = (await query(db, sql<{ uuid: string }>('SELECT uuid FROM unit_groups ORDER BY uuid'))).map((row) => row.uuid);
     const names = Object.keys(changes);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...names), fc.nat(10_000)), { minLength: 1, maxLength: 12 }), async (steps) => {
@@ -163,8 +196,8 @@ describe('unit group occupancy', () => {
     const before = await kept();
     const runner = db.createQueryRunner();
     await runner.startTransaction();
-    await runner.query(`UPDATE units SET status = 'occupied' WHERE status = 'vacant'`);
-    await runner.query(`UPDATE rental_records SET status = 'MOVED_OUT', rent_in_pennies = 1 WHERE status = 'ACTIVE'`);
+    await query(runner, sql(`UPDATE units SET status = 'occupied' WHERE status = 'vacant'`));
+    await query(runner, sql(`UPDATE rental_records SET status = 'MOVED_OUT', rent_in_pennies = 1 WHERE status = 'ACTIVE'`));
     await runner.rollbackTransaction();
     await runner.release();
     expect(await kept()).toEqual(before);
@@ -174,22 +207,23 @@ describe('unit group occupancy', () => {
     const { rental, group } = await rentChangeDuringLetting(1, 'commit');
     expect(await kept()).toEqual(await counted());
     // The group's next rent change that finds its row free adds what was left pending.
-    await db.query('UPDATE rental_records SET rent_in_pennies = rent_in_pennies - 1 WHERE uuid = $1', [rental]);
-    expect(await db.query('SELECT count(*)::int AS pending FROM unit_group_rent_changes WHERE unit_group_uuid = $1', [group])).toEqual([{ pending: 0 }]);
+    await query(db, sql('UPDATE rental_records SET rent_in_pennies = rent_in_pennies - 1 WHERE uuid = $1'), [rental]);
+    expect(await query(db, sql('SELECT count(*)::int AS pending FROM unit_group_rent_changes WHERE unit_group_uuid = $1'), [group])).toEqual([{ pending: 0 }]);
     expect(await kept()).toEqual(await counted());
   });
 
   it('counts a unit group created after the migration from its first unit', async () => {
-    const [group] = await db.query<{ uuid: string; facility_uuid: string }[]>('SELECT uuid, facility_uuid FROM unit_groups LIMIT 1');
+    const [group] = await query(db, sql<{ uuid: string; facility_uuid: string }>('SELECT uuid, facility_uuid FROM unit_groups LIMIT 1'));
     if (group === undefined) throw new Error('the demo seed has unit groups');
     const uuid = randomUUID();
-    await db.query(
-      `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+    await query(
+      db,
+      sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
                                 base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
-       SELECT $1, facility_uuid, size_and_type_group_uuid, 'New group', rate_plan_uuid, 100, 90, 100, 90 FROM unit_groups WHERE uuid = $2`,
+       SELECT $1, facility_uuid, size_and_type_group_uuid, 'New group', rate_plan_uuid, 100, 90, 100, 90 FROM unit_groups WHERE uuid = $2`),
       [uuid, group.uuid],
     );
-    await db.query(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES (gen_random_uuid(), $1, $2, 'N1', 'vacant')`, [
+    await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES (gen_random_uuid(), $1, $2, 'N1', 'vacant')`), [
       group.facility_uuid,
       uuid,
     ]);

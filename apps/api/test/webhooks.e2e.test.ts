@@ -4,6 +4,7 @@ import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { checkPortalToken, DEVELOPMENT_PORTAL_TOKEN_SECRET, GENERATED_SECRET_KEY_FILE, openSecretKeyring } from '@storage/webhooks';
 import { expectProblem, id, startTestApi, UUID, type TestApi } from './support/test-api';
 import { hashApiKey } from '../src/auth/api-key';
+import { query, sql } from '@storage/persistence';
 
 const BASE = '/api/v1/webhooks';
 const GOOD_URL = 'https://93.184.216.34/hooks/storage';
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => api.close());
 beforeEach(async () => {
-  await api.db.query('DELETE FROM webhook_endpoints');
+  await query(api.db, sql('DELETE FROM webhook_endpoints'));
 });
 
 const create = (overrides: Record<string, unknown> = {}, key?: string) =>
@@ -22,7 +23,7 @@ const create = (overrides: Record<string, unknown> = {}, key?: string) =>
     body: { vendorName: 'acme-crm', targetUrl: GOOD_URL, eventTypes: ['moved-in', 'moved-out'], description: 'CRM sync', portfolio: 'demo', ...overrides },
     ...(key ? { key } : {}),
   });
-const endpointCount = async () => ((await api.db.query<{ n: number }[]>('SELECT count(*)::int AS n FROM webhook_endpoints')))[0].n;
+const endpointCount = async () => (await query(api.db, sql<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints')))[0].n;
 
 describe('operation 15: create subscription', () => {
   it('returns the subscription with its whsec_ secret once, databasePrefix = portfolio', async () => {
@@ -48,8 +49,9 @@ describe('operation 15: create subscription', () => {
     const reply = await create();
     expect(reply.status).toBe(200);
     const { endpointId, secret } = reply.body as { endpointId: string; secret: string };
-    const [row] = await api.db.query<{ secret: string; previous_secret: string | null }[]>(
-      'SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1',
+    const [row] = await query(
+      api.db,
+      sql<{ secret: string; previous_secret: string | null }>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1'),
       [endpointId],
     );
     expect(row.secret).toMatch(/^v1:local-[0-9a-f]{8}:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]+$/);
@@ -68,7 +70,12 @@ describe('operation 15: create subscription', () => {
   });
 
   it('answers missing or malformed fields with a 400 naming them', async () => {
-    expectProblem(await api.call('POST', `${BASE}/subscriptions`, { body: { targetUrl: GOOD_URL } }), 400, ['vendorName', 'eventTypes', 'description', 'portfolio']);
+    expectProblem(await api.call('POST', `${BASE}/subscriptions`, { body: { targetUrl: GOOD_URL } }), 400, [
+      'vendorName',
+      'eventTypes',
+      'description',
+      'portfolio',
+    ]);
     expectProblem(await create({ eventTypes: [] }), 400, ['eventTypes']);
     expectProblem(await create({ facilityUuids: ['not-a-uuid'] }), 400, ['facilityUuids']);
     expectProblem(await create({ targetUrl: 42 }), 400, ['targetUrl']);
@@ -138,7 +145,15 @@ describe('operation 16: list subscriptions', () => {
     expect(reply.body.items).toEqual([
       { url: GOOD_URL, description: 'CRM sync', eventType: 'moved-in', facilityUuids: [], unitTypes: [], amenityUuids: [], portfolio: 'demo' },
       { url: GOOD_URL, description: 'CRM sync', eventType: 'moved-out', facilityUuids: [], unitTypes: [], amenityUuids: [], portfolio: 'demo' },
-      { url: 'https://93.184.216.35/b', description: 'CRM sync', eventType: 'rent-change', facilityUuids: [], unitTypes: [], amenityUuids: [], portfolio: 'demo' },
+      {
+        url: 'https://93.184.216.35/b',
+        description: 'CRM sync',
+        eventType: 'rent-change',
+        facilityUuids: [],
+        unitTypes: [],
+        amenityUuids: [],
+        portfolio: 'demo',
+      },
     ]);
   });
 
@@ -183,17 +198,30 @@ describe('operation 17: update subscription', () => {
   });
 
   it('answers 404 for an unknown URL, 400 for bad input, 404 for another portfolio key', async () => {
-    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent('https://93.184.216.34/other')}`, { body: { description: 'x' } }), 404);
-    expectProblem(await api.call('PATCH', `${BASE}/subscriptions`, { body: { description: 'x' } }), 400, ['targetUrl']);
-    expectProblem(await api.call('PATCH', `${BASE}/subscriptions`, { body: { targetUrl: null, description: 'x' } }), 400, ['targetUrl']);
-    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { description: null } }), 400, ['description']);
-    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent('http://x.example/a')}`, { body: {} }), 400, ['targetUrl']);
-    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { eventTypes: ['moved_in'] } }), 400, ['eventTypes[0]']);
     expectProblem(
-      await api.call('PATCH', `${BASE}/subscriptions?portfolio=demo&targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { description: 'x' }, key: api.keys.other }),
+      await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent('https://93.184.216.34/other')}`, { body: { description: 'x' } }),
       404,
     );
-    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { description: 'x' }, key: api.keys.other }), 404);
+    expectProblem(await api.call('PATCH', `${BASE}/subscriptions`, { body: { description: 'x' } }), 400, ['targetUrl']);
+    expectProblem(await api.call('PATCH', `${BASE}/subscriptions`, { body: { targetUrl: null, description: 'x' } }), 400, ['targetUrl']);
+    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { description: null } }), 400, [
+      'description',
+    ]);
+    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent('http://x.example/a')}`, { body: {} }), 400, ['targetUrl']);
+    expectProblem(await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { eventTypes: ['moved_in'] } }), 400, [
+      'eventTypes[0]',
+    ]);
+    expectProblem(
+      await api.call('PATCH', `${BASE}/subscriptions?portfolio=demo&targetUrl=${encodeURIComponent(GOOD_URL)}`, {
+        body: { description: 'x' },
+        key: api.keys.other,
+      }),
+      404,
+    );
+    expectProblem(
+      await api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body: { description: 'x' }, key: api.keys.other }),
+      404,
+    );
   });
 });
 
@@ -210,7 +238,9 @@ describe('operation 18: unsubscribe', () => {
       unsubscribedEventTypes: ['moved-out'],
       remainingEventTypes: ['moved-in', 'transfer'],
     });
-    const all = await api.call('DELETE', `${BASE}/subscriptions`, { body: { vendorName: 'acme-crm', portfolio: 'demo', eventTypes: ['moved-in', 'transfer'] } });
+    const all = await api.call('DELETE', `${BASE}/subscriptions`, {
+      body: { vendorName: 'acme-crm', portfolio: 'demo', eventTypes: ['moved-in', 'transfer'] },
+    });
     expect(all.body).toEqual({ applicationId: 'app_demo', vendorName: 'acme-crm', endpointId: created.endpointId, url: GOOD_URL });
     expect(await endpointCount()).toBe(0);
   });
@@ -222,7 +252,9 @@ describe('operation 18: unsubscribe', () => {
       await api.call('DELETE', `${BASE}/subscriptions`, { body: { vendorName: 'acme-crm', portfolio: 'demo', eventTypes: ['moved-in'] }, key: api.keys.other }),
       404,
     );
-    expectProblem(await api.call('DELETE', `${BASE}/subscriptions`, { body: { vendorName: 'acme-crm', portfolio: 'demo', eventTypes: ['gone'] } }), 400, ['eventTypes[0]']);
+    expectProblem(await api.call('DELETE', `${BASE}/subscriptions`, { body: { vendorName: 'acme-crm', portfolio: 'demo', eventTypes: ['gone'] } }), 400, [
+      'eventTypes[0]',
+    ]);
     expect(await endpointCount()).toBe(1);
   });
 });
@@ -233,8 +265,9 @@ describe('operation 19: test event', () => {
     const reply = await api.call('POST', `${BASE}/subscriptions/test`, { body: { eventType: 'rent-change', portfolio: 'demo' } });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ message: 'Test event sent.', endpoints: 1 });
-    const rows: { topic: string; envelope: { type: string; payload: unknown } }[] = await api.db.query(
-      `SELECT topic, envelope FROM outbox WHERE type = 'webhook-test-event'`,
+    const rows = await query(
+      api.db,
+      sql<{ topic: string; envelope: { type: string; payload: unknown } }>(`SELECT topic, envelope FROM outbox WHERE type = 'webhook-test-event'`),
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ topic: 'storage.webhook-commands.v1', envelope: { payload: { portfolio: 'demo', eventType: 'rent-change' } } });
@@ -255,7 +288,7 @@ describe('operation 20: dashboard link', () => {
     const url = new URL(reply.body.url);
     expect(`${url.origin}${url.pathname}`).toBe('http://localhost:3001/portal/login');
     const check = checkPortalToken(url.searchParams.get('token')!, new Date(), DEVELOPMENT_PORTAL_TOKEN_SECRET);
-    const [key]: { uuid: string }[] = await api.db.query('SELECT uuid FROM api_keys WHERE key_hash = $1', [hashApiKey(api.keys.write)]);
+    const [key] = await query(api.db, sql<{ uuid: string }>('SELECT uuid FROM api_keys WHERE key_hash = $1'), [hashApiKey(api.keys.write)]);
     expect(check).toEqual({ ok: true, grant: { portfolio: 'demo', expiresAt: expect.any(Date), apiKeyUuid: key.uuid } });
   });
 

@@ -15,6 +15,7 @@ import {
   vacantUnit,
   type NewLead,
 } from '../support/lifecycle-flow';
+import { query, sql } from '@storage/persistence';
 
 let api: LifecycleApi;
 beforeAll(async () => {
@@ -32,21 +33,25 @@ async function sign(lead: NewLead): Promise<string> {
 
 /** The rental's rows in rental_promotions, rent first. */
 async function recorded(rentalUuid: string): Promise<Record<string, unknown>[]> {
-  return api.db.query(
-    `SELECT promotion_uuid AS "promotionUuid", name, family, item_type_uuid AS "itemTypeUuid", discount_type AS "discountType",
+  return query(
+    api.db,
+    sql(`SELECT promotion_uuid AS "promotionUuid", name, family, item_type_uuid AS "itemTypeUuid", discount_type AS "discountType",
             percentage, amount_in_pennies AS "amountInPennies", month_starts AS "monthStarts", duration_in_months AS "durationInMonths",
             discount_in_pennies AS "discountInPennies", applied_on::text AS "appliedOn"
-       FROM rental_promotions WHERE rental_record_uuid = $1 ORDER BY item_type_uuid NULLS FIRST`,
+       FROM rental_promotions WHERE rental_record_uuid = $1 ORDER BY item_type_uuid NULLS FIRST`),
     [rentalUuid],
   );
 }
 
-const promotionsOf = (event: EventEnvelope): BillingPromotion[] => (event.payload as { billingTemplate: { promotions: BillingPromotion[] } }).billingTemplate.promotions;
+const promotionsOf = (event: EventEnvelope): BillingPromotion[] =>
+  (event.payload as { billingTemplate: { promotions: BillingPromotion[] } }).billingTemplate.promotions;
 
 describe('promotions applied at signing', () => {
   it('records what the lease page showed, once, and every event of the rental lists it', async () => {
     const group = id('unit-group:downtown:5x10:1');
-    const [{ webRate }]: { webRate: number }[] = await api.db.query('SELECT current_web_rate_in_pennies AS "webRate" FROM unit_groups WHERE uuid = $1', [group]);
+    const [{ webRate }] = await query(api.db, sql<{ webRate: number }>('SELECT current_web_rate_in_pennies AS "webRate" FROM unit_groups WHERE uuid = $1'), [
+      group,
+    ]);
     const promised = await promisedPromotions(api, group);
     const lead = await leadWithLease(api, group, { firstName: 'Pia', lastName: 'Promo' });
     const page = await api.call('GET', signingPath(lead.link));
@@ -61,17 +66,51 @@ describe('promotions applied at signing', () => {
     const today = await facilityToday(api.db);
     expect(await recorded(rental)).toEqual([
       {
-        promotionUuid: id('promotion:downtown:one-dollar'), name: '$1 first month', family: 'RENT', itemTypeUuid: null, discountType: 'FIXED_RATE',
-        percentage: null, amountInPennies: 100, monthStarts: 1, durationInMonths: 1, discountInPennies: rentDiscount, appliedOn: today,
+        promotionUuid: id('promotion:downtown:one-dollar'),
+        name: '$1 first month',
+        family: 'RENT',
+        itemTypeUuid: null,
+        discountType: 'FIXED_RATE',
+        percentage: null,
+        amountInPennies: 100,
+        monthStarts: 1,
+        durationInMonths: 1,
+        discountInPennies: rentDiscount,
+        appliedOn: today,
       },
       {
-        promotionUuid: id('promotion:downtown:lock-2-off'), name: '$2 off lock for 3 months', family: 'DISCOUNTED_SERVICE', itemTypeUuid: LOCK,
-        discountType: 'AMOUNT_OFF', percentage: null, amountInPennies: 200, monthStarts: 1, durationInMonths: 3, discountInPennies: 600, appliedOn: today,
+        promotionUuid: id('promotion:downtown:lock-2-off'),
+        name: '$2 off lock for 3 months',
+        family: 'DISCOUNTED_SERVICE',
+        itemTypeUuid: LOCK,
+        discountType: 'AMOUNT_OFF',
+        percentage: null,
+        amountInPennies: 200,
+        monthStarts: 1,
+        durationInMonths: 3,
+        discountInPennies: 600,
+        appliedOn: today,
       },
     ]);
     const listed: BillingPromotion[] = [
-      { promotionUuid: id('promotion:downtown:one-dollar'), promotionName: '$1 first month', discountType: 'FIXED_RATE', monthStarts: 1, durationInMonths: 1, discountAmountInPennies: rentDiscount, itemTypeUuid: null },
-      { promotionUuid: id('promotion:downtown:lock-2-off'), promotionName: '$2 off lock for 3 months', discountType: 'AMOUNT_OFF', monthStarts: 1, durationInMonths: 3, discountAmountInPennies: 600, itemTypeUuid: LOCK },
+      {
+        promotionUuid: id('promotion:downtown:one-dollar'),
+        promotionName: '$1 first month',
+        discountType: 'FIXED_RATE',
+        monthStarts: 1,
+        durationInMonths: 1,
+        discountAmountInPennies: rentDiscount,
+        itemTypeUuid: null,
+      },
+      {
+        promotionUuid: id('promotion:downtown:lock-2-off'),
+        promotionName: '$2 off lock for 3 months',
+        discountType: 'AMOUNT_OFF',
+        monthStarts: 1,
+        durationInMonths: 3,
+        discountAmountInPennies: 600,
+        itemTypeUuid: LOCK,
+      },
     ];
     // What operation 1 answered before signing is what was signed for.
     expect(promised).toEqual(listed);
@@ -97,9 +136,10 @@ describe('promotions applied at signing', () => {
   it('records none for a unit group without an auto-applied promotion', async () => {
     const group = id('unit-group:downtown:5x5:1');
     // Downtown's promotions for every unit group now target every group but this one.
-    await api.db.query(
-      `UPDATE promotions SET unit_group_uuids = ARRAY(SELECT uuid FROM unit_groups WHERE facility_uuid = $1 AND uuid <> $2)
-        WHERE facility_uuid = $1 AND unit_group_uuids = '{}'`,
+    await query(
+      api.db,
+      sql(`UPDATE promotions SET unit_group_uuids = ARRAY(SELECT uuid FROM unit_groups WHERE facility_uuid = $1 AND uuid <> $2)
+        WHERE facility_uuid = $1 AND unit_group_uuids = '{}'`),
       [DOWNTOWN, group],
     );
     expect(await promisedPromotions(api, group)).toEqual([]);
@@ -117,7 +157,7 @@ describe('promotions applied at signing', () => {
     const rental = await sign(lead);
     const signedFor = await recorded(rental);
     expect(signedFor.map((promotion) => promotion.name)).toEqual(['$1 first month', '$2 off lock for 3 months']);
-    await api.db.query(`UPDATE promotions SET name = 'Renamed', amount_in_pennies = 50 WHERE uuid = $1`, [id('promotion:downtown:lock-2-off')]);
+    await query(api.db, sql(`UPDATE promotions SET name = 'Renamed', amount_in_pennies = 50 WHERE uuid = $1`), [id('promotion:downtown:lock-2-off')]);
 
     const transferred = await api.call('POST', `${rentalPath(rental)}/transfer`, { newUnitUuid: await vacantUnit(api.db, id('unit-group:downtown:10x20:1')) });
     expect(transferred.status).toBe(200);

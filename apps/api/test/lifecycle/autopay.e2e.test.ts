@@ -1,6 +1,7 @@
 import { expectProblem, id } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { leadWithLease, outboxCount, rentalOf, rentalPath, signingPath, vacantUnit } from '../support/lifecycle-flow';
+import { query, sql } from '@storage/persistence';
 
 let api: LifecycleApi;
 let rental: string;
@@ -14,8 +15,11 @@ afterAll(async () => api.close());
 
 /** The rental's autopay as stored: the method and the flag generated from it. */
 async function stored(rentalUuid: string): Promise<{ method: string | null; enabled: boolean }> {
-  const [row]: { method: string | null; enabled: boolean }[] = await api.db.query(
-    'SELECT autopay_payment_method AS method, is_autopay_enabled AS enabled FROM rental_records WHERE uuid = $1',
+  const [row] = await query(
+    api.db,
+    sql<{ method: string | null; enabled: boolean }>(
+      'SELECT autopay_payment_method AS method, is_autopay_enabled AS enabled FROM rental_records WHERE uuid = $1',
+    ),
     [rentalUuid],
   );
   return row;

@@ -2,6 +2,7 @@ import { parseEnvelope, type EventEnvelope } from '@storage/domain';
 import { id } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { facilityToday, leadWithLease, rentalOf, rentalPath, signingPath } from '../support/lifecycle-flow';
+import { query, sql } from '@storage/persistence';
 
 let api: LifecycleApi;
 let rental: string;
@@ -22,7 +23,7 @@ afterAll(async () => api.close());
 describe('rent changes and payments racing on one rental', () => {
   it('each answers once, and the events chain as a serial history would', async () => {
     const today = await facilityToday(api.db);
-    const [{ rent: initialRent }] = await api.db.query<{ rent: number }[]>('SELECT rent_in_pennies AS rent FROM rental_records WHERE uuid = $1', [rental]);
+    const [{ rent: initialRent }] = await query(api.db, sql<{ rent: number }>('SELECT rent_in_pennies AS rent FROM rental_records WHERE uuid = $1'), [rental]);
     const rents = Array.from({ length: 12 }, (_, index) => initialRent + 100 * (index + 1));
     const payments = Array.from({ length: 6 }, (_, index) => 10 * (index + 1));
     const replies = await Promise.all([
@@ -32,7 +33,7 @@ describe('rent changes and payments racing on one rental', () => {
     expect(replies.map((reply) => reply.status)).toEqual(replies.map(() => 200));
 
     // Writes of one rental take turns on its row, so each takes its outbox position after the previous one committed.
-    const rows = await api.db.query<{ envelope: unknown }[]>('SELECT envelope FROM outbox WHERE key = $1 ORDER BY id', [rental]);
+    const rows = await query(api.db, sql<{ envelope: unknown }>('SELECT envelope FROM outbox WHERE key = $1 ORDER BY id'), [rental]);
     const all = rows.map((row) => parseEnvelope(row.envelope));
     // Signing charged the first period (its charge-posted facts come before moved-in): the races start from there.
     const moveIn = all.filter((event): event is EventEnvelope<'charge-posted'> => event.type === 'charge-posted');
@@ -57,8 +58,9 @@ describe('rent changes and payments racing on one rental', () => {
     }
     expect(events.filter((event) => event.type === 'rent-change')).toHaveLength(rents.length);
     expect(events.filter((event) => event.type === 'payment-recorded')).toHaveLength(payments.length);
-    const [stored] = await api.db.query<{ rent: number; balance: number }[]>(
-      'SELECT rent_in_pennies AS rent, balance_in_pennies AS balance FROM rental_records WHERE uuid = $1',
+    const [stored] = await query(
+      api.db,
+      sql<{ rent: number; balance: number }>('SELECT rent_in_pennies AS rent, balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'),
       [rental],
     );
     expect(stored).toEqual({ rent, balance });

@@ -1,6 +1,7 @@
 import { id } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { leadWithLease, outboxLifecycleEvents, rentalOf, signingPath } from '../support/lifecycle-flow';
+import { query, sql } from '@storage/persistence';
 
 let api: LifecycleApi;
 beforeAll(async () => {
@@ -30,12 +31,13 @@ describe('lease page', () => {
     expectPage(await api.call('GET', signingPath(lead.link)), 200, 'This lease is already signed');
 
     const rental = (await rentalOf(api.db, lead.leadUuid))!;
-    expect(await api.db.query('SELECT uuid FROM rental_records WHERE lead_uuid = $1', [lead.leadUuid])).toEqual([{ uuid: rental }]);
+    expect(await query(api.db, sql('SELECT uuid FROM rental_records WHERE lead_uuid = $1'), [lead.leadUuid])).toEqual([{ uuid: rental }]);
     expect((await outboxLifecycleEvents(api.db, [rental])).map((event) => event.type)).toEqual(['moved-in']);
-    const [state] = await api.db.query(
-      `SELECT l.status AS lead, s.status AS lease, u.status AS unit, g.code
+    const [state] = await query(
+      api.db,
+      sql<{ lead: string; lease: string; unit: string; code: string }>(`SELECT l.status AS lead, s.status AS lease, u.status AS unit, g.code
          FROM leads l JOIN leases s ON s.lead_uuid = l.uuid JOIN rental_records r ON r.uuid = l.converted_rental_record_uuid
-         JOIN units u ON u.uuid = r.unit_uuid JOIN gate_codes g ON g.rental_record_uuid = r.uuid WHERE l.uuid = $1`,
+         JOIN units u ON u.uuid = r.unit_uuid JOIN gate_codes g ON g.rental_record_uuid = r.uuid WHERE l.uuid = $1`),
       [lead.leadUuid],
     );
     expect(state).toEqual({ lead: 'CONVERTED', lease: 'SIGNED', unit: 'occupied', code: expect.stringMatching(/^\d{6}$/) });
@@ -55,7 +57,7 @@ describe('lease page', () => {
     expectPage(await api.call('GET', '/leases/sign/not%20a%20token'), 404, 'Lease not found');
 
     const lead = await leadWithLease(api, GROUP, { firstName: 'Cleo', lastName: 'Late' });
-    await api.db.query(`UPDATE leases SET sent_at = now() - interval '31 days' WHERE lead_uuid = $1`, [lead.leadUuid]);
+    await query(api.db, sql(`UPDATE leases SET sent_at = now() - interval '31 days' WHERE lead_uuid = $1`), [lead.leadUuid]);
     expectPage(await api.call('GET', signingPath(lead.link)), 410, 'This lease can no longer be signed.');
     expectPage(await api.postForm(signingPath(lead.link), AGREE), 410, 'Lease expired');
     expect(await rentalOf(api.db, lead.leadUuid)).toBeNull();
@@ -65,9 +67,10 @@ describe('lease page', () => {
     const group = id('unit-group:downtown:10x20:1');
     const first = await leadWithLease(api, group, { firstName: 'Dora', lastName: 'Race' });
     const second = await leadWithLease(api, group, { firstName: 'Eli', lastName: 'Race' });
-    await api.db.query(
-      `UPDATE units SET status = 'occupied' WHERE unit_group_uuid = $1 AND status = 'vacant'
-          AND uuid <> (SELECT uuid FROM units WHERE unit_group_uuid = $1 AND status = 'vacant' ORDER BY name DESC LIMIT 1)`,
+    await query(
+      api.db,
+      sql(`UPDATE units SET status = 'occupied' WHERE unit_group_uuid = $1 AND status = 'vacant'
+          AND uuid <> (SELECT uuid FROM units WHERE unit_group_uuid = $1 AND status = 'vacant' ORDER BY name DESC LIMIT 1)`),
       [group],
     );
 
@@ -79,9 +82,11 @@ describe('lease page', () => {
     const rentals = [await rentalOf(api.db, first.leadUuid), await rentalOf(api.db, second.leadUuid)].filter((rental) => rental !== null);
     expect(rentals).toHaveLength(1);
     expect((await outboxLifecycleEvents(api.db, rentals)).map((event) => event.type)).toEqual(['moved-in']);
-    const [{ vacant }] = await api.db.query(`SELECT count(*)::int AS vacant FROM units WHERE unit_group_uuid = $1 AND status = 'vacant'`, [group]);
+    const [{ vacant }] = await query(api.db, sql(`SELECT count(*)::int AS vacant FROM units WHERE unit_group_uuid = $1 AND status = 'vacant'`), [group]);
     expect(vacant).toBe(0);
-    const leases: { status: string }[] = await api.db.query('SELECT status FROM leases WHERE lead_uuid = ANY($1) ORDER BY status', [[first.leadUuid, second.leadUuid]]);
+    const leases = await query(api.db, sql<{ status: string }>('SELECT status FROM leases WHERE lead_uuid = ANY($1) ORDER BY status'), [
+      [first.leadUuid, second.leadUuid],
+    ]);
     expect(leases.map((lease) => lease.status)).toEqual(['SENT', 'SIGNED']);
   });
 });

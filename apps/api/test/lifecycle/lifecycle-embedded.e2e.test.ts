@@ -2,6 +2,7 @@ import { BILLING_TOPIC, parseEnvelope } from '@storage/domain';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { outboxLifecycleEvents } from '../support/lifecycle-flow';
 import { expectWalkEvents, walkLifecycle } from '../support/lifecycle-walk';
+import { query, sql } from '@storage/persistence';
 
 let api: LifecycleApi;
 beforeAll(async () => {
@@ -14,7 +15,7 @@ describe('rental lifecycle, embedded transport (the outbox is the log)', () => {
     const walk = await walkLifecycle(api);
     expectWalkEvents(await outboxLifecycleEvents(api.db, walk.rentals), walk);
 
-    const facts: { envelope: unknown }[] = await api.db.query('SELECT envelope FROM outbox WHERE topic = $1 AND key = ANY($2::text[]) ORDER BY id', [
+    const facts = await query(api.db, sql<{ envelope: unknown }>('SELECT envelope FROM outbox WHERE topic = $1 AND key = ANY($2::text[]) ORDER BY id'), [
       BILLING_TOPIC,
       walk.rentals,
     ]);

@@ -4,6 +4,7 @@ import { expectProblem, id } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { facilityToday, leadWithLease, rentalOf, rentalPath, signingPath, vacantUnit } from '../support/lifecycle-flow';
 import { owe } from '../support/ledger';
+import { query, sql } from '@storage/persistence';
 
 interface LedgerPage {
   entries: { kind: string; position: string; amountInPennies: number; balanceAfterInPennies: number }[];
@@ -23,7 +24,7 @@ async function newTenant(lastName: string): Promise<string> {
 }
 
 async function balance(rental: string): Promise<number> {
-  const [row]: { balance: number }[] = await api.db.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rental]);
+  const [row] = await query(api.db, sql<{ balance: number }>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'), [rental]);
   return row.balance;
 }
 
@@ -35,7 +36,13 @@ describe("a rental's money goes through its ledger", () => {
     const paid = await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies: 5_000 });
     expect(paid.status).toBe(200);
     const entries = await ledgerEntries(api.db.manager, rental);
-    expect(entries.at(-1)).toMatchObject({ kind: 'PAYMENT', amountInPennies: -5_000, paymentUuid: paid.body.paymentUuid, postedOn: paid.body.paidOn, dueOn: null });
+    expect(entries.at(-1)).toMatchObject({
+      kind: 'PAYMENT',
+      amountInPennies: -5_000,
+      paymentUuid: paid.body.paymentUuid,
+      postedOn: paid.body.paidOn,
+      dueOn: null,
+    });
     expect(paid.body.balanceInPennies).toBe(7_000);
     expect(await balance(rental)).toBe(balanceOf(asLedgerLines(entries)));
   });
@@ -60,12 +67,17 @@ describe('the ledger route', () => {
     const rental = await newTenant('Reader');
     const today = await facilityToday(api.db);
     await owe(api.db, rental, 10_000, today);
-    for (const amountInPennies of [1_000, 2_000, 3_000]) expect((await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies })).status).toBe(200);
+    for (const amountInPennies of [1_000, 2_000, 3_000])
+      expect((await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies })).status).toBe(200);
 
     const first = await api.call('GET', `${rentalPath(rental)}/ledger?limit=3`);
     expect(first.status).toBe(200);
     const page = first.body as LedgerPage;
-    const [{ nextDueDate }]: { nextDueDate: string }[] = await api.db.query('SELECT next_due_date::text AS "nextDueDate" FROM rental_records WHERE uuid = $1', [rental]);
+    const [{ nextDueDate }] = await query(
+      api.db,
+      sql<{ nextDueDate: string }>('SELECT next_due_date::text AS "nextDueDate" FROM rental_records WHERE uuid = $1'),
+      [rental],
+    );
     expect(page).toMatchObject({ rentalRecordUuid: rental, balanceInPennies: 4_000, nextDueDate });
     expect(page.entries.map((e) => [e.kind, e.amountInPennies, e.balanceAfterInPennies])).toEqual([
       ['RENT', 10_000, 10_000],
@@ -80,7 +92,7 @@ describe('the ledger route', () => {
     expect(rest.nextPageAfter).toBeNull();
   });
 
-  it('refuses a bad page with problem+json, and another facility\'s path with 404', async () => {
+  it("refuses a bad page with problem+json, and another facility's path with 404", async () => {
     const rental = await newTenant('Pager');
     for (const query of ['limit=0', 'limit=501', 'limit=ten', 'after=-1', 'after=1.5']) {
       expectProblem(await api.call('GET', `${rentalPath(rental)}/ledger?${query}`), 400, [query.split('=')[0]]);

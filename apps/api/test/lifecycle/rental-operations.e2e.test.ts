@@ -1,6 +1,7 @@
 import { expectProblem, id } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { facilityToday, leadWithLease, LOCK_SERVICE, outboxCount, rentalOf, rentalPath, signingPath, vacantUnit } from '../support/lifecycle-flow';
+import { query, sql } from '@storage/persistence';
 
 let api: LifecycleApi;
 let rental: string;
@@ -22,7 +23,7 @@ async function emitsNothing(calls: () => Promise<void>): Promise<void> {
 describe('rental operations refuse bad input with problem+json and emit nothing', () => {
   it('payments: amounts must be positive whole pennies', async () => {
     const balance = async (): Promise<number> => {
-      const [row]: { balance: number }[] = await api.db.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rental]);
+      const [row] = await query(api.db, sql<{ balance: number }>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'), [rental]);
       return row.balance;
     };
     // What signing charged stays owed: no refused payment takes anything off it.
@@ -42,9 +43,13 @@ describe('rental operations refuse bad input with problem+json and emit nothing'
     await emitsNothing(async () => {
       expectProblem(await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: -1, effectiveDate: today }), 400, ['newRentInPennies']);
       expectProblem(await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: 99.5, effectiveDate: today }), 400, ['newRentInPennies']);
-      expectProblem(await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: 9000, effectiveDate: '2025-02-30' }), 400, ['effectiveDate']);
-      expectProblem(await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: 9000, effectiveDate: '2000-01-01' }), 400, ['effectiveDate']);
-      const [current] = await api.db.query('SELECT rent_in_pennies AS rent FROM rental_records WHERE uuid = $1', [rental]);
+      expectProblem(await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: 9000, effectiveDate: '2025-02-30' }), 400, [
+        'effectiveDate',
+      ]);
+      expectProblem(await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: 9000, effectiveDate: '2000-01-01' }), 400, [
+        'effectiveDate',
+      ]);
+      const [current] = await query(api.db, sql<{ rent: number }>('SELECT rent_in_pennies AS rent FROM rental_records WHERE uuid = $1'), [rental]);
       expectProblem(await api.call('POST', `${rentalPath(rental)}/rentChange`, { newRentInPennies: current.rent, effectiveDate: today }), 409);
     });
   });
@@ -64,9 +69,11 @@ describe('rental operations refuse bad input with problem+json and emit nothing'
   });
 
   it('transfer: the target must be a vacant unit of the same facility', async () => {
-    const [occupied] = await api.db.query(`SELECT uuid FROM units WHERE facility_uuid = $1 AND status = 'occupied' LIMIT 1`, [id('facility:downtown')]);
+    const [occupied] = await query(api.db, sql<{ uuid: string }>(`SELECT uuid FROM units WHERE facility_uuid = $1 AND status = 'occupied' LIMIT 1`), [
+      id('facility:downtown'),
+    ]);
     const elsewhere = await vacantUnit(api.db, id('unit-group:lakeside:10x15:1'));
-    const [own] = await api.db.query('SELECT unit_uuid AS uuid FROM rental_records WHERE uuid = $1', [rental]);
+    const [own] = await query(api.db, sql<{ uuid: string }>('SELECT unit_uuid AS uuid FROM rental_records WHERE uuid = $1'), [rental]);
     await emitsNothing(async () => {
       expectProblem(await api.call('POST', `${rentalPath(rental)}/transfer`, { newUnitUuid: id('unit:none') }), 400, ['newUnitUuid']);
       expectProblem(await api.call('POST', `${rentalPath(rental)}/transfer`, { newUnitUuid: elsewhere }), 400, ['newUnitUuid']);

@@ -2,6 +2,7 @@ import { addDays, DEFAULT_DELINQUENCY_SCHEDULE } from '@storage/domain';
 import { BusinessDayAdvancer } from '@storage/delinquency';
 import type { DataSource } from 'typeorm';
 import { owe } from './ledger';
+import { query, sql } from '@storage/persistence';
 
 export interface RentalInAuction {
   uuid: string;
@@ -12,9 +13,10 @@ export interface RentalInAuction {
 
 /** Brings an active rental to AUCTION with the scheduler's own business-day run: 61 days past due today. */
 export async function bringToAuction(db: DataSource, rentalUuid: string): Promise<RentalInAuction> {
-  const [row]: RentalInAuction[] = await db.query(
-    `SELECT r.uuid, r.facility_uuid AS facility, (now() AT TIME ZONE f.time_zone)::date::text AS today
-       FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid WHERE r.uuid = $1`,
+  const [row] = await query(
+    db,
+    sql<RentalInAuction>(`SELECT r.uuid, r.facility_uuid AS facility, (now() AT TIME ZONE f.time_zone)::date::text AS today
+       FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid WHERE r.uuid = $1`),
     [rentalUuid],
   );
   await owe(db, row.uuid, 9000, addDays(row.today, -61));

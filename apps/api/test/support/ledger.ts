@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
 import { postEntries } from '@storage/rental-ledger';
+import { query, sql } from '@storage/persistence';
 
 /**
  * From now the rental owes exactly `amountInPennies`, rent due on `dueOn`, and nothing else: its ledger starts
@@ -10,10 +11,10 @@ import { postEntries } from '@storage/rental-ledger';
  */
 export async function owe(db: DataSource, rentalRecordUuid: string, amountInPennies: number, dueOn: CalendarDate): Promise<void> {
   await db.transaction(async (manager) => {
-    await manager.query(`SET LOCAL session_replication_role = replica`);
-    await manager.query('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1', [rentalRecordUuid]);
-    await manager.query('UPDATE rental_records SET balance_in_pennies = 0, oldest_open_due_on = NULL WHERE uuid = $1', [rentalRecordUuid]);
-    await manager.query(`SET LOCAL session_replication_role = origin`);
+    await query(manager, sql(`SET LOCAL session_replication_role = replica`));
+    await query(manager, sql('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1'), [rentalRecordUuid]);
+    await query(manager, sql('UPDATE rental_records SET balance_in_pennies = 0, oldest_open_due_on = NULL WHERE uuid = $1'), [rentalRecordUuid]);
+    await query(manager, sql(`SET LOCAL session_replication_role = origin`));
     await postEntries(manager, rentalRecordUuid, [{ kind: 'RENT', description: 'Rent', amountInPennies, postedOn: dueOn, dueOn }]);
   });
 }

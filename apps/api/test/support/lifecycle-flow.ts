@@ -2,6 +2,7 @@ import { parseEnvelope, TENANT_LIFECYCLE_TOPIC, type BillingPromotion, type Even
 import type { DataSource } from 'typeorm';
 import { id } from './test-api';
 import type { LifecycleApi } from './lifecycle-api';
+import { query, sql } from '@storage/persistence';
 
 export const DOWNTOWN = id('facility:downtown');
 export const OPS = '/api/demo/portfolios/v1';
@@ -31,7 +32,7 @@ export async function leadWithLease(api: LifecycleApi, unitGroupUuid: string, na
   const sent = await api.call('POST', `${OPS}/facilities/${DOWNTOWN}/leads/${leadUuid}/sendLease`);
   expect(sent.body).toBe('Lease sent by email.');
   const notifications = await api.call('GET', `${OPS}/notifications?leadUuid=${leadUuid}`);
-  const [lead]: { personUuid: string }[] = await api.db.query('SELECT person_uuid AS "personUuid" FROM leads WHERE uuid = $1', [leadUuid]);
+  const [lead] = await query(api.db, sql<{ personUuid: string }>('SELECT person_uuid AS "personUuid" FROM leads WHERE uuid = $1'), [leadUuid]);
   return { leadUuid, personUuid: lead.personUuid, link: notifications.body[0].link };
 }
 
@@ -39,13 +40,13 @@ export async function leadWithLease(api: LifecycleApi, unitGroupUuid: string, na
 export const signingPath = (link: string): string => new URL(link).pathname;
 
 export async function rentalOf(db: DataSource, leadUuid: string): Promise<string | null> {
-  const [lead]: { rental: string | null }[] = await db.query('SELECT converted_rental_record_uuid AS rental FROM leads WHERE uuid = $1', [leadUuid]);
+  const [lead] = await query(db, sql<{ rental: string | null }>('SELECT converted_rental_record_uuid AS rental FROM leads WHERE uuid = $1'), [leadUuid]);
   return lead?.rental ?? null;
 }
 
 /** Lifecycle events of these rentals in log order, as the embedded transport reads them (the outbox is the log). */
 export async function outboxLifecycleEvents(db: DataSource, rentalUuids: string[]): Promise<EventEnvelope[]> {
-  const rows: { envelope: unknown }[] = await db.query('SELECT envelope FROM outbox WHERE topic = $1 AND key = ANY($2::text[]) ORDER BY id', [
+  const rows = await query(db, sql<{ envelope: unknown }>('SELECT envelope FROM outbox WHERE topic = $1 AND key = ANY($2::text[]) ORDER BY id'), [
     TENANT_LIFECYCLE_TOPIC,
     rentalUuids,
   ]);
@@ -54,19 +55,23 @@ export async function outboxLifecycleEvents(db: DataSource, rentalUuids: string[
 
 /** Every outbox row (all topics) about these rentals: what bad requests must leave untouched. */
 export async function outboxCount(db: DataSource, rentalUuids: string[]): Promise<number> {
-  const [row]: { count: number }[] = await db.query('SELECT count(*)::int AS count FROM outbox WHERE key = ANY($1::text[])', [rentalUuids]);
+  const [row] = await query(db, sql<{ count: number }>('SELECT count(*)::int AS count FROM outbox WHERE key = ANY($1::text[])'), [rentalUuids]);
   return row.count;
 }
 
 /** The facility's calendar day now, as the api dates today's changes. */
 export async function facilityToday(db: DataSource, facilityUuid = DOWNTOWN): Promise<string> {
-  const [row]: { today: string }[] = await db.query('SELECT (now() AT TIME ZONE time_zone)::date::text AS today FROM facilities WHERE uuid = $1', [facilityUuid]);
+  const [row] = await query(db, sql<{ today: string }>('SELECT (now() AT TIME ZONE time_zone)::date::text AS today FROM facilities WHERE uuid = $1'), [
+    facilityUuid,
+  ]);
   return row.today;
 }
 
 /** A vacant unit of a unit group. */
 export async function vacantUnit(db: DataSource, unitGroupUuid: string): Promise<string> {
-  const [unit]: { uuid: string }[] = await db.query(`SELECT uuid FROM units WHERE unit_group_uuid = $1 AND status = 'vacant' ORDER BY name LIMIT 1`, [unitGroupUuid]);
+  const [unit] = await query(db, sql<{ uuid: string }>(`SELECT uuid FROM units WHERE unit_group_uuid = $1 AND status = 'vacant' ORDER BY name LIMIT 1`), [
+    unitGroupUuid,
+  ]);
   if (!unit) throw new Error(`no vacant unit in ${unitGroupUuid}`);
   return unit.uuid;
 }
@@ -95,9 +100,12 @@ export async function promisedPromotions(api: LifecycleApi, unitGroupUuid: strin
   expect(reply.status).toBe(200);
   const group: { bestAutoAppliedPromotion: Winner | null; serviceWinners: Winner[] } = reply.body[0];
   const winners = [...(group.bestAutoAppliedPromotion ? [group.bestAutoAppliedPromotion] : []), ...group.serviceWinners];
-  const terms: Pick<BillingPromotion, 'promotionUuid' | 'discountType' | 'monthStarts' | 'durationInMonths'>[] = await api.db.query(
-    `SELECT uuid AS "promotionUuid", discount_type AS "discountType", month_starts AS "monthStarts", duration_in_months AS "durationInMonths"
-       FROM promotions WHERE uuid = ANY($1::uuid[])`,
+  const terms = await query(
+    api.db,
+    sql<
+      Pick<BillingPromotion, 'promotionUuid' | 'discountType' | 'monthStarts' | 'durationInMonths'>
+    >(`SELECT uuid AS "promotionUuid", discount_type AS "discountType", month_starts AS "monthStarts", duration_in_months AS "durationInMonths"
+       FROM promotions WHERE uuid = ANY($1::uuid[])`),
     [winners.map((winner) => winner.promotionUuid)],
   );
   return winners.map((winner) => ({

@@ -14,6 +14,7 @@ import {
   rentalPath,
   vacantUnit,
 } from './lifecycle-flow';
+import { query, sql } from '@storage/persistence';
 
 const FIRST_GROUP = id('unit-group:downtown:10x10:1');
 const TRANSFER_GROUP = id('unit-group:downtown:10x15:1');
@@ -35,7 +36,6 @@ export interface Walk {
   moveInInPennies: number;
 }
 
-
 /**
  * A lead from creation to move-out: operation 13, the lease page signed in headless Chromium, a payment,
  * a rent change, a service added and removed, a transfer, a move-out. Returns the events it must cause.
@@ -43,7 +43,7 @@ export interface Walk {
 export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
   const lead = await leadWithLease(api, FIRST_GROUP, { firstName: 'Rosa', lastName: 'Walker' });
   expect(lead.link.startsWith(`${api.baseUrl}/leases/sign/`)).toBe(true);
-  const [lease]: { rent: number }[] = await api.db.query('SELECT rent_in_pennies AS rent FROM leases WHERE lead_uuid = $1', [lead.leadUuid]);
+  const [lease] = await query(api.db, sql<{ rent: number }>('SELECT rent_in_pennies AS rent FROM leases WHERE lead_uuid = $1'), [lead.leadUuid]);
   const rent = lease.rent;
   // Every event of the rental, and of the rental the transfer opens, lists what the tenant signed for.
   const promotions = await promisedPromotions(api, FIRST_GROUP);
@@ -85,8 +85,11 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
 
   const rental = (await rentalOf(api.db, lead.leadUuid))!;
   const today = await facilityToday(api.db);
-  const [moved]: { unitUuid: string; billingDay: number; nextDueDate: string }[] = await api.db.query(
-    `SELECT unit_uuid AS "unitUuid", billing_day_of_month AS "billingDay", next_due_date::text AS "nextDueDate" FROM rental_records WHERE uuid = $1`,
+  const [moved] = await query(
+    api.db,
+    sql<{ unitUuid: string; billingDay: number; nextDueDate: string }>(
+      `SELECT unit_uuid AS "unitUuid", billing_day_of_month AS "billingDay", next_due_date::text AS "nextDueDate" FROM rental_records WHERE uuid = $1`,
+    ),
     [rental],
   );
   const converted = await api.call('GET', `/shopping/demo/v1/facilities/tenant/${lead.leadUuid}`);
@@ -98,9 +101,9 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     amountDueAtMoveInInPennies: moveIn,
   });
   // Posted with the rental, each charge a billing fact, due today; the next due date a period later.
-  const charges = (await api.db.query<{ envelope: unknown }[]>(`SELECT envelope FROM outbox WHERE key = $1 AND type = 'charge-posted' ORDER BY id`, [rental])).map(
-    (row) => parseEnvelope(row.envelope) as EventEnvelope<'charge-posted'>,
-  );
+  const charges = (
+    await query(api.db, sql<{ envelope: unknown }>(`SELECT envelope FROM outbox WHERE key = $1 AND type = 'charge-posted' ORDER BY id`), [rental])
+  ).map((row) => parseEnvelope(row.envelope) as EventEnvelope<'charge-posted'>);
   expect(charges.map((charge) => [charge.payload.dueDate, charge.payload.balanceAfterInPennies])).toEqual([
     [today, moveIn - Math.round(900 * share)],
     [today, moveIn],
@@ -132,7 +135,12 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     primaryContact,
   });
   const expected: ExpectedEvent[] = [
-    { type: 'moved-in', key: rental, filters: firstFilters, payload: { event: 'moved-in', ...base({ balance: moveIn, rent, services: [DEFAULT_COVERAGE_SERVICE] }) } },
+    {
+      type: 'moved-in',
+      key: rental,
+      filters: firstFilters,
+      payload: { event: 'moved-in', ...base({ balance: moveIn, rent, services: [DEFAULT_COVERAGE_SERVICE] }) },
+    },
   ];
 
   const paid = await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies: PAYMENT });
@@ -190,11 +198,19 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
   });
 
   const targetUnit = await vacantUnit(api.db, TRANSFER_GROUP);
-  const [target]: { webRate: number }[] = await api.db.query('SELECT current_web_rate_in_pennies AS "webRate" FROM unit_groups WHERE uuid = $1', [TRANSFER_GROUP]);
+  const [target] = await query(api.db, sql<{ webRate: number }>('SELECT current_web_rate_in_pennies AS "webRate" FROM unit_groups WHERE uuid = $1'), [
+    TRANSFER_GROUP,
+  ]);
   const transferred = await api.call('POST', `${rentalPath(rental)}/transfer`, { newUnitUuid: targetUnit });
   expect(transferred.status).toBe(200);
   const newRental: string = transferred.body.rentalRecordUuid;
-  expect(transferred.body).toMatchObject({ oldRentalRecordUuid: rental, unitUuid: targetUnit, rentInPennies: target.webRate, balanceInPennies: -credit, transferCreditAmountInPennies: credit });
+  expect(transferred.body).toMatchObject({
+    oldRentalRecordUuid: rental,
+    unitUuid: targetUnit,
+    rentInPennies: target.webRate,
+    balanceInPennies: -credit,
+    transferCreditAmountInPennies: credit,
+  });
   const transferFilters = { facilityUuid: DOWNTOWN, unitType: id('unit-type:Drive-Up'), amenityUuids: [id('amenity:drive-up')] };
   const newUnitRental = { rentalRecordUuid: newRental, unitGroupUuid: TRANSFER_GROUP, unitUuid: targetUnit };
   expected.push({
@@ -228,7 +244,12 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
     },
   });
 
-  return { rentals: [rental, newRental], expected, payment: { paymentUuid: paid.body.paymentUuid, rentalRecordUuid: rental, paidOn: today }, moveInInPennies: moveIn };
+  return {
+    rentals: [rental, newRental],
+    expected,
+    payment: { paymentUuid: paid.body.paymentUuid, rentalRecordUuid: rental, paidOn: today },
+    moveInInPennies: moveIn,
+  };
 }
 
 /** The events match the walk's, in order, once each, field by field (spec 6.2 and 6.3, ARCHITECTURE eventId). */
@@ -260,8 +281,7 @@ export function expectWalkEvents(events: EventEnvelope[], walk: Walk): void {
 function normalizeServices(payload: Record<string, unknown>): Record<string, unknown> {
   const template = payload.billingTemplate as { additionalServicesAndFees: { itemTypeUuid: string }[] };
   const change = payload.recurringServiceChange as
-    | { previousAdditionalServicesFees: { itemTypeUuid: string }[]; currentAdditionalServicesFees: { itemTypeUuid: string }[] }
-    | undefined;
+    { previousAdditionalServicesFees: { itemTypeUuid: string }[]; currentAdditionalServicesFees: { itemTypeUuid: string }[] } | undefined;
   return {
     ...payload,
     billingTemplate: { ...template, additionalServicesAndFees: byItemType(template.additionalServicesAndFees) },

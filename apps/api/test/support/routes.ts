@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { bringToAuction } from './delinquency';
 import { id, type TestApi } from './test-api';
+import { query, sql } from '@storage/persistence';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -60,25 +61,33 @@ interface Fixture {
 }
 
 async function fixture(db: DataSource): Promise<Fixture> {
-  const rows: { uuid: string; rent: number; hasLock: boolean; today: string }[] = await db.query(
-    `SELECT r.uuid, r.rent_in_pennies AS rent, (now() AT TIME ZONE f.time_zone)::date::text AS today,
+  const rows = await query(
+    db,
+    sql<{
+      uuid: string;
+      rent: number;
+      hasLock: boolean;
+      today: string;
+    }>(`SELECT r.uuid, r.rent_in_pennies AS rent, (now() AT TIME ZONE f.time_zone)::date::text AS today,
             EXISTS (SELECT 1 FROM rental_services s WHERE s.rental_record_uuid = r.uuid AND s.item_type_uuid = $2 AND s.end_date IS NULL) AS "hasLock"
        FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
       WHERE r.facility_uuid = $1 AND r.status = 'ACTIVE' AND r.uuid <> ALL($3::uuid[])
-      ORDER BY r.uuid`,
+      ORDER BY r.uuid`),
     [downtown, id('item-type:lock'), READ_RENTALS],
   );
   // A vacant unit of a group with another one left, so operation 13's lease still finds a unit after the transfer.
-  const [unit]: { uuid: string }[] = await db.query(
-    `SELECT u.uuid FROM units u
+  const [unit] = await query(
+    db,
+    sql<{ uuid: string }>(`SELECT u.uuid FROM units u
       WHERE u.facility_uuid = $1 AND u.status = 'vacant'
         AND (SELECT count(*) FROM units v WHERE v.unit_group_uuid = u.unit_group_uuid AND v.status = 'vacant') > 1
-      ORDER BY u.name LIMIT 1`,
+      ORDER BY u.name LIMIT 1`),
     [downtown],
   );
   const rentals = rows.filter((row) => !row.hasLock);
   const lockRental = rows.find((row) => row.hasLock);
-  if (rentals.length < STATE_CHANGING_CALLS || lockRental === undefined || unit === undefined) throw new Error('the demo seed has too few downtown rentals or units');
+  if (rentals.length < STATE_CHANGING_CALLS || lockRental === undefined || unit === undefined)
+    throw new Error('the demo seed has too few downtown rentals or units');
   return { today: rows[0].today, rentals, lockRental: lockRental.uuid, vacantUnit: unit.uuid };
 }
 
@@ -89,13 +98,18 @@ async function fixture(db: DataSource): Promise<Fixture> {
  */
 export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
   const { today, rentals, lockRental, vacantUnit } = await fixture(api.db);
-  const [payment, moveOut, rentChange, addService, transfer, pause, resume, writeOff, schedule, update, cancel, complete, enableAutopay, disableAutopay] = rentals;
+  const [payment, moveOut, rentChange, addService, transfer, pause, resume, writeOff, schedule, update, cancel, complete, enableAutopay, disableAutopay] =
+    rentals;
   const rental = (uuid: string) => ({ facilityUuid: downtown, unitRentalRecordUuid: uuid });
 
   for (const inAuction of [pause, resume, writeOff, schedule, update, cancel, complete]) await bringToAuction(api.db, inAuction.uuid);
   const prepared = [await api.call('POST', `/api/demo/portfolios/v1/facilities/${downtown}/rentalRecords/${resume.uuid}/delinquency/pause`)];
   for (const scheduled of [update, cancel, complete]) {
-    prepared.push(await api.call('POST', `/api/demo/portfolios/v1/facilities/${downtown}/rentalRecords/${scheduled.uuid}/auction/schedule`, { body: { scheduledOn: today } }));
+    prepared.push(
+      await api.call('POST', `/api/demo/portfolios/v1/facilities/${downtown}/rentalRecords/${scheduled.uuid}/auction/schedule`, {
+        body: { scheduledOn: today },
+      }),
+    );
   }
   prepared.push(
     await api.call('POST', `${HOOKS}/subscriptions`, {
@@ -107,7 +121,10 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
   return [
     // Shopping, operations 1 to 5 and the extensions.
     call('POST', `${SHOP}/promotions/eligible-auto-applied-promotions-with-highest-discount`, { body: { facilityUuids: downtown }, write: false }),
-    call('POST', `${SHOP}/facilities/tenant/validate-preexisting`, { body: { facilityUuid: downtown, email: 'ava.smith.0@example.com', code: '123456' }, write: true }),
+    call('POST', `${SHOP}/facilities/tenant/validate-preexisting`, {
+      body: { facilityUuid: downtown, email: 'ava.smith.0@example.com', code: '123456' },
+      write: true,
+    }),
     call('GET', `${SHOP}/facilities/tenant/{leadUuid}`, { params: { leadUuid: id('lead:4') }, write: false }),
     call('GET', `${SHOP}/coverages/{facilityUuid}`, { params: { facilityUuid: downtown }, write: false }),
     call('GET', `${SHOP}/lead-sources`, { write: false }),
@@ -122,7 +139,11 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
       body: { sizeAndTypeUnitGroupUuids: [id('size:downtown:5x5')] },
       write: false,
     }),
-    call('POST', `${OPS}/facilities/{facilityUuid}/vehicles/get_by_uuids`, { params: { facilityUuid: downtown }, body: { vehicleUuids: [id('vehicle:6')] }, write: false }),
+    call('POST', `${OPS}/facilities/{facilityUuid}/vehicles/get_by_uuids`, {
+      params: { facilityUuid: downtown },
+      body: { vehicleUuids: [id('vehicle:6')] },
+      write: false,
+    }),
     call('POST', `${OPS}/facilities/{facilityUuid}/coverageHistory/get_by_uuids`, {
       params: { facilityUuid: downtown },
       body: { coverageHistoryUuids: [id('enrollment:1:1')] },
@@ -154,7 +175,11 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     // Rental lifecycle extensions.
     call('POST', `${RENTAL}/payments`, { params: rental(payment.uuid), body: { amountInPennies: 1000 }, write: true }),
     call('POST', `${RENTAL}/moveOut`, { params: rental(moveOut.uuid), write: true }),
-    call('POST', `${RENTAL}/rentChange`, { params: rental(rentChange.uuid), body: { newRentInPennies: rentChange.rent + 100, effectiveDate: today }, write: true }),
+    call('POST', `${RENTAL}/rentChange`, {
+      params: rental(rentChange.uuid),
+      body: { newRentInPennies: rentChange.rent + 100, effectiveDate: today },
+      write: true,
+    }),
     call('POST', `${RENTAL}/services`, { params: rental(addService.uuid), body: { itemTypeUuid: id('item-type:trash') }, write: true }),
     call('DELETE', `${RENTAL}/services/{itemTypeUuid}`, { params: { ...rental(lockRental), itemTypeUuid: id('item-type:lock') }, write: true }),
     call('POST', `${RENTAL}/transfer`, { params: rental(transfer.uuid), body: { newUnitUuid: vacantUnit }, write: true }),
@@ -180,11 +205,24 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
       body: { name: 'Flat', occupancyBands: [{ minOccupancyPercent: 0, maxOccupancyPercent: 100, streetAdjustmentPercent: 0, webAdjustmentPercent: 0 }] },
       write: true,
     }),
-    call('PUT', `${OPS}/itemTypes/{itemTypeUuid}`, { params: { itemTypeUuid: id('walk:item-type') }, body: { name: 'Boxes', kind: 'SERVICE', priceInPennies: 300 }, write: true }),
+    call('PUT', `${OPS}/itemTypes/{itemTypeUuid}`, {
+      params: { itemTypeUuid: id('walk:item-type') },
+      body: { name: 'Boxes', kind: 'SERVICE', priceInPennies: 300 },
+      write: true,
+    }),
     call('PUT', `${OPS}/leadSources/{leadSourceUuid}`, { params: { leadSourceUuid: id('walk:lead-source') }, body: { description: 'Radio' }, write: true }),
     call('PUT', `${OPS}/facilities/{facilityUuid}`, {
       params: { facilityUuid: id('walk:facility') },
-      body: { name: 'Walk Storage', addressLine1: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', phone: '512-555-0100', timeZone: 'America/Chicago', operatingHours: {} },
+      body: {
+        name: 'Walk Storage',
+        addressLine1: '1 Main St',
+        city: 'Austin',
+        state: 'TX',
+        zip: '78701',
+        phone: '512-555-0100',
+        timeZone: 'America/Chicago',
+        operatingHours: {},
+      },
       write: true,
     }),
     call('PUT', `${OPS}/facilities/{facilityUuid}/sizeAndTypeGroups/{sizeAndTypeGroupUuid}`, {
@@ -194,7 +232,14 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     }),
     call('PUT', `${OPS}/facilities/{facilityUuid}/unitGroups/{unitGroupUuid}`, {
       params: { facilityUuid: downtown, unitGroupUuid: id('walk:unit-group') },
-      body: { sizeAndTypeGroupUuid: id('size:downtown:5x5'), description: '5x5 Walk', ratePlanUuid: id('rate-plan:occupancy'), baseStreetRateInPennies: 5000, baseWebRateInPennies: 4500, amenityUuids: [id('amenity:climate')] },
+      body: {
+        sizeAndTypeGroupUuid: id('size:downtown:5x5'),
+        description: '5x5 Walk',
+        ratePlanUuid: id('rate-plan:occupancy'),
+        baseStreetRateInPennies: 5000,
+        baseWebRateInPennies: 4500,
+        amenityUuids: [id('amenity:climate')],
+      },
       write: true,
     }),
     call('PUT', `${OPS}/facilities/{facilityUuid}/units/{unitUuid}`, {
@@ -209,7 +254,13 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     }),
     call('PUT', `${OPS}/facilities/{facilityUuid}/coverages/{coverageUuid}`, {
       params: { facilityUuid: downtown, coverageUuid: id('walk:coverage') },
-      body: { itemTypeUuid: id('item-type:coverage:OTHER'), premiumInPennies: 700, coverageAmountInPennies: 100_000, description: '$1,000 of coverage', provider: 'OTHER' },
+      body: {
+        itemTypeUuid: id('item-type:coverage:OTHER'),
+        premiumInPennies: 700,
+        coverageAmountInPennies: 100_000,
+        description: '$1,000 of coverage',
+        provider: 'OTHER',
+      },
       write: true,
     }),
     call('PUT', `${OPS}/facilities/{facilityUuid}/delinquencySchedule`, {
