@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { locateDatabase, startEmbeddedPostgres } from '../src';
+import { locateDatabase, query, sql, startEmbeddedPostgres } from '../src';
 
-async function query<T>(url: string, sql: string): Promise<T[]> {
+async function queryAt<T>(url: string, text: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query(sql)).rows as T[];
+    return await query(client, sql<T>(text));
   } finally {
     await client.end();
   }
@@ -25,12 +25,12 @@ describe('embedded PostgreSQL', () => {
 
   it('keeps its data across a stop and a start', async () => {
     const first = await startEmbeddedPostgres({ dataDir, port: 54390 });
-    await query(first.url(), "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('still here')");
+    await queryAt(first.url(), "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('still here')");
     await first.stop();
 
     const second = await startEmbeddedPostgres({ dataDir });
     try {
-      const rows = await query<{ note: string }>(second.url(), 'SELECT note FROM kept');
+      const rows = await queryAt<{ note: string }>(second.url(), 'SELECT note FROM kept');
       expect(rows).toEqual([{ note: 'still here' }]);
     } finally {
       await second.stop();
@@ -43,7 +43,7 @@ describe('embedded PostgreSQL', () => {
       const located = await locateDatabase({ dataDir });
       expect(located.url).toEqual(server.url());
       await located.release();
-      const rows = await query<{ ok: number }>(located.url, 'SELECT 1 AS ok');
+      const rows = await queryAt<{ ok: number }>(located.url, 'SELECT 1 AS ok');
       expect(rows).toEqual([{ ok: 1 }]);
     } finally {
       await server.stop();
