@@ -11,7 +11,6 @@ const EXEMPT: Exemption[] = [
   { path: /^packages\/persistence\/src\/migrations\//, why: 'migrations change schema and data of every table, in order' },
   { path: /^packages\/persistence\/src\/upsert-owned-row\.ts$/, why: 'writes the table its caller names: the owners call it with their own' },
   { path: /^packages\/testing\/src\//, why: 'the test support package: the parent rows fixtures need' },
-  { path: /^[a-z]+\/[a-z0-9-]+\/src\/bench\//, why: 'benchmark datasets, written into a database of their own' },
 ];
 
 /**

@@ -16,8 +16,8 @@ export interface Service {
   stop: () => Promise<void>;
 }
 
-/** The built main.js of an app of this repository, from the dispatcher's dist/bench directory. */
-export const serviceMain = (app: string): string => path.join(__dirname, '..', '..', '..', app, 'dist', 'main.js');
+/** The built main.js of an app of this repository, from the dispatcher's dist-bench directory. */
+export const serviceMain = (app: string): string => path.join(__dirname, '..', '..', app, 'dist', 'main.js');
 
 export const isBuilt = (app: string): boolean => existsSync(serviceMain(app));
 

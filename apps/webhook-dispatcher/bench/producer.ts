@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createEnvelope, lifecycleEventId, parseEventPayload } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
-import { testEvent } from '../fan-out/test-event';
+import { testEvent } from '../dist/fan-out/test-event';
 import { wallClock } from './wall-clock';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
