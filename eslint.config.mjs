@@ -18,9 +18,14 @@ const queryThroughPersistence = [
   'tools/cli',
   // The api's tests and converted modules (its rentals and webhooks modules not yet).
   'apps/api/test',
-  ...['auth', 'common', 'lease-signing', 'leases', 'notifications', 'onboarding', 'portfolio', 'rate-limit', 'seed', 'shopping'].map((module) => `apps/api/src/${module}`),
+  ...['auth', 'common', 'lease-signing', 'leases', 'notifications', 'onboarding', 'portfolio', 'rate-limit', 'seed', 'shopping'].map(
+    (module) => `apps/api/src/${module}`,
+  ),
 ].map((folder) => `${folder}/**/*.ts`);
-const otherApps = { group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'], message: 'Apps never import other apps.' };
+const otherApps = {
+  group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'],
+  message: 'Apps never import other apps.',
+};
 
 export default tseslint.config(
   // Plain JavaScript is not linted, except the api benchmark scripts (run by node as they are).
@@ -44,21 +49,31 @@ export default tseslint.config(
   {
     files: ['packages/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [deepPackageImports, otherApps, {
-          group: ['@nestjs/*', 'kafkajs', 'typeorm', 'pg', 'fastify', 'undici', 'node:http', 'node:https', 'http', 'https', '@storage/*'],
-          message: 'packages/domain is pure: no NestJS, Kafka, database or HTTP code.',
-        }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            deepPackageImports,
+            otherApps,
+            {
+              group: ['@nestjs/*', 'kafkajs', 'typeorm', 'pg', 'fastify', 'undici', 'node:http', 'node:https', 'http', 'https', '@storage/*'],
+              message: 'packages/domain is pure: no NestJS, Kafka, database or HTTP code.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: queryThroughPersistence,
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
-        message: "Run SQL with query(db, sql<Row>(text), values) of @storage/persistence: bound values, typed rows, RETURNING rows answered.",
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+          message: 'Run SQL with query(db, sql<Row>(text), values) of @storage/persistence: bound values, typed rows, RETURNING rows answered.',
+        },
+      ],
     },
   },
   {

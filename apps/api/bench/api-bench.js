@@ -43,7 +43,11 @@ const BARE_PORT = 3972;
 
 const log = (line) => process.stdout.write(`${line}\n`);
 let stopping = false;
-const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(' / ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
 
 async function main() {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? path.join(ROOT, '.data') });
@@ -71,7 +75,21 @@ async function main() {
     let [portfolio] = await dataSource.query('SELECT uuid FROM portfolios WHERE portfolio_id = $1', [PORTFOLIO]).catch(() => []);
     if (!portfolio) {
       log(`Seeding portfolio "${PORTFOLIO}": ${FACILITIES} facilities, ${RENTALS} rentals…`);
-      const seeded = spawnSync(process.execPath, [path.join(__dirname, '..', 'dist', 'cli.js'), 'seed', 'scale', '--facilities', String(FACILITIES), '--rentals', String(RENTALS), '--portfolio', PORTFOLIO], { env, stdio: 'inherit' });
+      const seeded = spawnSync(
+        process.execPath,
+        [
+          path.join(__dirname, '..', 'dist', 'cli.js'),
+          'seed',
+          'scale',
+          '--facilities',
+          String(FACILITIES),
+          '--rentals',
+          String(RENTALS),
+          '--portfolio',
+          PORTFOLIO,
+        ],
+        { env, stdio: 'inherit' },
+      );
       if (seeded.status !== 0) throw new Error('seed scale failed');
       [portfolio] = await dataSource.query('SELECT uuid FROM portfolios WHERE portfolio_id = $1', [PORTFOLIO]);
     }
@@ -99,14 +117,27 @@ async function main() {
     const loadAtStart = loadAverage();
     // One key sends thousands of requests a second here: a limit that high keeps every request checked (the cost
     // measured) and none refused.
-    const limits = { RATE_LIMIT_KEY_PER_MINUTE: process.env.RATE_LIMIT_KEY_PER_MINUTE ?? '6000000', RATE_LIMIT_KEY_BURST: process.env.RATE_LIMIT_KEY_BURST ?? '100000' };
-    await start(children, 'api', [path.join(__dirname, '..', 'dist', 'main.js')], { ...env, ...limits, API_PORT: String(API_PORT), LOG_LEVEL }, `http://127.0.0.1:${API_PORT}/health/live`);
+    const limits = {
+      RATE_LIMIT_KEY_PER_MINUTE: process.env.RATE_LIMIT_KEY_PER_MINUTE ?? '6000000',
+      RATE_LIMIT_KEY_BURST: process.env.RATE_LIMIT_KEY_BURST ?? '100000',
+    };
+    await start(
+      children,
+      'api',
+      [path.join(__dirname, '..', 'dist', 'main.js')],
+      { ...env, ...limits, API_PORT: String(API_PORT), LOG_LEVEL },
+      `http://127.0.0.1:${API_PORT}/health/live`,
+    );
     if (PARTS.has('reads')) {
       await start(children, 'bare', [path.join(__dirname, 'bare-server.js')], { ...env, PORT: String(BARE_PORT), BENCH_PORTFOLIO_UUID: portfolio.uuid }, null);
     }
 
-    log(`\nData: ${facilities.length} facilities, ${unitGroups} unit groups, ${rentals} rentals. ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds (${WARM_UP} s warm-up), pool ${POOL_SIZE} each.`);
-    log(`api LOG_LEVEL=${LOG_LEVEL}${LOG_LEVEL === 'info' ? ' (an access log line per request, as in production)' : ''}. CPUs: ${os.cpus().length}. Load average (1/5/15 min) at start: ${loadAtStart}.`);
+    log(
+      `\nData: ${facilities.length} facilities, ${unitGroups} unit groups, ${rentals} rentals. ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds (${WARM_UP} s warm-up), pool ${POOL_SIZE} each.`,
+    );
+    log(
+      `api LOG_LEVEL=${LOG_LEVEL}${LOG_LEVEL === 'info' ? ' (an access log line per request, as in production)' : ''}. CPUs: ${os.cpus().length}. Load average (1/5/15 min) at start: ${loadAtStart}.`,
+    );
     const readRows = PARTS.has('reads') ? await benchReads(facilities, key) : [];
     const writeRows = PARTS.has('writes') ? await benchWrites(writeSample, writeKey) : [];
 
@@ -118,7 +149,10 @@ async function main() {
       log('|---|---|---|---:|---:|---:|---:|');
       for (const row of readRows) {
         for (const server of ['api', 'bare']) {
-          for (const [load, r] of [['max', row[server].max], [`${FIXED_RATE} req/s`, row[server].fixed]]) {
+          for (const [load, r] of [
+            ['max', row[server].max],
+            [`${FIXED_RATE} req/s`, row[server].fixed],
+          ]) {
             log(`| ${row.operation} | ${server} | ${load} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
           }
         }
@@ -192,9 +226,18 @@ async function benchReads(facilities, key) {
     for (let round = 0; round < ROUNDS; round++) {
       for (const server of round % 2 === 0 ? ['api', 'bare'] : ['bare', 'api']) {
         const max = summary(await bench(servers[server], key, operation.request));
-        const fixed = await pacedLoad({ port: servers[server], rate: FIXED_RATE, durationS: DURATION, request: operation.request, headers: { 'x-api-key': key }, connections: CONNECTIONS });
+        const fixed = await pacedLoad({
+          port: servers[server],
+          rate: FIXED_RATE,
+          durationS: DURATION,
+          request: operation.request,
+          headers: { 'x-api-key': key },
+          connections: CONNECTIONS,
+        });
         runs[server].push({ max, fixed });
-        log(`  ${operation.name}, round ${round + 1}, ${server}: ${Math.round(max.rps)} req/s max (p99 ${max.p99} ms); @${FIXED_RATE} req/s p99 ${fixed.p99} ms. Load ${loadAverage()}`);
+        log(
+          `  ${operation.name}, round ${round + 1}, ${server}: ${Math.round(max.rps)} req/s max (p99 ${max.p99} ms); @${FIXED_RATE} req/s p99 ${fixed.p99} ms. Load ${loadAverage()}`,
+        );
       }
     }
     rows.push({ operation: operation.name, api: meanOf(runs.api), bare: meanOf(runs.bare) });
@@ -215,7 +258,9 @@ async function benchWrites(sample, key) {
     { name: 'payment', action: 'payments', body: () => ({ amountInPennies: 1 }) },
   ];
   const groups = new Set(sample.map((rental) => rental.unitGroupUuid)).size;
-  log(`\nWrites: ${operations.map((operation) => operation.name).join(', ')} over ${sample.length} active rentals of ${groups} unit groups, open loop at ${WRITE_RATES.join(', ')} writes/s.`);
+  log(
+    `\nWrites: ${operations.map((operation) => operation.name).join(', ')} over ${sample.length} active rentals of ${groups} unit groups, open loop at ${WRITE_RATES.join(', ')} writes/s.`,
+  );
   const rows = [];
   for (const operation of operations) {
     let n = 0;
@@ -236,7 +281,9 @@ async function benchWrites(sample, key) {
       for (let round = 0; round < ROUNDS; round++) {
         const run = await paced(rate, DURATION);
         runs.push(run);
-        log(`  ${operation.name} @${rate}/s, round ${round + 1}: ${Math.round(run.rps)} writes/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}. Load ${loadAverage()}`);
+        log(
+          `  ${operation.name} @${rate}/s, round ${round + 1}: ${Math.round(run.rps)} writes/s, p50 ${run.p50} ms, p99 ${run.p99} ms, errors ${run.errors}. Load ${loadAverage()}`,
+        );
       }
       const mean = (pick) => Math.round((runs.reduce((sum, run) => sum + pick(run), 0) / runs.length) * 10) / 10;
       rows.push({

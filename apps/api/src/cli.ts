@@ -75,7 +75,9 @@ function program(): Command {
     .option('--portfolio <id>', 'the new portfolio', 'scale')
     .action(async (options: { facilities: number; rentals: number; portfolio: string }) => {
       log(`seeding portfolio "${options.portfolio}": ${options.facilities} facilities, ${options.rentals} rentals`);
-      await withDatabase((dataSource) => seedScale(dataSource, { portfolioId: options.portfolio, facilities: options.facilities, rentals: options.rentals, log }));
+      await withDatabase((dataSource) =>
+        seedScale(dataSource, { portfolioId: options.portfolio, facilities: options.facilities, rentals: options.rentals, log }),
+      );
     });
 
   const keys = root.command('api-keys').description('API keys: create, list, revoke');
@@ -84,11 +86,18 @@ function program(): Command {
     .description('a new key, printed once (only its hash is stored)')
     .option('--portfolio <id>', 'a portfolio it reaches (repeatable)', (id: string, ids: string[] = []) => [...ids, id])
     .addOption(new Option('--all-portfolios', 'reach every portfolio, present and future').conflicts('portfolio'))
-    .addOption(new Option('--admin', 'an admin key: every portfolio, and creating portfolios (PUT /api/v1/portfolios/<id>)').conflicts(['portfolio', 'allPortfolios', 'scope']))
+    .addOption(
+      new Option('--admin', 'an admin key: every portfolio, and creating portfolios (PUT /api/v1/portfolios/<id>)').conflicts([
+        'portfolio',
+        'allPortfolios',
+        'scope',
+      ]),
+    )
     .addOption(new Option('--scope <scope>', 'write (the default) includes read').choices(PORTFOLIO_KEY_SCOPES))
     .option('--label <text>', 'what it is for', '')
     .action(async (options: { portfolio?: string[]; allPortfolios?: true; admin?: true; scope?: ApiKeyScope; label: string }, command: Command) => {
-      if (!options.portfolio && !options.allPortfolios && !options.admin) command.error('error: --portfolio <id> (repeatable), --all-portfolios or --admin is required');
+      if (!options.portfolio && !options.allPortfolios && !options.admin)
+        command.error('error: --portfolio <id> (repeatable), --all-portfolios or --admin is required');
       const portfolios = options.allPortfolios || options.admin ? null : (options.portfolio ?? []);
       const scope: ApiKeyScope = options.admin ? 'admin' : (options.scope ?? 'write');
       await withDatabase(async (dataSource) => {
@@ -100,7 +109,7 @@ function program(): Command {
     });
   keys
     .command('list')
-    .description("the keys reaching a portfolio (or all keys): id, prefix, scope, portfolios, created, revoked; never the key")
+    .description('the keys reaching a portfolio (or all keys): id, prefix, scope, portfolios, created, revoked; never the key')
     .option('--portfolio <id>', 'only the keys reaching this portfolio')
     .action(async (options: { portfolio?: string }) => {
       await withDatabase(async (dataSource) => {
@@ -127,7 +136,7 @@ function program(): Command {
 
   root
     .command('import')
-    .description('load a whole portfolio from a JSON file (layout: tools/cli/README.md) through the api\'s onboarding; a rerun changes nothing')
+    .description("load a whole portfolio from a JSON file (layout: tools/cli/README.md) through the api's onboarding; a rerun changes nothing")
     .argument('<file>', 'the portfolio file, e.g. docs/examples/portfolio.json')
     .option('--dry-run', 'check the file against the database and say what would change; write nothing')
     .action(async (file: string, options: { dryRun?: true }) => {
@@ -138,8 +147,18 @@ function program(): Command {
       await withDatabase(async (dataSource) => {
         const counts = await importPortfolio(dataSource, portfolio, { dryRun, log });
         const changed = counts.created + counts.updated > 0;
-        if (dryRun) log(changed ? `dry run: ${describe(counts)} if imported; nothing was written` : `dry run: nothing to change (${counts.unchanged} records already as in the file)`);
-        else log(changed ? `imported portfolio ${portfolio.portfolio.portfolioId}: ${describe(counts)}` : `nothing changed: portfolio ${portfolio.portfolio.portfolioId} already holds the file (${counts.unchanged} records)`);
+        if (dryRun)
+          log(
+            changed
+              ? `dry run: ${describe(counts)} if imported; nothing was written`
+              : `dry run: nothing to change (${counts.unchanged} records already as in the file)`,
+          );
+        else
+          log(
+            changed
+              ? `imported portfolio ${portfolio.portfolio.portfolioId}: ${describe(counts)}`
+              : `nothing changed: portfolio ${portfolio.portfolio.portfolioId} already holds the file (${counts.unchanged} records)`,
+          );
       });
     });
   return root;

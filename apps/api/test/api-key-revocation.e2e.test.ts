@@ -24,7 +24,12 @@ describe('a revoked API key (api-keys revoke)', () => {
     expect((await portfolios(api.keys.read)).status).toBe(200);
 
     const listed = await listApiKeys(api.db, 'demo');
-    expect(listed.filter((key) => key.revokedAt !== null).map((key) => key.uuid).sort()).toEqual([unused.uuid, used.uuid].sort());
+    expect(
+      listed
+        .filter((key) => key.revokedAt !== null)
+        .map((key) => key.uuid)
+        .sort(),
+    ).toEqual([unused.uuid, used.uuid].sort());
     expect(JSON.stringify(listed)).not.toContain(used.key);
   }, 60_000);
 });

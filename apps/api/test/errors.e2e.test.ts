@@ -139,7 +139,9 @@ describe('every failure is problem+json', () => {
       expectProblem(await api.call('POST', NOTE, { payload: '{"noteText":"x"}', headers: { 'content-type': `application/json; charset=${charset}` } }), 415);
     }
     for (const charset of ['utf-8', 'UTF-8', '"utf-8"', 'utf8']) {
-      expect((await api.call('POST', NOTE, { payload: '{"noteText":"ok"}', headers: { 'content-type': `application/json; charset=${charset}` } })).status).toBe(200);
+      expect((await api.call('POST', NOTE, { payload: '{"noteText":"ok"}', headers: { 'content-type': `application/json; charset=${charset}` } })).status).toBe(
+        200,
+      );
     }
   });
 

@@ -56,7 +56,9 @@ const operation = (document: OpenAPIObject, method: string, path: string): Opera
 
 /** Every operation of the document as [method, path, operation]. */
 const operations = (document: OpenAPIObject): [string, string, Operation][] =>
-  Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods as Record<string, Operation>).map(([method, found]) => [method, path, found] as [string, string, Operation]));
+  Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods as Record<string, Operation>).map(([method, found]) => [method, path, found] as [string, string, Operation]),
+  );
 
 /** The lease pages answer HTML for the tenant's browser, failures included. */
 const HTML_PAGES = new Set(['viewLease', 'signLease']);
@@ -88,7 +90,11 @@ describe('OpenAPI document', () => {
   );
 
   it('passes a mainstream linter, Redocly with its recommended rules: no error and no warning', async () => {
-    const problems = await lintFromString({ source: readFileSync(OPENAPI_FILE, 'utf8'), absoluteRef: OPENAPI_FILE, config: await createConfig({ extends: ['recommended'] }) });
+    const problems = await lintFromString({
+      source: readFileSync(OPENAPI_FILE, 'utf8'),
+      absoluteRef: OPENAPI_FILE,
+      config: await createConfig({ extends: ['recommended'] }),
+    });
     expect(problems.map(({ severity, ruleId, message, location }) => `${severity} ${ruleId} at ${location[0]?.pointer ?? '?'}: ${message}`)).toEqual([]);
   });
 
@@ -206,7 +212,8 @@ describe('OpenAPI document', () => {
           const target = byId.get(link.operationId);
           expect({ name, found: target !== undefined }).toEqual({ name, found: true });
           const taken = new Set((target?.parameters ?? []).map((parameter) => ('name' in parameter ? parameter.name : '')));
-          for (const parameter of Object.keys(link.parameters ?? {})) expect({ name, parameter, taken: taken.has(parameter) }).toEqual({ name, parameter, taken: true });
+          for (const parameter of Object.keys(link.parameters ?? {}))
+            expect({ name, parameter, taken: taken.has(parameter) }).toEqual({ name, parameter, taken: true });
         }
       }
     }
@@ -218,7 +225,8 @@ describe('OpenAPI document', () => {
     for (const [name, schema] of Object.entries(schemas)) {
       for (const [property, value] of Object.entries((schema.properties ?? {}) as Record<string, SchemaObject>)) {
         // An average of rents is the one amount in pennies that may be fractional.
-        if (/InPennies$/.test(property) && property !== 'averageCurrentRentInPennies') expect({ name, property, type: value.type }).toEqual({ name, property, type: 'integer' });
+        if (/InPennies$/.test(property) && property !== 'averageCurrentRentInPennies')
+          expect({ name, property, type: value.type }).toEqual({ name, property, type: 'integer' });
       }
     }
     expect(schemas.CompleteAuctionRequest.properties!.winningBidInPennies).toMatchObject({ type: 'integer', minimum: 0, maximum: 2_147_483_647 });
@@ -230,22 +238,33 @@ describe('OpenAPI document', () => {
   it('declares dates, lengths, item counts and the PATCHes’ "at least one field" as the API checks them', () => {
     const schemas = document.components!.schemas as Record<string, SchemaObject>;
     const property = (schema: string, name: string): SchemaObject => (schemas[schema].properties as Record<string, SchemaObject>)[name];
-    for (const [schema, name] of [['ScheduleAuctionRequest', 'scheduledOn'], ['ScheduleAuctionRequest', 'endDate'], ['UpdateAuctionRequest', 'scheduledOn'], ['UpdateAuctionRequest', 'endDate']]) {
+    for (const [schema, name] of [
+      ['ScheduleAuctionRequest', 'scheduledOn'],
+      ['ScheduleAuctionRequest', 'endDate'],
+      ['UpdateAuctionRequest', 'scheduledOn'],
+      ['UpdateAuctionRequest', 'endDate'],
+    ]) {
       expect({ schema, name, format: property(schema, name).format }).toEqual({ schema, name, format: 'date' });
     }
     for (const name of ['firstName', 'lastName']) expect(property('CreateLeadRequest', name)).toMatchObject({ minLength: 1, maxLength: 100 });
     expect(property('ValidatePreexistingRequest', 'code')).toMatchObject({ pattern: '^\\d{6}$' });
     for (const schema of ['CreateSubscription', 'Unsubscribe']) expect(property(schema, 'vendorName')).toMatchObject({ minLength: 1 });
-    for (const schema of ['CreateSubscription', 'UpdateSubscription', 'Unsubscribe']) expect(property(schema, 'eventTypes')).toMatchObject({ minItems: 1, maxItems: 7 });
+    for (const schema of ['CreateSubscription', 'UpdateSubscription', 'Unsubscribe'])
+      expect(property(schema, 'eventTypes')).toMatchObject({ minItems: 1, maxItems: 7 });
     expect(property('SizeAndTypeLookup', 'sizeAndTypeUnitGroupUuids')).toMatchObject({ maxItems: expect.any(Number) });
     expect(property('EligiblePromotionsRequest', 'unitGroupUuids')).toMatchObject({ maxItems: 1000 });
-    for (const schema of ['PatchUnitGroupRate', 'UpdatePerson']) expect({ schema, minProperties: schemas[schema].minProperties }).toEqual({ schema, minProperties: 1 });
+    for (const schema of ['PatchUnitGroupRate', 'UpdatePerson'])
+      expect({ schema, minProperties: schemas[schema].minProperties }).toEqual({ schema, minProperties: 1 });
   });
 
   it('gives examples of dates the API accepts: today or later where it refuses the past', () => {
     const schemas = document.components!.schemas as Record<string, SchemaObject>;
     const today = new Date().toISOString().slice(0, 10);
-    const examples = [schemas.RentChangeRequest.properties!.effectiveDate, schemas.ScheduleAuctionRequest.properties!.scheduledOn, schemas.UpdateAuctionRequest.properties!.scheduledOn];
+    const examples = [
+      schemas.RentChangeRequest.properties!.effectiveDate,
+      schemas.ScheduleAuctionRequest.properties!.scheduledOn,
+      schemas.UpdateAuctionRequest.properties!.scheduledOn,
+    ];
     for (const example of examples.map((schema) => (schema as SchemaObject).example as string)) expect(example >= today).toBe(true);
   });
 

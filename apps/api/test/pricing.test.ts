@@ -47,7 +47,13 @@ describe('stored promotions priced by the domain rules', () => {
     const result = best(small, 4620);
     expect(result.bestRent).toEqual({ promotionUuid: id('promotion:downtown:one-dollar'), promotionName: '$1 first month', highestDiscountAmount: 4520 });
     expect(result.serviceWinners).toEqual([
-      { promotionUuid: id('promotion:downtown:lock-2-off'), promotionName: '$2 off lock for 3 months', highestDiscountAmount: 600, itemTypeUuid: id('item-type:lock'), itemTypeName: 'Disc lock rental' },
+      {
+        promotionUuid: id('promotion:downtown:lock-2-off'),
+        promotionName: '$2 off lock for 3 months',
+        highestDiscountAmount: 600,
+        itemTypeUuid: id('item-type:lock'),
+        itemTypeName: 'Disc lock rental',
+      },
     ]);
   });
 
@@ -57,19 +63,25 @@ describe('stored promotions priced by the domain rules', () => {
 
   it('autopay unlocks autopay-only promotions (the trash service winner)', () => {
     expect(best(small, 4620).serviceWinners.map((w) => w.itemTypeName)).toEqual(['Disc lock rental']);
-    expect(best(small, 4620, { isAutopayEnabled: true }).serviceWinners.map((w) => w.itemTypeName).sort()).toEqual(['Disc lock rental', 'Trash removal']);
+    expect(
+      best(small, 4620, { isAutopayEnabled: true })
+        .serviceWinners.map((w) => w.itemTypeName)
+        .sort(),
+    ).toEqual(['Disc lock rental', 'Trash removal']);
   });
 
   it('date window: the special applies inside its window only', () => {
     const onlyExpired = promotions.filter((p) => p.name === 'Last summer special');
-    const price = (asOf: string) => bestPromotionsForUnitGroup({ unitGroupUuid: small, webRateInPennies: 4620, promotions: onlyExpired, itemTypes, context: { asOf } }).bestRent;
+    const price = (asOf: string) =>
+      bestPromotionsForUnitGroup({ unitGroupUuid: small, webRateInPennies: 4620, promotions: onlyExpired, itemTypes, context: { asOf } }).bestRent;
     expect(price(TODAY)).toBeNull();
     expect(price(addDays(TODAY, -350))).toMatchObject({ promotionName: 'Last summer special', highestDiscountAmount: 3465 });
   });
 
   it('unit group targets: the climate promotion applies to climate groups only', () => {
     const onlyClimate = promotions.filter((p) => p.name.startsWith('Climate units'));
-    const price = (unitGroupUuid: string) => bestPromotionsForUnitGroup({ unitGroupUuid, webRateInPennies: 10_000, promotions: onlyClimate, itemTypes, context: { asOf: TODAY } }).bestRent;
+    const price = (unitGroupUuid: string) =>
+      bestPromotionsForUnitGroup({ unitGroupUuid, webRateInPennies: 10_000, promotions: onlyClimate, itemTypes, context: { asOf: TODAY } }).bestRent;
     expect(price(climate)?.highestDiscountAmount).toBe(4000);
     expect(price(small)).toBeNull();
   });

@@ -12,10 +12,17 @@ describe('api webhook configuration', () => {
   });
 
   it('keeps a generated key under DATA_DIR elsewhere, and takes configured keys in order', () => {
-    expect(loadServiceConfig({ DATA_DIR: '/var/lib/storage' }).webhooks.secretKeys).toEqual({ generatedKeyFile: path.join('/var/lib/storage', GENERATED_SECRET_KEY_FILE) });
+    expect(loadServiceConfig({ DATA_DIR: '/var/lib/storage' }).webhooks.secretKeys).toEqual({
+      generatedKeyFile: path.join('/var/lib/storage', GENERATED_SECRET_KEY_FILE),
+    });
     const [first, second] = [randomBytes(32), randomBytes(32)];
     const { secretKeys } = loadServiceConfig({ WEBHOOK_SECRET_KEYS: `new:${first.toString('base64')},old:${second.toString('base64')}` }).webhooks;
-    expect(secretKeys).toEqual({ keys: [{ id: 'new', key: first }, { id: 'old', key: second }] });
+    expect(secretKeys).toEqual({
+      keys: [
+        { id: 'new', key: first },
+        { id: 'old', key: second },
+      ],
+    });
   });
 
   it('refuses a bad keyring entry by entry, without echoing the keys', () => {

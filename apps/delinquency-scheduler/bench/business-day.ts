@@ -165,7 +165,9 @@ async function settle(dataSource: DataSource): Promise<void> {
   try {
     await dataSource.query('CHECKPOINT');
   } catch (error) {
-    process.stderr.write(`  no CHECKPOINT before the run (${error instanceof Error ? error.message : String(error)}): the time includes writing out the generated rows\n`);
+    process.stderr.write(
+      `  no CHECKPOINT before the run (${error instanceof Error ? error.message : String(error)}): the time includes writing out the generated rows\n`,
+    );
   }
 }
 
@@ -175,7 +177,22 @@ function spreadOf(day: string): BillingSpread {
 }
 
 function table(rows: Measurement[]): string {
-  const header = ['day', 'rentals', 'facilities', 'billed', 'charges', 'candidates', 'transitions', 'events', 'seconds', 'billing s', 'rentals/s', 'CPU s node', 'CPU s db', 'peak RSS MB'];
+  const header = [
+    'day',
+    'rentals',
+    'facilities',
+    'billed',
+    'charges',
+    'candidates',
+    'transitions',
+    'events',
+    'seconds',
+    'billing s',
+    'rentals/s',
+    'CPU s node',
+    'CPU s db',
+    'peak RSS MB',
+  ];
   const lines = rows.map((m) =>
     [
       m.day,
@@ -214,20 +231,35 @@ async function main(): Promise<void> {
       process.stderr.write(`measuring ${size} rentals, ${day} day ...\n`);
       const child = spawnSync(
         process.execPath,
-        ['--expose-gc', path.join(__dirname, 'business-day.js'), '--one-size', String(size), '--day', day, '--facilities', String(facilities), '--concurrency', String(concurrency)],
+        [
+          '--expose-gc',
+          path.join(__dirname, 'business-day.js'),
+          '--one-size',
+          String(size),
+          '--day',
+          day,
+          '--facilities',
+          String(facilities),
+          '--concurrency',
+          String(concurrency),
+        ],
         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 },
       );
       if (child.status !== 0) throw new Error(`measuring ${size} rentals (${day} day) failed (exit ${String(child.status)})`);
       measurements.push(JSON.parse(child.stdout) as Measurement);
     }
   }
-  process.stdout.write(`\nOne business-day run (${BUSINESS_DATE}: billing, then delinquency), 10 % delinquent, concurrency ${concurrency}\n\n${table(measurements)}\n`);
+  process.stdout.write(
+    `\nOne business-day run (${BUSINESS_DATE}: billing, then delinquency), 10 % delinquent, concurrency ${concurrency}\n\n${table(measurements)}\n`,
+  );
   for (const day of days) {
     const ofDay = measurements.filter((m) => m.day === day);
     const [small, large] = [ofDay[0], ofDay[ofDay.length - 1]];
     if (small && large && small !== large) {
       const sizeRatio = large.rentals / small.rentals;
-      process.stdout.write(`${day} day: size ×${sizeRatio.toFixed(0)} → time ×${(large.seconds / small.seconds).toFixed(1)} (linear: ×${sizeRatio.toFixed(0)})\n`);
+      process.stdout.write(
+        `${day} day: size ×${sizeRatio.toFixed(0)} → time ×${(large.seconds / small.seconds).toFixed(1)} (linear: ×${sizeRatio.toFixed(0)})\n`,
+      );
     }
   }
 }

@@ -21,9 +21,13 @@ export async function createScaleDataset(
   const billingDayOfToday = Number(businessDate.slice(8, 10));
   if (billingDayOfToday > 28) throw new RangeError(`A benchmark business date is a billing day (1 to 28), got ${businessDate}`);
   await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'bench', 'Bench')`);
-  await db.query(`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'Standard')`);
+  await db.query(
+    `INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'Standard')`,
+  );
   // Parents before the rows naming them: the foreign keys check every insert.
-  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES (bench_uuid('p', 0), '00000000-0000-4000-8000-000000000001', 'Flat', '[]')`);
+  await db.query(
+    `INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES (bench_uuid('p', 0), '00000000-0000-4000-8000-000000000001', 'Flat', '[]')`,
+  );
   await db.query(
     `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies, fee_type)
      VALUES ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', 'Tenant protection', 'SERVICE', 1200, 'FIXED_AMOUNT')`,

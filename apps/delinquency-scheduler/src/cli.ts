@@ -52,9 +52,18 @@ async function run(args: { asOf: string; facilityUuid?: string }): Promise<void>
   process.stdout.write(`running business date ${args.asOf} for ${args.facilityUuid === undefined ? 'every facility' : `facility ${args.facilityUuid}`}\n`);
   const config = loadServiceConfig();
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
-  const dataSource = await createDataSource({ url: database.url, applicationName: `${SERVICE_NAME}-cli`, poolSize: config.SCHEDULER_CONCURRENCY + 2 }).initialize();
+  const dataSource = await createDataSource({
+    url: database.url,
+    applicationName: `${SERVICE_NAME}-cli`,
+    poolSize: config.SCHEDULER_CONCURRENCY + 2,
+  }).initialize();
   try {
-    const runner = new BusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, SERVICE_NAME), new BillingDay(dataSource), config.SCHEDULER_CONCURRENCY);
+    const runner = new BusinessDayRunner(
+      dataSource,
+      new BusinessDayAdvancer(dataSource, SERVICE_NAME),
+      new BillingDay(dataSource),
+      config.SCHEDULER_CONCURRENCY,
+    );
     const results = await runBusinessDate(dataSource, runner, { ...args, onProgress: report });
     const total = (key: 'billed' | 'charges' | 'autopayApproved' | 'autopayDeclined' | 'transitions'): number =>
       results.reduce((sum, result) => sum + result[key], 0);

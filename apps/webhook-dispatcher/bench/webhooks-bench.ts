@@ -42,7 +42,10 @@ interface Row {
   target: string;
   load: string;
 }
-const load = (): string => loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 
 /** What one phase is waiting for: deliveries counted and timed from their event's commit. */
 class Phase {
@@ -172,14 +175,28 @@ async function main(): Promise<void> {
     const [after, bench] = [cpu(services), process.cpuUsage(benchBefore)];
     const each = services.map((s, i) => `${s.name} ${(after.each[i] - before.each[i]).toFixed(1)} s`).join(', ');
     const wall = ((wallClock() - begin) / 1000).toFixed(1);
-    progress(`  CPU over ${wall} s: bench (producers, receiver) ${((bench.user + bench.system) / 1e6).toFixed(1)} s, ${each}, PostgreSQL ${(after.postgres - before.postgres).toFixed(1)} s`);
-    row(`deliveries/s, ${perEvent} endpoint(s) (${events * perEvent} deliveries${complete ? '' : ', INCOMPLETE'}; producers committed ${Math.round(produced)} events/s)`, Math.round(rate).toLocaleString('en'), target);
+    progress(
+      `  CPU over ${wall} s: bench (producers, receiver) ${((bench.user + bench.system) / 1e6).toFixed(1)} s, ${each}, PostgreSQL ${(after.postgres - before.postgres).toFixed(1)} s`,
+    );
+    row(
+      `deliveries/s, ${perEvent} endpoint(s) (${events * perEvent} deliveries${complete ? '' : ', INCOMPLETE'}; producers committed ${Math.round(produced)} events/s)`,
+      Math.round(rate).toLocaleString('en'),
+      target,
+    );
   };
 
   // Embedded: the dispatcher reads the outbox as its log.
   let services = await startServices();
   const producer = new Producer(db, 'bench', (eventId, at) => commits.set(eventId, at));
-  for (const [portfolio, count] of [['warm', 1], ['p100', 1], ['p100-again', 1], ['p500', 1], ['t1', 1], ['t10', 10]] as const) await endpoints(portfolio, count);
+  for (const [portfolio, count] of [
+    ['warm', 1],
+    ['p100', 1],
+    ['p100-again', 1],
+    ['p500', 1],
+    ['t1', 1],
+    ['t10', 10],
+  ] as const)
+    await endpoints(portfolio, count);
 
   // Warm-up, not measured: first TLS connections, JIT, prepared statements of fresh processes.
   const warm = await paced(producer, 'warm-up', 'warm', 100, 3, services);
@@ -189,7 +206,8 @@ async function main(): Promise<void> {
   row(`commit -> delivery p50 / p99, embedded, 100 events/s (${at100.phase.latencies.length} of ${at100.count})`, at100.phase.summary(), 'p99 < 25 ms');
   type PacedRun = Awaited<ReturnType<typeof paced>>;
   const per10k = (run: PacedRun, seconds: number) => ((seconds * 10_000) / run.phase.latencies.length).toFixed(1);
-  const cpuSplit = (run: PacedRun) => `${per10k(run, run.cpu.services + run.cpu.postgres)} (${per10k(run, run.cpu.services)} + ${per10k(run, run.cpu.postgres)})`;
+  const cpuSplit = (run: PacedRun) =>
+    `${per10k(run, run.cpu.services + run.cpu.postgres)} (${per10k(run, run.cpu.services)} + ${per10k(run, run.cpu.postgres)})`;
   row('CPU s per 10k deliveries at 100 events/s: services + PostgreSQL', cpuSplit(at100), '<= 20');
   progress(`  CPU of the services in that run: ${at100.each}`);
   row('  of which PostgreSQL serving the producers (their BEGIN, INSERT and NOTIFY, COMMIT)', per10k(at100, at100.cpu.producers));
@@ -202,7 +220,10 @@ async function main(): Promise<void> {
             percentile_cont(0.5) WITHIN GROUP (ORDER BY deliver)::int AS deliver50, percentile_cont(0.99) WITHIN GROUP (ORDER BY deliver)::int AS deliver99
      FROM t`,
   );
-  row('  of which event -> fan-out / fan-out -> attempt p50, p99 (database clock, ms resolution)', `${stages.consume50}, ${stages.consume99} / ${stages.deliver50}, ${stages.deliver99} ms`);
+  row(
+    '  of which event -> fan-out / fan-out -> attempt p50, p99 (database clock, ms resolution)',
+    `${stages.consume50}, ${stages.consume99} / ${stages.deliver50}, ${stages.deliver99} ms`,
+  );
   // The same run again: V8 is still compiling the hot path during the first one (its compiler threads are busy and
   // the dispatcher's CPU per event falls by about a third over the first 3,000 events), which a service pays once.
   const again = await paced(producer, 'embedded 100/s again', 'p100-again', 100, SECONDS * 2, services);
@@ -234,7 +255,16 @@ async function main(): Promise<void> {
   if (brokers) {
     const run = randomUUID().slice(0, 8);
     const source = `bench-kafka-${run}`;
-    const relay = new OutboxRelay({ service: source, kafkaBrokers: brokers, partitions: 3, databaseUrl: url, topics: TOPICS, batchSize: 500, pollIntervalMs: 1_000, lagReportIntervalMs: 60_000 });
+    const relay = new OutboxRelay({
+      service: source,
+      kafkaBrokers: brokers,
+      partitions: 3,
+      databaseUrl: url,
+      topics: TOPICS,
+      batchSize: 500,
+      pollIntervalMs: 1_000,
+      lagReportIntervalMs: 60_000,
+    });
     await relay.start();
     services = await startServices({ KAFKA_BROKERS: brokers, DISPATCHER_CONSUMER_GROUP: `bench-${run}` });
     const kafkaProducer = new Producer(db, source, (eventId, at) => commits.set(eventId, at));

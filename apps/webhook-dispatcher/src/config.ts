@@ -7,7 +7,10 @@ export const configSchema = commonConfigSchema
     DISPATCHER_PORT: portSchema(3001),
     ...webhookSettingsVariables,
     /** The consumer group of the event transport; its own value only where several runs share one broker (tests). */
-    DISPATCHER_CONSUMER_GROUP: z.string().regex(/^[\w.-]{1,100}$/, 'letters, digits, ".", "_" or "-"').default('webhook-dispatcher'),
+    DISPATCHER_CONSUMER_GROUP: z
+      .string()
+      .regex(/^[\w.-]{1,100}$/, 'letters, digits, ".", "_" or "-"')
+      .default('webhook-dispatcher'),
     /** Deliveries in flight at once from this replica. */
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(2_000).default(256),
   })

@@ -16,7 +16,9 @@ describe('dispatcher configuration', () => {
   });
 
   it('requires WEBHOOK_SECRET_KEYS in production and keeps a generated key under DATA_DIR elsewhere', () => {
-    expect(problems({ NODE_ENV: 'production', PORTAL_TOKEN_SECRET: DEVELOPMENT_PORTAL_TOKEN_SECRET })).toEqual(['WEBHOOK_SECRET_KEYS: is required in production']);
+    expect(problems({ NODE_ENV: 'production', PORTAL_TOKEN_SECRET: DEVELOPMENT_PORTAL_TOKEN_SECRET })).toEqual([
+      'WEBHOOK_SECRET_KEYS: is required in production',
+    ]);
     expect(loadServiceConfig({ DATA_DIR: '/srv/data' }).WEBHOOK_SECRET_KEYS).toEqual({ generatedKeyFile: path.join('/srv/data', GENERATED_SECRET_KEY_FILE) });
     const key = randomBytes(32);
     expect(loadServiceConfig({ WEBHOOK_SECRET_KEYS: `k1:${key.toString('base64')}` }).WEBHOOK_SECRET_KEYS).toEqual({ keys: [{ id: 'k1', key }] });
@@ -26,7 +28,10 @@ describe('dispatcher configuration', () => {
     const good = randomBytes(32).toString('base64');
     const short = randomBytes(24).toString('base64');
     const found = problems({ WEBHOOK_SECRET_KEYS: `k1:${good},k2:${short},k1:${good}` });
-    expect(found).toEqual(['WEBHOOK_SECRET_KEYS.2: key "k2" must be 32 bytes in base64 (AES-256), got 24 bytes', 'WEBHOOK_SECRET_KEYS.3: key id "k1" is used twice']);
+    expect(found).toEqual([
+      'WEBHOOK_SECRET_KEYS.2: key "k2" must be 32 bytes in base64 (AES-256), got 24 bytes',
+      'WEBHOOK_SECRET_KEYS.3: key id "k1" is used twice',
+    ]);
     expect(found.join()).not.toContain(short);
   });
 

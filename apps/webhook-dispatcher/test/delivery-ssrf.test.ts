@@ -81,7 +81,9 @@ describe('delivery refuses hostile targets even when they are already stored', (
       expect({ url: attempt.url, status: attempt.status_code }).toEqual({ url: attempt.url, status: null });
       expect({ url: attempt.url, error: attempt.error }).toEqual({
         url: attempt.url,
-        error: expect.stringMatching(/loopback|private|link-local|CGNAT|multicast|reserved|this network|benchmarking|unique local|unspecified|IPv4-mapped|NAT64|localhost|https/),
+        error: expect.stringMatching(
+          /loopback|private|link-local|CGNAT|multicast|reserved|this network|benchmarking|unique local|unspecified|IPv4-mapped|NAT64|localhost|https/,
+        ),
       });
     }
   });

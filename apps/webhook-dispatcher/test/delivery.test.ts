@@ -46,19 +46,15 @@ describe('delivery engine', () => {
   });
   afterEach(async () => h.close());
 
-  const onlyMessage = async () => ((await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_messages')))[0];
-  const attempts = async () =>
-    (await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_attempts ORDER BY attempted_at, id'));
-  const endpoint = async (id: string) =>
-    ((await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_endpoints WHERE id = $1', [id])))[0];
+  const onlyMessage = async () => (await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_messages'))[0];
+  const attempts = async () => await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_attempts ORDER BY attempted_at, id');
+  const endpoint = async (id: string) => (await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_endpoints WHERE id = $1', [id]))[0];
 
   it('delivers every event type signed so that standardwebhooks verifies it, body {"data":[payload]}', async () => {
     const { secret } = await seedEndpoint(h.dataSource, { url: receiver.url() });
     for (const type of PUBLIC_EVENT_TYPES) await h.publish(sampleEvent(type));
     expect(await h.engine().runOnce()).toBe(7);
-    expect(receiver.requests.map((r) => (verify(secret, r) as { data: { event: string }[] }).data[0].event).sort()).toEqual(
-      [...PUBLIC_EVENT_TYPES].sort(),
-    );
+    expect(receiver.requests.map((r) => (verify(secret, r) as { data: { event: string }[] }).data[0].event).sort()).toEqual([...PUBLIC_EVENT_TYPES].sort());
     const [first] = receiver.requests;
     expect(first.headers['hook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
     expect(first.headers['hook-timestamp']).toBe(String(Math.floor(h.clock.now().getTime() / 1000)));
@@ -66,10 +62,10 @@ describe('delivery engine', () => {
     const recorded = await attempts();
     expect(recorded).toHaveLength(7);
     expect(recorded.every((a) => a.succeeded === true && a.status_code === 204)).toBe(true);
-    expect(((await h.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'succeeded'`)))[0].n).toBe(7);
+    expect((await h.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'succeeded'`))[0].n).toBe(7);
   });
 
-  it("records the attempts finished with one whose endpoint was deleted meanwhile, instead of losing them all", async () => {
+  it('records the attempts finished with one whose endpoint was deleted meanwhile, instead of losing them all', async () => {
     const gone = await seedEndpoint(h.dataSource, { url: receiver.url('/gone') });
     const kept = await seedEndpoint(h.dataSource, { url: receiver.url('/kept') });
     // Both requests are held until the first endpoint is deleted, then answered at once: their attempts finish
@@ -88,10 +84,16 @@ describe('delivery engine', () => {
       await eventually(() => expect(held).toHaveLength(2));
       await h.dataSource.query('DELETE FROM webhook_endpoints WHERE id = $1', [gone.id]);
       for (const answer of held) answer();
-      await eventually(async () => {
-        const rows = await h.dataSource.query<{ status: string; attempts: number }[]>('SELECT status, attempts FROM webhook_messages WHERE endpoint_id = $1', [kept.id]);
-        expect(rows).toEqual([{ status: 'succeeded', attempts: 1 }]);
-      }, { timeoutMs: 5_000 });
+      await eventually(
+        async () => {
+          const rows = await h.dataSource.query<{ status: string; attempts: number }[]>(
+            'SELECT status, attempts FROM webhook_messages WHERE endpoint_id = $1',
+            [kept.id],
+          );
+          expect(rows).toEqual([{ status: 'succeeded', attempts: 1 }]);
+        },
+        { timeoutMs: 5_000 },
+      );
       expect((await attempts()).map((a) => a.endpoint_id)).toEqual([kept.id]);
     } finally {
       await engine.stop();
@@ -175,15 +177,15 @@ describe('delivery engine', () => {
     expect((await onlyMessage()).next_attempt_at).toEqual(new Date(h.clock.now().getTime() + 300 * SECOND));
     await h.publish(sampleEvent('moved-out'));
     await engine.runOnce();
-    const [fresh] = (await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_messages WHERE event_type = 'moved-out'`));
+    const [fresh] = await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_messages WHERE event_type = 'moved-out'`);
     expect(fresh.next_attempt_at).toEqual(new Date(h.clock.now().getTime() + 60 * SECOND));
 
     answer = 'hang';
     await h.publish(sampleEvent('moved-in'));
     await engine.runOnce();
-    const [timedOut] = (await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_messages WHERE event_type = 'moved-in'`));
+    const [timedOut] = await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_messages WHERE event_type = 'moved-in'`);
     expect(timedOut.next_attempt_at).toEqual(new Date(h.clock.now().getTime() + 60 * SECOND));
-    const [attempt] = (await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_attempts WHERE message_id = $1`, [timedOut.id]));
+    const [attempt] = await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_attempts WHERE message_id = $1`, [timedOut.id]);
     expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'no answer within 300 ms' });
     expect((await endpoint(id)).disabled_at).toBeNull();
   });
@@ -235,7 +237,7 @@ describe('delivery engine', () => {
     await engine.runOnce();
     const disabled = await endpoint(id);
     expect(disabled.disabled_reason).toBe('every delivery failed for 5 days');
-    const pending = (await h.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'pending'`));
+    const pending = await h.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'pending'`);
     expect(pending[0].n).toBe(0);
   });
 
@@ -297,7 +299,9 @@ describe('delivery engine', () => {
       const { id } = await seedEndpoint(h.dataSource, { url: receiver.url(), sealWith: new SecretKeyring([newKey]) });
       await h.publish(sampleEvent('moved-in'));
       await h.engine().runOnce();
-      expect(await notSent()).toBe(`not sent: StoredSecretUnreadable: the secret of endpoint ${id} is sealed with key "test-2", which is not in the keyring (test-1)`);
+      expect(await notSent()).toBe(
+        `not sent: StoredSecretUnreadable: the secret of endpoint ${id} is sealed with key "test-2", which is not in the keyring (test-1)`,
+      );
       expect(await onlyMessage()).toMatchObject({ status: 'pending', attempts: 1 });
     });
 
@@ -343,7 +347,11 @@ describe('delivery engine', () => {
   it('shares the queue between replicas without sending a message twice (SKIP LOCKED)', async () => {
     await seedEndpoint(h.dataSource, { url: receiver.url() });
     for (let i = 0; i < 120; i += 1) await h.publish(sampleEvent('moved-in'));
-    const counts = await Promise.all([h.engine({ concurrency: 10 }).runOnce(), h.engine({ concurrency: 10 }).runOnce(), h.engine({ concurrency: 10 }).runOnce()]);
+    const counts = await Promise.all([
+      h.engine({ concurrency: 10 }).runOnce(),
+      h.engine({ concurrency: 10 }).runOnce(),
+      h.engine({ concurrency: 10 }).runOnce(),
+    ]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(120);
     expect(new Set(receiver.requests.map((r) => r.headers['hook-id'])).size).toBe(120);
     expect(receiver.requests).toHaveLength(120);

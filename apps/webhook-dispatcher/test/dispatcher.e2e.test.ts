@@ -84,7 +84,10 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       neither: sampleEnvelope('auction', { amenityUuids: [otherAmenity] }),
     };
     for (const envelope of Object.values(events)) await publish(envelope);
-    const idsAt = (path: string): string[] => requestsTo(path).map((r) => (JSON.parse(r.body) as { data: { eventId: string }[] }).data[0].eventId).sort();
+    const idsAt = (path: string): string[] =>
+      requestsTo(path)
+        .map((r) => (JSON.parse(r.body) as { data: { eventId: string }[] }).data[0].eventId)
+        .sort();
     const expected: Record<string, string[]> = {
       '/facility': [events.atFacility.eventId, events.both.eventId],
       '/unit-type': [events.ofUnitType.eventId, events.both.eventId],
@@ -101,7 +104,9 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
   it('sends a test event (operation 19 command) to the subscribed endpoints regardless of filters', async () => {
     const { secret } = await seedEndpoint(db, { url: receiver.url('/test'), facilityUuids: [randomUUID()], eventTypes: ['auction'] });
     await seedEndpoint(db, { url: receiver.url('/not-auction'), eventTypes: ['moved-in'] });
-    await publish(createEnvelope({ type: 'webhook-test-event', payload: { portfolio: 'acme', eventType: 'auction' }, occurredAt: new Date(), portfolio: 'acme' }));
+    await publish(
+      createEnvelope({ type: 'webhook-test-event', payload: { portfolio: 'acme', eventType: 'auction' }, occurredAt: new Date(), portfolio: 'acme' }),
+    );
     await eventually(() => expect(requestsTo('/test')).toHaveLength(1), { timeoutMs: 15_000 });
     expect(verify(secret, requestsTo('/test')[0]).data[0]).toMatchObject({ event: 'auction', tenantUuid: '00000000-0000-0000-0000-000000000000' });
     expect(requestsTo('/not-auction')).toHaveLength(0);
@@ -124,10 +129,13 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const since = new Date(Date.now() - 60_000);
       const lost = sampleEnvelope('moved-out');
       await publish(lost);
-      await eventually(async () => {
-        const [endpoint] = await db.query<{ disabled_reason: string | null }[]>('SELECT disabled_reason FROM webhook_endpoints WHERE id = $1', [id]);
-        expect(endpoint?.disabled_reason).toContain('410');
-      }, { timeoutMs: 15_000 });
+      await eventually(
+        async () => {
+          const [endpoint] = await db.query<{ disabled_reason: string | null }[]>('SELECT disabled_reason FROM webhook_endpoints WHERE id = $1', [id]);
+          expect(endpoint?.disabled_reason).toContain('410');
+        },
+        { timeoutMs: 15_000 },
+      );
 
       gone = false;
       const page = await browser.newPage();
@@ -158,10 +166,13 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const failed = sampleEnvelope('rent-change');
       await publish(delivered);
       await publish(failed);
-      await eventually(async () => {
-        const rows: { status: string; attempts: number }[] = await db.query('SELECT status, attempts FROM webhook_messages ORDER BY event_type');
-        expect(rows.map((r) => r.attempts)).toEqual([1, 1]);
-      }, { timeoutMs: 15_000 });
+      await eventually(
+        async () => {
+          const rows: { status: string; attempts: number }[] = await db.query('SELECT status, attempts FROM webhook_messages ORDER BY event_type');
+          expect(rows.map((r) => r.attempts)).toEqual([1, 1]);
+        },
+        { timeoutMs: 15_000 },
+      );
 
       const { token } = issuePortalToken('acme', new Date(), PORTAL_SECRET, PORTAL_KEY);
       const page = await browser.newPage();
@@ -191,10 +202,13 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}?eventType=rent-change`);
       await page.click('tr.message button.resend');
       expect(await page.locator('#notice').innerText()).toContain('queued to be sent again');
-      await eventually(async () => {
-        await page.reload();
-        expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('td').nth(1).innerText()).toContain('succeeded');
-      }, { timeoutMs: 15_000, intervalMs: 300 });
+      await eventually(
+        async () => {
+          await page.reload();
+          expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('td').nth(1).innerText()).toContain('succeeded');
+        },
+        { timeoutMs: 15_000, intervalMs: 300 },
+      );
       expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('tr.attempt').count()).toBe(2);
       const hookIds = receiver.requests.filter((r) => JSON.parse(r.body).data[0].event === 'rent-change').map((r) => r.headers['hook-id']);
       expect(new Set(hookIds).size).toBe(1);
@@ -206,7 +220,9 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const rotated = await page.locator('#secret').innerText();
       expect(rotated).toMatch(/^whsec_/);
       expect(rotated).not.toBe(secret);
-      const [stored] = await db.query<{ secret: string; previous_secret: string }[]>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1', [id]);
+      const [stored] = await db.query<{ secret: string; previous_secret: string }[]>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1', [
+        id,
+      ]);
       expect(stored.secret).toMatch(/^v1:test-1:/);
       expect(stored.secret).not.toContain(rotated.slice('whsec_'.length));
       expect(testKeyring.open(stored.secret, id)).toBe(rotated);
@@ -225,7 +241,10 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const fresh = await browser.newPage();
       for (const [link, text] of [
         [`${dispatcher.baseUrl}/portal/login?token=${expired}`, 'expired'],
-        [`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), 'some-other-secret-of-32-characters!!', PORTAL_KEY).token}`, 'not valid'],
+        [
+          `${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), 'some-other-secret-of-32-characters!!', PORTAL_KEY).token}`,
+          'not valid',
+        ],
         [`${dispatcher.baseUrl}/portal/endpoints/${id}`, 'not valid'],
       ] as const) {
         const response = await fresh.goto(link);

@@ -31,7 +31,10 @@ describe('sealing stored endpoint secrets at startup', () => {
   it('seals bare secrets of rows written before sealing, the previous secret too, and is idempotent', async () => {
     const [legacy, rotated] = await seedMany(2, null);
     const previous = generateSecret();
-    await db.query(`UPDATE webhook_endpoints SET previous_secret = $2, previous_secret_expires_at = now() + interval '1 day' WHERE id = $1`, [rotated.id, previous]);
+    await db.query(`UPDATE webhook_endpoints SET previous_secret = $2, previous_secret_expires_at = now() + interval '1 day' WHERE id = $1`, [
+      rotated.id,
+      previous,
+    ]);
     const alreadySealed = await seedEndpoint(db, { url: `${URL}sealed` });
     const untouched = await stored(alreadySealed.id);
 

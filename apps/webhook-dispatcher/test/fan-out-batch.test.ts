@@ -44,7 +44,9 @@ describe('fan-out of many events in one statement', () => {
   afterEach(async () => h.close());
 
   const messages = async () =>
-    h.dataSource.query<{ endpoint_id: string; event_id: string; body: string }[]>('SELECT endpoint_id, event_id, body FROM webhook_messages ORDER BY event_id, endpoint_id');
+    h.dataSource.query<{ endpoint_id: string; event_id: string; body: string }[]>(
+      'SELECT endpoint_id, event_id, body FROM webhook_messages ORDER BY event_id, endpoint_id',
+    );
 
   it('creates the messages one fan-out per event would, each once, and marks every event processed', async () => {
     const facility = randomUUID();
@@ -63,7 +65,12 @@ describe('fan-out of many events in one statement', () => {
       sampleEvent('transfer', { portfolio: 'nobody' }),
     ];
 
-    const { created } = await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now(), NO_CLAIM);
+    const { created } = await fanOutManyOnce(
+      h.dataSource,
+      events.map((event) => ({ group: GROUP, key: event.eventId, event })),
+      h.clock.now(),
+      NO_CLAIM,
+    );
     expect(created).toEqual([4, 2, 1, 0]);
     const batched = await messages();
 
@@ -76,7 +83,8 @@ describe('fan-out of many events in one statement', () => {
     await h.dataSource.query('DELETE FROM webhook_messages');
     const alone = async () => {
       const created: (number | undefined)[] = [];
-      for (const event of events) created.push(...(await fanOutManyOnce(h.dataSource, [{ group: 'alone', key: event.eventId, event }], h.clock.now(), NO_CLAIM)).created);
+      for (const event of events)
+        created.push(...(await fanOutManyOnce(h.dataSource, [{ group: 'alone', key: event.eventId, event }], h.clock.now(), NO_CLAIM)).created);
       return created;
     };
     expect(await alone()).toEqual([4, 2, 1, 0]);
@@ -85,7 +93,14 @@ describe('fan-out of many events in one statement', () => {
 
     // Delivered again (a crash before the offset was saved): nothing new, every event known as applied.
     await h.dataSource.query('DELETE FROM webhook_messages');
-    expect(await fanOutManyOnce(h.dataSource, events.map((event) => ({ group: GROUP, key: event.eventId, event })), h.clock.now(), NO_CLAIM)).toEqual({
+    expect(
+      await fanOutManyOnce(
+        h.dataSource,
+        events.map((event) => ({ group: GROUP, key: event.eventId, event })),
+        h.clock.now(),
+        NO_CLAIM,
+      ),
+    ).toEqual({
       created: [undefined, undefined, undefined, undefined],
       claimed: [],
     });
@@ -111,7 +126,7 @@ describe('fan-out of many events in one statement', () => {
     expect(marks.map((m) => m.event_id).sort()).toEqual(events.map((e) => e.eventId).sort());
   });
 
-  it("creates messages claimed for the engine as far as it has room, hands them over signed-ready, and wakes it for the rest", async () => {
+  it('creates messages claimed for the engine as far as it has room, hands them over signed-ready, and wakes it for the rest', async () => {
     const { id: endpointId } = await seedEndpoint(h.dataSource, { url: 'https://127.0.0.1/all' });
     const { engine, seen } = fakeEngine(1);
     const batcher = new FanOutBatcher(h.dataSource, engine, h.clock);
@@ -122,11 +137,20 @@ describe('fan-out of many events in one statement', () => {
     // The first event alone (its message claimed), then two together (one claimed, one due now for the pump).
     expect(seen.handed).toHaveLength(2);
     expect(seen.wakes).toBe(1);
-    expect(seen.handed.every((m) => m.endpointId === endpointId && m.url === 'https://127.0.0.1/all' && m.attempts === 0 && m.storedSecret.length > 0)).toBe(true);
+    expect(seen.handed.every((m) => m.endpointId === endpointId && m.url === 'https://127.0.0.1/all' && m.attempts === 0 && m.storedSecret.length > 0)).toBe(
+      true,
+    );
     expect(seen.outstanding).toBe(0);
-    const rows = await h.dataSource.query<{ id: string; due_now: boolean }[]>('SELECT id, next_attempt_at <= $1 AS due_now FROM webhook_messages', [h.clock.now()]);
+    const rows = await h.dataSource.query<{ id: string; due_now: boolean }[]>('SELECT id, next_attempt_at <= $1 AS due_now FROM webhook_messages', [
+      h.clock.now(),
+    ]);
     expect(rows).toHaveLength(3);
     // Claimed messages are leased (not due), so neither this replica's pump nor another takes them meanwhile.
-    expect(rows.filter((r) => !r.due_now).map((r) => r.id).sort()).toEqual(seen.handed.map((m) => m.id).sort());
+    expect(
+      rows
+        .filter((r) => !r.due_now)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(seen.handed.map((m) => m.id).sort());
   });
 });

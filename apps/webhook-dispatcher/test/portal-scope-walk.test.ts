@@ -71,7 +71,9 @@ describe('portal scope walk', () => {
     );
     const digests = await Promise.all(
       tables.map(async ({ name }) => {
-        const [row] = await db.query<{ digest: string }[]>(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`);
+        const [row] = await db.query<{ digest: string }[]>(
+          `SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`,
+        );
         return [name, row.digest] as const;
       }),
     );
@@ -157,7 +159,10 @@ describe('portal scope walk', () => {
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 303 });
     }
     expect((await request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token)).body).toContain('whsec_');
-    const [endpoint] = await db.query<{ secret: string; disabled: boolean }[]>('SELECT secret, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1', [endpointId]);
+    const [endpoint] = await db.query<{ secret: string; disabled: boolean }[]>(
+      'SELECT secret, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1',
+      [endpointId],
+    );
     expect(endpoint.secret).not.toBe(sealedBefore);
     expect(endpoint.disabled).toBe(false);
     const [message] = await db.query<{ status: string }[]>('SELECT status FROM webhook_messages WHERE id = $1', [messageId]);

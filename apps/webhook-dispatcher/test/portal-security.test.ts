@@ -22,7 +22,11 @@ describe('portal security', () => {
   let app: NestFastifyApplication;
   const keys: Record<'acme' | 'globex', string> = { acme: '', globex: '' };
 
-  const request = async (method: 'GET' | 'POST', url: string, options: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Answer> => {
+  const request = async (
+    method: 'GET' | 'POST',
+    url: string,
+    options: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Answer> => {
     const response = await app.inject({
       method,
       url,

@@ -35,11 +35,16 @@ export class AuctionService {
   schedule(ref: RentalRef, change: { scheduledOn: CalendarDate; endDate?: CalendarDate }): Promise<Auction> {
     return this.inTransaction(ref, async (manager, rental) => {
       const delinquency = rental.delinquency;
-      if (delinquency?.status !== 'AUCTION') throw new DelinquencyConflict(`Only a rental in AUCTION has an auction to schedule (it is ${delinquency?.status ?? 'CURRENT'}).`);
+      if (delinquency?.status !== 'AUCTION')
+        throw new DelinquencyConflict(`Only a rental in AUCTION has an auction to schedule (it is ${delinquency?.status ?? 'CURRENT'}).`);
       const current =
         (await pendingAuction(manager, rental.rentalRecordUuid)) ??
         newAuction({ ...rental, delinquencyUuid: delinquency.delinquencyUuid, createdOn: rental.facilityToday });
-      const scheduled = withDates(rental, { ...current, stage: 'SCHEDULED' }, { scheduledOn: change.scheduledOn, endDate: change.endDate ?? addDays(change.scheduledOn, AUCTION_BIDDING_DAYS) });
+      const scheduled = withDates(
+        rental,
+        { ...current, stage: 'SCHEDULED' },
+        { scheduledOn: change.scheduledOn, endDate: change.endDate ?? addDays(change.scheduledOn, AUCTION_BIDDING_DAYS) },
+      );
       return this.save(manager, rental, scheduled);
     });
   }
@@ -120,4 +125,3 @@ function withDates(rental: LockedRental, auction: AuctionRow, change: AuctionCha
   if (endDate < scheduledOn) throw new InvalidDelinquencyInput('endDate', `must not be before scheduledOn ${scheduledOn}`);
   return { ...auction, scheduledOn, startDate: scheduledOn, endDate };
 }
-

@@ -162,7 +162,10 @@ export class BusinessDayWorker {
         }
       }
       const together = writes.filter((write) => !alone.has(write.row.rental_record_uuid));
-      const batches = [...(together.length > 0 ? [together] : []), ...writes.filter((write) => alone.has(write.row.rental_record_uuid)).map((write) => [write])];
+      const batches = [
+        ...(together.length > 0 ? [together] : []),
+        ...writes.filter((write) => alone.has(write.row.rental_record_uuid)).map((write) => [write]),
+      ];
       const again: string[] = [];
       for (const batch of batches) {
         let applied: boolean[];
@@ -189,7 +192,8 @@ export class BusinessDayWorker {
           }
           const seen = (conflicts.get(uuid) ?? 0) + 1;
           conflicts.set(uuid, seen);
-          if (seen > MAX_CONFLICTS) result.failures.push({ rentalRecordUuid: uuid, error: new Error(`Rental record ${uuid} kept changing while being advanced`) });
+          if (seen > MAX_CONFLICTS)
+            result.failures.push({ rentalRecordUuid: uuid, error: new Error(`Rental record ${uuid} kept changing while being advanced`) });
           else again.push(uuid);
         }
       }
@@ -235,7 +239,12 @@ export class BusinessDayWorker {
   }
 
   /** A business-day transition as the arguments of the transition write, made only if the rental is still as read. */
-  private writeParameters(row: StateRow, decision: Decision, businessDate: CalendarDate, schedule: DelinquencySchedule): Pick<Write, 'parameters' | 'lastEventAt'> {
+  private writeParameters(
+    row: StateRow,
+    decision: Decision,
+    businessDate: CalendarDate,
+    schedule: DelinquencySchedule,
+  ): Pick<Write, 'parameters' | 'lastEventAt'> {
     const { rental, transition } = decision;
     if (transition.trigger !== 'STAGE_ADVANCE' && transition.trigger !== 'PAYMENT_CLEARED') {
       throw new Error(`A business day does not ${transition.trigger}`);

@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { applyDelinquencyTrigger, transitionForPayment, type DelinquencyTransition, type DelinquencyTrigger, type PaymentRecordedPayload } from '@storage/domain';
+import {
+  applyDelinquencyTrigger,
+  transitionForPayment,
+  type DelinquencyTransition,
+  type DelinquencyTrigger,
+  type PaymentRecordedPayload,
+} from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
 import { DelinquencyConflict, RentalNotFound } from './errors';
 import { delinquencyState, lockRental, type LockedRental, type RentalRef } from './locked-rental';

@@ -269,7 +269,11 @@ export function transitionWrite(input: TransitionInput): TransitionWrite {
   const { base } = input.context;
   const context: RentalEventContext = {
     ...input.context,
-    base: { ...base, unitRental: { ...base.unitRental, rentalBalance: base.unitRental.rentalBalance + posted }, tenantBalanceInPennies: base.tenantBalanceInPennies + posted },
+    base: {
+      ...base,
+      unitRental: { ...base.unitRental, rentalBalance: base.unitRental.rentalBalance + posted },
+      tenantBalanceInPennies: base.tenantBalanceInPennies + posted,
+    },
   };
   const times = eventTimes(rental.delinquency?.lastEventAt ?? null, events.length);
   const envelopes = events.map((event, index) => {

@@ -32,7 +32,9 @@ describe('facilitySchedule', () => {
     await insertRentalParents(db, { facilityUuid });
     await query(
       db,
-      sql('INSERT INTO delinquency_schedules (facility_uuid, grace_days, overlock_day, lien_day, auction_day, late_fee_in_pennies) VALUES ($1, $2, $3, $4, $5, 1500)'),
+      sql(
+        'INSERT INTO delinquency_schedules (facility_uuid, grace_days, overlock_day, lien_day, auction_day, late_fee_in_pennies) VALUES ($1, $2, $3, $4, $5, 1500)',
+      ),
       [facilityUuid, ...days],
     );
   };

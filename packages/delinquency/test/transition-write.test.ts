@@ -19,7 +19,15 @@ function rentalIn(status: 'CURRENT' | 'AUCTION', balanceInPennies: number): Lock
     delinquency:
       status === 'CURRENT'
         ? null
-        : { delinquencyUuid: randomUUID(), status, pausedFrom: null, pastDueSince: '2025-03-01', statusChangedOn: '2025-05-01', lastBusinessDate: '2025-05-01', lastEventAt: null },
+        : {
+            delinquencyUuid: randomUUID(),
+            status,
+            pausedFrom: null,
+            pastDueSince: '2025-03-01',
+            statusChangedOn: '2025-05-01',
+            lastBusinessDate: '2025-05-01',
+            lastEventAt: null,
+          },
   };
 }
 
@@ -94,7 +102,9 @@ describe('transitionWrite', () => {
       }),
     );
 
-    expect(JSON.parse(args.ledgerEntries)).toEqual([expect.objectContaining({ kind: 'LATE_FEE', amount_in_pennies: 2_000, charge_key: `LATE_FEE:${args.delinquencyUuid}` })]);
+    expect(JSON.parse(args.ledgerEntries)).toEqual([
+      expect.objectContaining({ kind: 'LATE_FEE', amount_in_pennies: 2_000, charge_key: `LATE_FEE:${args.delinquencyUuid}` }),
+    ]);
     expect(args).toMatchObject({ status: 'OVERDUE', pastDueSince: '2025-03-01', businessDate: today, gate: 'NONE', writtenOffInPennies: 0 });
     expect(args.types).toEqual(['charge-posted', 'delinquency-status-change']);
     const [charge, change] = payloads(args.envelopes);

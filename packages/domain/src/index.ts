@@ -31,23 +31,9 @@ export {
   type PromotionWinner,
   type ServicePromotionWinner,
 } from './pricing/best-promotions';
-export {
-  bandFor,
-  currentRates,
-  occupancyPercent,
-  type CurrentRates,
-  type CurrentRatesInput,
-  type OccupancyBand,
-} from './pricing/rate-plans';
+export { bandFor, currentRates, occupancyPercent, type CurrentRates, type CurrentRatesInput, type OccupancyBand } from './pricing/rate-plans';
 
-export {
-  billingDayFor,
-  billingPeriodsDue,
-  billingPeriodStarting,
-  LAST_BILLING_DAY,
-  nextDueDateAfter,
-  type BillingPeriod,
-} from './billing/billing-period';
+export { billingDayFor, billingPeriodsDue, billingPeriodStarting, LAST_BILLING_DAY, nextDueDateAfter, type BillingPeriod } from './billing/billing-period';
 export {
   CHARGE_KINDS,
   chargesForPeriod,
@@ -75,12 +61,7 @@ export {
   type DelinquencyStatus,
   type RentalDelinquencyStatus,
 } from './delinquency/status';
-export {
-  DEFAULT_DELINQUENCY_SCHEDULE,
-  delinquencyScheduleSchema,
-  stageDay,
-  type DelinquencySchedule,
-} from './delinquency/schedule';
+export { DEFAULT_DELINQUENCY_SCHEDULE, delinquencyScheduleSchema, stageDay, type DelinquencySchedule } from './delinquency/schedule';
 export {
   applyDelinquencyTrigger,
   canApplyDelinquencyTrigger,

@@ -31,9 +31,7 @@ describe('phone (spec 4.6)', () => {
 });
 
 describe('email', () => {
-  it.each(['jane.doe@example.com', 'j+storage@mail.example.co.uk', 'a@b.io'])('accepts %p', (email) =>
-    expect(isValidEmail(email)).toBe(true),
-  );
+  it.each(['jane.doe@example.com', 'j+storage@mail.example.co.uk', 'a@b.io'])('accepts %p', (email) => expect(isValidEmail(email)).toBe(true));
 
   it.each([
     ['no @', 'jane.example.com'],

@@ -2,9 +2,7 @@ import { isPennies, penniesSchema, roundPennies, signedPenniesSchema } from '../
 
 describe('isPennies', () => {
   it.each([0, 1, 199_99, Number.MAX_SAFE_INTEGER])('accepts %p', (n) => expect(isPennies(n)).toBe(true));
-  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER + 1, '100', null])('refuses %p', (n) =>
-    expect(isPennies(n)).toBe(false),
-  );
+  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER + 1, '100', null])('refuses %p', (n) => expect(isPennies(n)).toBe(false));
 });
 
 describe('roundPennies', () => {

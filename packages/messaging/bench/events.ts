@@ -103,7 +103,16 @@ async function benchMode(url: string, brokers: string | undefined): Promise<Row>
     true,
   );
   const relay = brokers
-    ? new OutboxRelay({ service: SERVICE, kafkaBrokers: brokers, partitions: 3, databaseUrl: url, topics: TOPICS, batchSize: 1_000, pollIntervalMs: 1_000, lagReportIntervalMs: 60_000 })
+    ? new OutboxRelay({
+        service: SERVICE,
+        kafkaBrokers: brokers,
+        partitions: 3,
+        databaseUrl: url,
+        topics: TOPICS,
+        batchSize: 1_000,
+        pollIntervalMs: 1_000,
+        lagReportIntervalMs: 60_000,
+      })
     : undefined;
   try {
     await dataSource.query('TRUNCATE outbox, consumer_offsets');

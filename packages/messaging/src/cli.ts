@@ -63,7 +63,7 @@ function program(): Command {
   const root = new Command('npm run cli --').exitOverride().showHelpAfterError('(add --help for usage)');
   root
     .command('replay')
-    .description("move a stopped consumer group back so it reads again the events committed from a time on; effects already applied are not applied twice")
+    .description('move a stopped consumer group back so it reads again the events committed from a time on; effects already applied are not applied twice')
     .requiredOption('--group <group>', 'the consumer group (e.g. webhook-dispatcher, delinquency-scheduler.payments)')
     .requiredOption('--from <ISO time>', 'the first events to read again', isoTime)
     .option('--to <ISO time>', 'the last events to read again (default: now)', isoTime)

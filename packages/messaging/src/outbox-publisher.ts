@@ -47,13 +47,6 @@ export class OutboxPublisher {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('OutboxPublisher.publish needs the EntityManager of the transaction that changes the state');
     }
-    await manager.query(INSERT_AND_NOTIFY, [
-      topicFor(envelope.type),
-      envelope.key,
-      envelope.type,
-      envelope.eventId,
-      this.service,
-      JSON.stringify(envelope),
-    ]);
+    await manager.query(INSERT_AND_NOTIFY, [topicFor(envelope.type), envelope.key, envelope.type, envelope.eventId, this.service, JSON.stringify(envelope)]);
   }
 }

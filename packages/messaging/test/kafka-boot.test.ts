@@ -39,7 +39,11 @@ describeWithKafka('Kafka boot against a broker still starting', () => {
     // As `npm start` does with a broker started just before it: the services do not wait for the broker first.
     relay = testRelay(broker.brokers, database.url);
     const relayStarted = relay.start();
-    const consumerStarted = startConsumer(dataSource, newScript(), eventTransport({ group, topics: [BILLING], kafkaBrokers: broker.brokers, databaseUrl: database.url }));
+    const consumerStarted = startConsumer(
+      dataSource,
+      newScript(),
+      eventTransport({ group, topics: [BILLING], kafkaBrokers: broker.brokers, databaseUrl: database.url }),
+    );
     await brokerStarted;
     await relayStarted;
     consumer = await consumerStarted;

@@ -25,7 +25,13 @@ describeWithKafka('Kafka broker outage', () => {
     dataSource = await openDataSource(database.url);
     relay = testRelay(broker.brokers, database.url);
     await relay.start();
-    const strategy = eventTransport({ group, topics: [BILLING], kafkaBrokers: broker.brokers, databaseUrl: database.url, retry: { backoffMs: 10, attempts: 3 } });
+    const strategy = eventTransport({
+      group,
+      topics: [BILLING],
+      kafkaBrokers: broker.brokers,
+      databaseUrl: database.url,
+      retry: { backoffMs: 10, attempts: 3 },
+    });
     consumer = await startConsumer(dataSource, newScript(), strategy);
   }, 180_000);
 

@@ -21,8 +21,7 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
   let consumer: INestMicroservice;
   let script: Script;
 
-  const newRelay = (): OutboxRelay =>
-    testRelay(brokers, database.url);
+  const newRelay = (): OutboxRelay => testRelay(brokers, database.url);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -35,7 +34,11 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
   });
 
   const startGroupConsumer = (): Promise<INestMicroservice> =>
-    startConsumer(dataSource, script, eventTransport({ group, topics: [BILLING], kafkaBrokers: brokers, databaseUrl: database.url, retry: { backoffMs: 10, attempts: 3 } }));
+    startConsumer(
+      dataSource,
+      script,
+      eventTransport({ group, topics: [BILLING], kafkaBrokers: brokers, databaseUrl: database.url, retry: { backoffMs: 10, attempts: 3 } }),
+    );
 
   afterAll(async () => {
     await consumer?.close();
@@ -87,11 +90,15 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       }),
     );
     try {
-      await eventually(() => expect(letters.find((letter) => letter.eventId === poison.eventId)).toEqual({
-        eventId: poison.eventId,
-        reason: `cannot apply payment ${poison.payload.paymentUuid}`,
-        group,
-      }), { timeoutMs: 20_000 });
+      await eventually(
+        () =>
+          expect(letters.find((letter) => letter.eventId === poison.eventId)).toEqual({
+            eventId: poison.eventId,
+            reason: `cannot apply payment ${poison.payload.paymentUuid}`,
+            group,
+          }),
+        { timeoutMs: 20_000 },
+      );
     } finally {
       await reader.disconnect();
     }
@@ -109,10 +116,13 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       stdio: 'ignore',
     });
     // Killed once part of the events are marked published: the batch under way is lost mid-flight.
-    await eventually(async () => {
-      const [{ published }] = await dataSource.query('SELECT count(published_at)::int AS published FROM outbox WHERE source = $1', [SERVICE]);
-      expect(published).toBeGreaterThan(100);
-    }, { timeoutMs: 30_000, intervalMs: 5 });
+    await eventually(
+      async () => {
+        const [{ published }] = await dataSource.query('SELECT count(published_at)::int AS published FROM outbox WHERE source = $1', [SERVICE]);
+        expect(published).toBeGreaterThan(100);
+      },
+      { timeoutMs: 30_000, intervalMs: 5 },
+    );
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const [{ unpublished }] = await dataSource.query('SELECT count(*)::int AS unpublished FROM outbox WHERE published_at IS NULL');
@@ -144,7 +154,10 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     const lines: string[] = [];
     try {
       // The group turns Empty once its member has left.
-      await eventually(() => replayKafka(pool, brokers, { group, from, to: undefined, redeliver: true }, (line) => lines.push(line)), { timeoutMs: 30_000, intervalMs: 500 });
+      await eventually(() => replayKafka(pool, brokers, { group, from, to: undefined, redeliver: true }, (line) => lines.push(line)), {
+        timeoutMs: 30_000,
+        intervalMs: 500,
+      });
     } finally {
       await pool.end();
     }

@@ -20,7 +20,12 @@ function gatedHandler() {
     started.push(Number(r.position));
     return new Promise((resolve, reject) => gates.set(Number(r.position), { release: resolve, fail: reject }));
   };
-  return { started, handle, release: (position: number) => gates.get(position)!.release(), fail: (position: number) => gates.get(position)!.fail(new Error(`record ${position} failed`)) };
+  return {
+    started,
+    handle,
+    release: (position: number) => gates.get(position)!.release(),
+    fail: (position: number) => gates.get(position)!.fail(new Error(`record ${position} failed`)),
+  };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));

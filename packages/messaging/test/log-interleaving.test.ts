@@ -44,15 +44,18 @@ async function applied(dataSource: DataSource, group: string, rental: string): P
 async function readsStarted(dataSource: DataSource, applicationName: string, count: number): Promise<void> {
   let [{ since }]: { since: Date }[] = await dataSource.query('SELECT clock_timestamp() AS since');
   for (let read = 0; read < count; read++) {
-    since = await eventually(async () => {
-      const [started]: { at: Date }[] = await dataSource.query(
-        `SELECT max(query_start) AS at FROM pg_stat_activity
+    since = await eventually(
+      async () => {
+        const [started]: { at: Date }[] = await dataSource.query(
+          `SELECT max(query_start) AS at FROM pg_stat_activity
           WHERE application_name = $1 AND query LIKE '%FROM outbox o%' AND query_start > $2`,
-        [applicationName, since],
-      );
-      expect(started.at).not.toBeNull();
-      return started.at;
-    }, { intervalMs: 2 });
+          [applicationName, since],
+        );
+        expect(started.at).not.toBeNull();
+        return started.at;
+      },
+      { intervalMs: 2 },
+    );
   }
 }
 

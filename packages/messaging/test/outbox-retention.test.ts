@@ -45,7 +45,15 @@ describe('outbox retention', () => {
   });
 
   function pruner(options: Partial<OutboxPrunerOptions> = {}): OutboxPruner {
-    const created = new OutboxPruner({ service: SERVICE, databaseUrl: database.url, retentionDays: 7, mode: 'kafka', batchSize: 3, intervalMs: 60_000, ...options });
+    const created = new OutboxPruner({
+      service: SERVICE,
+      databaseUrl: database.url,
+      retentionDays: 7,
+      mode: 'kafka',
+      batchSize: 3,
+      intervalMs: 60_000,
+      ...options,
+    });
     pruners.push(created);
     return created;
   }
@@ -94,7 +102,9 @@ describe('outbox retention', () => {
       // 9 rows older than 7 days, looked at 3 per statement: three full batches and an empty one.
       expect(summary).toMatchObject({ deleted: 7, kept: 2, batches: 4, yielded: false });
       expect(await remaining()).toEqual([...oldUnpublished, ...edgeOfWindow, ...recent]);
-      expect(log).toHaveBeenCalledWith(expect.stringMatching(/^pruned 7 event\(s\) committed before .+ in 4 batch\(es\); 2 older event\(s\) kept, not delivered yet$/));
+      expect(log).toHaveBeenCalledWith(
+        expect.stringMatching(/^pruned 7 event\(s\) committed before .+ in 4 batch\(es\); 2 older event\(s\) kept, not delivered yet$/),
+      );
       const [mark] = await dataSource.query('SELECT pruned_through_position::text AS position FROM outbox_retention');
       expect(mark.position).toBe(lastOldPublished);
 
@@ -167,7 +177,9 @@ describe('outbox retention', () => {
       const consumers: INestMicroservice[] = [];
       try {
         for (const group of ['active-group', 'gone-group']) {
-          consumers.push(await startConsumer(dataSource, newScript(), eventTransport({ group, topics: [BILLING], databaseUrl: database.url, pollIntervalMs: 50 })));
+          consumers.push(
+            await startConsumer(dataSource, newScript(), eventTransport({ group, topics: [BILLING], databaseUrl: database.url, pollIntervalMs: 50 })),
+          );
         }
         // The active group gets every event after its position; the one that was gone resumes past the pruned gap.
         // (Each event has its own key, so lanes may apply them in any order.)
@@ -175,11 +187,17 @@ describe('outbox retention', () => {
         const handledBy = async (group: string) => (await effects(dataSource, group)).map((row) => row.event_id).sort();
         await eventually(async () => expect(await handledBy('active-group')).toEqual(expected));
         await eventually(async () => expect(await handledBy('gone-group')).toEqual(expected));
-        expect(warn).toHaveBeenCalledWith(`events after position ${goneFrom} up to ${prunedThrough} may have been deleted by outbox retention before this group read them`);
+        expect(warn).toHaveBeenCalledWith(
+          `events after position ${goneFrom} up to ${prunedThrough} may have been deleted by outbox retention before this group read them`,
+        );
         expect(warn).not.toHaveBeenCalledWith(expect.stringContaining(`after position ${prunedThrough} `));
         const last = await positionOf(recent[1]);
         await eventually(async () =>
-          expect(await dataSource.query('SELECT consumer_group, position::text AS position FROM consumer_offsets WHERE consumer_group LIKE $1 ORDER BY 1', ['%-group'])).toEqual([
+          expect(
+            await dataSource.query('SELECT consumer_group, position::text AS position FROM consumer_offsets WHERE consumer_group LIKE $1 ORDER BY 1', [
+              '%-group',
+            ]),
+          ).toEqual([
             { consumer_group: 'active-group', position: last },
             { consumer_group: 'gone-group', position: last },
           ]),

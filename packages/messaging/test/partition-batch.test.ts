@@ -1,8 +1,14 @@
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { handlePartitionBatch } from '../src/kafka/partition-batch';
 
-const message = (offset: number, key: string | null): KafkaMessage =>
-  ({ offset: String(offset), key: key === null ? null : Buffer.from(key), value: Buffer.from('{}'), timestamp: '0', attributes: 0, headers: {} });
+const message = (offset: number, key: string | null): KafkaMessage => ({
+  offset: String(offset),
+  key: key === null ? null : Buffer.from(key),
+  value: Buffer.from('{}'),
+  timestamp: '0',
+  attributes: 0,
+  headers: {},
+});
 
 function batchOf(messages: KafkaMessage[]): { payload: EachBatchPayload; resolved: string[] } {
   const resolved: string[] = [];

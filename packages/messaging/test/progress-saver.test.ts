@@ -22,7 +22,13 @@ describe('ProgressSaver (embedded consumer offsets)', () => {
     const saves = jest.spyOn(pool, 'query');
     let through = 0n;
     const errors: unknown[] = [];
-    const saver = new ProgressSaver(pool, 'throttled', 0n, () => through, (error) => errors.push(error));
+    const saver = new ProgressSaver(
+      pool,
+      'throttled',
+      0n,
+      () => through,
+      (error) => errors.push(error),
+    );
 
     saver.offer(); // nothing finished yet: nothing to save
     through = 5n;

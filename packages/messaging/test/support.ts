@@ -72,11 +72,7 @@ export interface Script {
 export const newScript = (): Script => ({ failuresLeft: new Map(), poison: new Set(), calls: [] });
 
 /** The consumer of the tests: an ordinary @EventPattern handler applying its effect once through ProcessedEvents. */
-export async function startConsumer(
-  dataSource: DataSource,
-  script: Script,
-  strategy: Server & CustomTransportStrategy,
-): Promise<INestMicroservice> {
+export async function startConsumer(dataSource: DataSource, script: Script, strategy: Server & CustomTransportStrategy): Promise<INestMicroservice> {
   @Controller()
   class PaymentsConsumer {
     constructor(private readonly processed: ProcessedEvents) {}

@@ -49,7 +49,7 @@ describe('isTransient', () => {
     expect(isTransient(await dead.query('SELECT 1').catch((error: unknown) => error))).toBe(true);
   });
 
-  it('takes a failing statement for the message\'s fault', async () => {
+  it("takes a failing statement for the message's fault", async () => {
     expect(isTransient(await failureOf((client) => client.query('SELECT 1 / 0')))).toBe(false);
     expect(isTransient(await failureOf((client) => client.query('SELECT * FROM no_such_table')))).toBe(false);
     expect(isTransient(await failureOf((client) => client.query("SELECT 'not a uuid'::uuid")))).toBe(false);
@@ -96,7 +96,7 @@ describe('isTransient', () => {
     expect(isTransient(new KafkaJSNonRetriableError('Invalid configEntries'))).toBe(false);
   });
 
-  it('takes anything else for the message\'s fault', () => {
+  it("takes anything else for the message's fault", () => {
     expect(isTransient(new Error('cannot apply payment'))).toBe(false);
     expect(isTransient(new TypeError("Cannot read properties of undefined (reading 'uuid')"))).toBe(false);
     expect(isTransient('a string')).toBe(false);

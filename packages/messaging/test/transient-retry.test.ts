@@ -91,12 +91,17 @@ describe('a handler failing with a transient error (embedded transport)', () => 
       for (const event of [flaky, poison, after]) await publisher.publish(manager, event);
     });
 
-    await eventually(async () => expect((await effects(dataSource, group)).map((row) => row.event_id)).toEqual(expect.arrayContaining([flaky.eventId, after.eventId])), {
-      timeoutMs: 30_000,
-    });
+    await eventually(
+      async () => expect((await effects(dataSource, group)).map((row) => row.event_id)).toEqual(expect.arrayContaining([flaky.eventId, after.eventId])),
+      {
+        timeoutMs: 30_000,
+      },
+    );
     expect(faults.calls.filter((id) => id === flaky.eventId)).toHaveLength(OUTAGE_FAILURES + 1);
     await eventually(async () => {
-      const dead = await dataSource.query<{ event_id: string; attempts: number }[]>('SELECT event_id, attempts FROM dead_letters WHERE consumer_group = $1', [group]);
+      const dead = await dataSource.query<{ event_id: string; attempts: number }[]>('SELECT event_id, attempts FROM dead_letters WHERE consumer_group = $1', [
+        group,
+      ]);
       expect(dead).toEqual([{ event_id: poison.eventId, attempts: RETRY.attempts }]);
     });
     expect((await effects(dataSource, group)).filter((row) => row.event_id === flaky.eventId)).toHaveLength(1);
@@ -174,7 +179,11 @@ describeWithKafka('a handler failing with a transient error (Kafka transport)', 
     await consumer.close();
 
     faults.outageLeft.delete(waiting.eventId);
-    consumer = await startConsumer(dataSource, faults, eventTransport({ group, topics: [topic], kafkaBrokers: brokers, databaseUrl: database.url, retry: RETRY }));
+    consumer = await startConsumer(
+      dataSource,
+      faults,
+      eventTransport({ group, topics: [topic], kafkaBrokers: brokers, databaseUrl: database.url, retry: RETRY }),
+    );
     await eventually(async () => expect((await effects(dataSource, group)).filter((row) => row.event_id === waiting.eventId)).toHaveLength(1), {
       timeoutMs: 30_000,
       intervalMs: 200,

@@ -11,11 +11,7 @@ export interface DatabaseLocation {
  * Where the database is: `DATABASE_URL` when set, otherwise the embedded server under the data
  * directory, reusing the one already running (started by `npm start`) or starting it for this process.
  */
-export async function locateDatabase(options: {
-  databaseUrl?: string | undefined;
-  dataDir: string;
-  log?: (line: string) => void;
-}): Promise<DatabaseLocation> {
+export async function locateDatabase(options: { databaseUrl?: string | undefined; dataDir: string; log?: (line: string) => void }): Promise<DatabaseLocation> {
   if (options.databaseUrl) return { url: options.databaseUrl, release: async () => undefined, embedded: false };
   const info = await readEmbeddedInfo(options.dataDir);
   if (info && (await isReachable(connectionUrl(info)))) {

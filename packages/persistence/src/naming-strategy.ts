@@ -1,7 +1,10 @@
 import { DefaultNamingStrategy, type NamingStrategyInterface, type Table } from 'typeorm';
 
 const snake = (value: string): string =>
-  value.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  value
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 
 /** Tables and columns in snake_case whatever the TypeScript property names are. */
 export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {

@@ -3,9 +3,7 @@ import { createDataSource } from './data-source';
 import { migrate } from './migrate';
 
 /** Every workspace's compiled entities: files named `*.entity.js` in their dist/. */
-export const ENTITY_GLOBS = ['apps/*/dist/**/*.entity.js', 'packages/*/dist/**/*.entity.js'].map((glob) =>
-  path.join(__dirname, '..', '..', '..', glob),
-);
+export const ENTITY_GLOBS = ['apps/*/dist/**/*.entity.js', 'packages/*/dist/**/*.entity.js'].map((glob) => path.join(__dirname, '..', '..', '..', glob));
 
 /** A statement of the difference (TypeORM's own shape: the generator writes `query`). */
 export interface SchemaStatement {

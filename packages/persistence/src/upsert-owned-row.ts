@@ -44,9 +44,11 @@ export async function upsertOwnedRow(db: Queryable, row: OwnedRow): Promise<Upse
     params,
   );
   if (written !== undefined) return written.inserted ? 'created' : 'updated';
-  const [existing] = await query(db, sql<{ sameOwner: boolean }>(`SELECT ${owner} = $2 AS "sameOwner" FROM ${row.table} WHERE uuid = $1`), [row.uuid, ownerValue]);
+  const [existing] = await query(db, sql<{ sameOwner: boolean }>(`SELECT ${owner} = $2 AS "sameOwner" FROM ${row.table} WHERE uuid = $1`), [
+    row.uuid,
+    ownerValue,
+  ]);
   return existing?.sameOwner === true ? 'unchanged' : 'taken';
 }
 
-const toParameter = (value: unknown): unknown =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : value;
+const toParameter = (value: unknown): unknown => (value !== null && typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : value);

@@ -15,7 +15,9 @@ function refusal(error: ClientError): [number, string] {
       return [408, 'The request took too long to arrive.'];
     case 'HPE_HEADER_OVERFLOW':
       // The parser read that much without the end of the request line: the URI is what is too long.
-      return Buffer.isBuffer(error.rawPacket) && !error.rawPacket.includes('\r\n') ? [414, 'The request URI is too long.'] : [431, 'The request headers are too large.'];
+      return Buffer.isBuffer(error.rawPacket) && !error.rawPacket.includes('\r\n')
+        ? [414, 'The request URI is too long.']
+        : [431, 'The request headers are too large.'];
     default:
       return [400, 'The request is not valid HTTP.'];
   }

@@ -14,7 +14,10 @@ export function limitJsonDepth(app: NestFastifyApplication, maxDepth = MAX_JSON_
     .getInstance()
     .addHook('preValidation', async (request, reply) => {
       if (!nestedDeeperThan(request.body, maxDepth)) return;
-      await reply.code(400).type(PROBLEM_CONTENT_TYPE).send(problemFor(400, `The JSON body is nested deeper than ${maxDepth} levels.`));
+      await reply
+        .code(400)
+        .type(PROBLEM_CONTENT_TYPE)
+        .send(problemFor(400, `The JSON body is nested deeper than ${maxDepth} levels.`));
     });
 }
 

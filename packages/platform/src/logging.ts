@@ -33,8 +33,7 @@ export const REDACTED_PATHS = [
  * Credentials carried in a URL never reach a log line: a `token` query value (the portal login link) and the path
  * segment after `/leases/sign/` (the api's lease signing link, whose token is the whole credential).
  */
-export const redactUrl = (url: string): string =>
-  url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]').replace(/(\/leases\/sign\/)[^/?#]+/gi, '$1[redacted]');
+export const redactUrl = (url: string): string => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]').replace(/(\/leases\/sign\/)[^/?#]+/gi, '$1[redacted]');
 
 /** Structured JSON logs: service and version on every line, a request id per request, health probes silent. */
 export function loggingModule(options: LoggingOptions): DynamicModule {

@@ -16,6 +16,9 @@ export function refuseNulCharacters(app: NestFastifyApplication): void {
       const field = [request.params, request.query].map((part) => fieldWithNul(part)).find((found) => found !== null);
       if (field === undefined || field === null) return;
       const errors: FieldError[] = [{ field, message: nulMessage(field) }];
-      await reply.code(400).type(PROBLEM_CONTENT_TYPE).send(problemFor(400, 'The request has invalid fields.', errors));
+      await reply
+        .code(400)
+        .type(PROBLEM_CONTENT_TYPE)
+        .send(problemFor(400, 'The request has invalid fields.', errors));
     });
 }

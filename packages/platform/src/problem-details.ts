@@ -37,7 +37,10 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  * itself, so every validation failure has the same shape.
  */
 export class InvalidRequestException extends BadRequestException {
-  constructor(readonly fieldErrors: FieldError[], detail = 'The request has invalid fields.') {
+  constructor(
+    readonly fieldErrors: FieldError[],
+    detail = 'The request has invalid fields.',
+  ) {
     super({ detail, errors: fieldErrors });
   }
 }
@@ -159,7 +162,8 @@ export const RETRY_AFTER_SECONDS = 1;
 function passingFailure(exception: unknown): string | null {
   const code = sqlStateOf(exception);
   if (code === '40001' || code === '40P01') return 'The request collided with another one changing the same data; send it again.';
-  if (code !== undefined && (/^08/.test(code) || /^57P0[1-3]$/.test(code) || code === 'ECONNREFUSED')) return 'The database is not reachable at the moment; send the request again.';
+  if (code !== undefined && (/^08/.test(code) || /^57P0[1-3]$/.test(code) || code === 'ECONNREFUSED'))
+    return 'The database is not reachable at the moment; send the request again.';
   return null;
 }
 

@@ -60,9 +60,7 @@ function stopGracefully(app: INestApplication, database: DatabaseLocation): void
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    app
-      .get(Logger)
-      .log(`${signal} received, shutting down`);
+    app.get(Logger).log(`${signal} received, shutting down`);
     void app
       .close()
       .then(() => database.release())

@@ -6,7 +6,12 @@ import { HealthModule, ProblemDetailsFilter, ServiceStartup } from '../src';
 /** A service's health routes as the api serves them: behind the problem+json filter. */
 async function serviceWith(database: () => Promise<void>): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
-    HealthModule.forRoot({ useFactory: () => [{ name: 'database', check: database }, { name: 'broker', check: async () => undefined }] }),
+    HealthModule.forRoot({
+      useFactory: () => [
+        { name: 'database', check: database },
+        { name: 'broker', check: async () => undefined },
+      ],
+    }),
     new FastifyAdapter(),
     { logger: false },
   );
@@ -41,7 +46,17 @@ describe('readiness', () => {
     const app = await serviceWith(async () => undefined);
     try {
       const reply = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/health/ready' });
-      expect([reply.statusCode, reply.json()]).toEqual([200, { status: 'ready', checks: [{ name: 'startup', status: 'up' }, { name: 'database', status: 'up' }, { name: 'broker', status: 'up' }] }]);
+      expect([reply.statusCode, reply.json()]).toEqual([
+        200,
+        {
+          status: 'ready',
+          checks: [
+            { name: 'startup', status: 'up' },
+            { name: 'database', status: 'up' },
+            { name: 'broker', status: 'up' },
+          ],
+        },
+      ]);
     } finally {
       await app.close();
     }
@@ -54,7 +69,10 @@ describe('readiness', () => {
       const ready = () => app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/health/ready' });
       startup.starting();
       const waiting = await ready();
-      expect([waiting.statusCode, waiting.json().checks[0]]).toEqual([503, { name: 'startup', status: 'down', error: 'event transports starting (waiting for the broker)' }]);
+      expect([waiting.statusCode, waiting.json().checks[0]]).toEqual([
+        503,
+        { name: 'startup', status: 'down', error: 'event transports starting (waiting for the broker)' },
+      ]);
       startup.started();
       expect((await ready()).statusCode).toBe(200);
     } finally {

@@ -31,25 +31,51 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'rental-events-test' }).initialize();
   await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`), [ids.portfolio]);
-  await query(db, sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
-     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`), [ids.facility, ids.portfolio]);
+  await query(
+    db,
+    sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`),
+    [ids.facility, ids.portfolio],
+  );
   await query(db, sql(`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Standard')`), [ids.unitType, ids.portfolio]);
   await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Flat', '[]')`), [ids.plan, ids.portfolio]);
-  for (const amenity of ids.amenities) await query(db, sql(`INSERT INTO amenities (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Amenity')`), [amenity, ids.portfolio]);
+  for (const amenity of ids.amenities)
+    await query(db, sql(`INSERT INTO amenities (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Amenity')`), [amenity, ids.portfolio]);
   const itemType = `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies) VALUES ($1, $2, 'Item', 'SERVICE', 0)`;
   for (const item of [ids.item, ids.endedItem, LOCK]) await query(db, sql(itemType), [item, ids.portfolio]);
-  await query(db, sql(`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`), [ids.stg, ids.facility, ids.unitType]);
-  await query(db, sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
-                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
-     VALUES ($1, $2, $3, '10x10', $4, 100, 100, 100, 100)`), [ids.group, ids.facility, ids.stg, ids.plan]);
-  for (const amenity of ids.amenities) await query(db, sql('INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) VALUES ($1, $2)'), [ids.group, amenity]);
-  for (const [unit, name] of [[ids.unit, 'A-1'], [ids.otherUnit, 'A-2'], [ids.movedOutUnit, 'A-3']]) {
-    await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'occupied')`), [unit, ids.facility, ids.group, name]);
-  }
-  await query(db, sql(`INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled) VALUES ($1, $2, 'Grace', 'Hopper', NULL, NULL, false)`), [
-    ids.person,
-    ids.portfolio,
+  await query(db, sql(`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`), [
+    ids.stg,
+    ids.facility,
+    ids.unitType,
   ]);
+  await query(
+    db,
+    sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
+     VALUES ($1, $2, $3, '10x10', $4, 100, 100, 100, 100)`),
+    [ids.group, ids.facility, ids.stg, ids.plan],
+  );
+  for (const amenity of ids.amenities)
+    await query(db, sql('INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) VALUES ($1, $2)'), [ids.group, amenity]);
+  for (const [unit, name] of [
+    [ids.unit, 'A-1'],
+    [ids.otherUnit, 'A-2'],
+    [ids.movedOutUnit, 'A-3'],
+  ]) {
+    await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'occupied')`), [
+      unit,
+      ids.facility,
+      ids.group,
+      name,
+    ]);
+  }
+  await query(
+    db,
+    sql(
+      `INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled) VALUES ($1, $2, 'Grace', 'Hopper', NULL, NULL, false)`,
+    ),
+    [ids.person, ids.portfolio],
+  );
   const rental = `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                               billing_day_of_month, next_due_date, start_date, end_date, status)
                   VALUES ($1, $2, $3, $4, $5, $6, 9900, 15, '2025-07-15', '2025-01-02', $7, $8)`;
@@ -57,8 +83,14 @@ beforeAll(async () => {
   await query(db, sql(rental), [ids.otherRental, ids.portfolio, ids.facility, ids.otherUnit, ids.group, ids.person, null, 'ACTIVE']);
   await query(db, sql(rental), [ids.movedOutRental, ids.portfolio, ids.facility, ids.movedOutUnit, ids.group, ids.person, '2025-03-01', 'MOVED_OUT']);
   // The balances, posted as the ledger keeps them.
-  for (const [uuid, owed] of [[ids.rental, 2500], [ids.otherRental, 1000], [ids.movedOutRental, 700]] as const) {
-    await db.transaction((m) => postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: owed, postedOn: '2025-01-15', dueOn: '2025-01-15' }]));
+  for (const [uuid, owed] of [
+    [ids.rental, 2500],
+    [ids.otherRental, 1000],
+    [ids.movedOutRental, 700],
+  ] as const) {
+    await db.transaction((m) =>
+      postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: owed, postedOn: '2025-01-15', dueOn: '2025-01-15' }]),
+    );
   }
   const service = `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date, end_date)
                    VALUES ($1, $2, $3, $4, $5, '2025-01-02', $6)`;
@@ -107,15 +139,34 @@ describe('loadRentalEventContext', () => {
                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '2025-01-02')`;
     const [lockOff, halfOff] = [randomUUID(), randomUUID()];
     for (const uuid of [lockOff, halfOff]) {
-      await query(db, sql(`INSERT INTO promotions (uuid, facility_uuid, name, discount_type, percentage) VALUES ($1, $2, 'Promotion', 'PERCENTAGE', 10)`), [uuid, ids.facility]);
+      await query(db, sql(`INSERT INTO promotions (uuid, facility_uuid, name, discount_type, percentage) VALUES ($1, $2, 'Promotion', 'PERCENTAGE', 10)`), [
+        uuid,
+        ids.facility,
+      ]);
     }
     await query(db, sql(promotion), [ids.otherRental, lockOff, '$2 off lock for 3 months', 'DISCOUNTED_SERVICE', lock, 'AMOUNT_OFF', null, 200, 1, 3, 600]);
     await query(db, sql(promotion), [ids.otherRental, halfOff, 'First month 50% off', 'RENT', null, 'PERCENTAGE', 50, null, 2, 1, 4950]);
 
     const context = (await loadRentalEventContext(db, ids.otherRental))!;
     expect(context.base.billingTemplate.promotions).toEqual([
-      { promotionUuid: halfOff, promotionName: 'First month 50% off', discountType: 'PERCENTAGE', monthStarts: 2, durationInMonths: 1, discountAmountInPennies: 4950, itemTypeUuid: null },
-      { promotionUuid: lockOff, promotionName: '$2 off lock for 3 months', discountType: 'AMOUNT_OFF', monthStarts: 1, durationInMonths: 3, discountAmountInPennies: 600, itemTypeUuid: lock },
+      {
+        promotionUuid: halfOff,
+        promotionName: 'First month 50% off',
+        discountType: 'PERCENTAGE',
+        monthStarts: 2,
+        durationInMonths: 1,
+        discountAmountInPennies: 4950,
+        itemTypeUuid: null,
+      },
+      {
+        promotionUuid: lockOff,
+        promotionName: '$2 off lock for 3 months',
+        discountType: 'AMOUNT_OFF',
+        monthStarts: 1,
+        durationInMonths: 3,
+        discountAmountInPennies: 600,
+        itemTypeUuid: lock,
+      },
     ]);
     expect(rentalEnvelope('moved-in', context, {}, new Date()).payload.billingTemplate.promotions).toEqual(context.base.billingTemplate.promotions);
     // Another rental of the same tenant shows none of them.
@@ -143,7 +194,11 @@ describe('rentalEnvelope', () => {
       filters: { facilityUuid: ids.facility, unitType: ids.unitType, amenityUuids: ids.amenities },
       payload: { event: 'rent-change', eventId: `${ids.rental}-${at.getTime()}-rent-change`, ...context.base, rentChange },
     });
-    expect(rentalEnvelope('moved-out', context, {}, at).payload).toEqual({ event: 'moved-out', eventId: `${ids.rental}-${at.getTime()}-moved-out`, ...context.base });
+    expect(rentalEnvelope('moved-out', context, {}, at).payload).toEqual({
+      event: 'moved-out',
+      eventId: `${ids.rental}-${at.getTime()}-moved-out`,
+      ...context.base,
+    });
   });
 
   it('refuses an added object that breaks the event schema', async () => {

@@ -35,7 +35,14 @@ interface BillingRow {
   balance_in_pennies: number;
   rent_in_pennies: number;
   rent_changes: { effectiveDate: CalendarDate; rentInPennies: number; previousRentInPennies: number }[];
-  services: { description: string; amount: number; feeType: 'FIXED_AMOUNT' | 'PERCENTAGE'; itemTypeUuid: string; startDate: CalendarDate; endDate: CalendarDate | null }[];
+  services: {
+    description: string;
+    amount: number;
+    feeType: 'FIXED_AMOUNT' | 'PERCENTAGE';
+    itemTypeUuid: string;
+    startDate: CalendarDate;
+    endDate: CalendarDate | null;
+  }[];
   promotions: StoredPromotionTerms[];
 }
 
@@ -134,7 +141,10 @@ export async function billRentals(
     bills.map((bill) => bill.row.next_due_date),
     uncharged.map((bill) => bill.row.uuid),
     uncharged.map((bill) => bill.nextDueDate),
-    `[${bills.map((bill) => bill.entriesJson.slice(1, -1)).filter((json) => json !== '').join(',')}]`,
+    `[${bills
+      .map((bill) => bill.entriesJson.slice(1, -1))
+      .filter((json) => json !== '')
+      .join(',')}]`,
     // The events as one JSON array: no array literal to escape, element by element.
     JSON.stringify(bills.flatMap((bill) => bill.events)),
     topicFor('charge-posted'),
@@ -169,7 +179,10 @@ function billOf(row: BillingRow, through: CalendarDate, postedOn: CalendarDate, 
   }));
   const charged = due.findLastIndex((period) => period.charges.length > 0);
   const periods = charged < 0 ? due : due.slice(0, charged + 1);
-  const entries = periodChargeEntries(periods.flatMap((period) => period.charges), postedOn);
+  const entries = periodChargeEntries(
+    periods.flatMap((period) => period.charges),
+    postedOn,
+  );
   let balance = row.balance_in_pennies;
   const events = entries.charges.map(({ entryUuid, charge }) => {
     balance += netAmount(charge);

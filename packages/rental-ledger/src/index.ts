@@ -1,5 +1,31 @@
 // The rental's money: only this package writes rental_ledger_entries (and, through its trigger, rental_records.balance_in_pennies).
-export { asLedgerLines, entriesJson, periodChargeEntries, periodChargeKey, ledgerEntries, ledgerPage, type LedgerStatementEntry, LEDGER_ENTRY_KINDS, postEntries, postEntriesQuery, type LedgerEntry, type LedgerEntryKind, type NewLedgerEntry, type PostedEntry } from './ledger-entries';
-export { applyAuctionProceeds, lateFeeEntry, postLateFee, paymentEntry, postPeriodCharges, recordPayment, transferBalance, writeOff, writeOffEntry, type LockedBalance } from './rental-money';
+export {
+  asLedgerLines,
+  entriesJson,
+  periodChargeEntries,
+  periodChargeKey,
+  ledgerEntries,
+  ledgerPage,
+  type LedgerStatementEntry,
+  LEDGER_ENTRY_KINDS,
+  postEntries,
+  postEntriesQuery,
+  type LedgerEntry,
+  type LedgerEntryKind,
+  type NewLedgerEntry,
+  type PostedEntry,
+} from './ledger-entries';
+export {
+  applyAuctionProceeds,
+  lateFeeEntry,
+  postLateFee,
+  paymentEntry,
+  postPeriodCharges,
+  recordPayment,
+  transferBalance,
+  writeOff,
+  writeOffEntry,
+  type LockedBalance,
+} from './rental-money';
 export { billRentals, promotionTermsOf, type BilledRentals, type StoredPromotionTerms } from './billing';
 export { paymentRecordedEnvelope, RECORD_PAYMENTS_SQL, recordPayments, recordPaymentsParameters, type PaymentToRecord } from './payments';

@@ -67,10 +67,9 @@ export interface PostedEntry {
  */
 export async function postEntries(db: EntityManager, rentalRecordUuid: string, entries: readonly NewLedgerEntry[]): Promise<PostedEntry[]> {
   if (entries.length === 0) return [];
-  return db.query(
-    `SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1::jsonb)`,
-    [entriesJson(rentalRecordUuid, entries)],
-  );
+  return db.query(`SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1::jsonb)`, [
+    entriesJson(rentalRecordUuid, entries),
+  ]);
 }
 
 /**

@@ -55,7 +55,10 @@ export function paymentRecordedEnvelope(payment: PaymentToRecord, occurredAt: Da
 }
 
 /** `RECORD_PAYMENTS_SQL`'s parameters: `source` is the producing service, recorded on the outbox rows. */
-export function recordPaymentsParameters(payments: readonly { payment: PaymentToRecord; envelope: EventEnvelope<'payment-recorded'> }[], source: string): unknown[] {
+export function recordPaymentsParameters(
+  payments: readonly { payment: PaymentToRecord; envelope: EventEnvelope<'payment-recorded'> }[],
+  source: string,
+): unknown[] {
   return [
     payments.map(({ payment }) => payment.rentalRecordUuid),
     payments.map(({ payment }) => payment.paymentUuid),
@@ -76,7 +79,12 @@ export function recordPaymentsParameters(payments: readonly { payment: PaymentTo
  * Records payments in the caller's transaction (or as a statement of its own); answers the uuids of the rentals
  * written: one changed since its version was read is left out, for the caller to read again.
  */
-export async function recordPayments(db: Pick<EntityManager, 'query'>, payments: readonly PaymentToRecord[], source: string, occurredAt = new Date()): Promise<string[]> {
+export async function recordPayments(
+  db: Pick<EntityManager, 'query'>,
+  payments: readonly PaymentToRecord[],
+  source: string,
+  occurredAt = new Date(),
+): Promise<string[]> {
   if (payments.length === 0) return [];
   const written: { uuid: string }[] = await db.query(
     RECORD_PAYMENTS_SQL,

@@ -21,7 +21,14 @@ async function post(db: EntityManager, rental: LockedBalance, entries: readonly 
 
 /** A payment's entry: a credit that covers the oldest open charges first (`openCharges`). */
 export function paymentEntry(payment: { paymentUuid: string; amountInPennies: number; paidOn: CalendarDate }): NewLedgerEntry {
-  return { kind: 'PAYMENT', description: 'Payment', amountInPennies: -payment.amountInPennies, postedOn: payment.paidOn, dueOn: null, paymentUuid: payment.paymentUuid };
+  return {
+    kind: 'PAYMENT',
+    description: 'Payment',
+    amountInPennies: -payment.amountInPennies,
+    postedOn: payment.paidOn,
+    dueOn: null,
+    paymentUuid: payment.paymentUuid,
+  };
 }
 
 /** Posts `paymentEntry(payment)`. Returns the balance after. */

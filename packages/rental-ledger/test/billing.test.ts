@@ -25,7 +25,16 @@ async function rental(options: { startDate?: string; tenancyStartDate?: string; 
     `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                  billing_day_of_month, next_due_date, start_date, tenancy_start_date)
      VALUES ($1, $2, $3, $4, $5, 10000, 10, $6, $7, $8) RETURNING uuid`,
-    [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, options.nextDueDate ?? '2026-02-10', options.startDate ?? '2026-01-10', options.tenancyStartDate ?? null],
+    [
+      parents.portfolioUuid,
+      parents.facilityUuid,
+      parents.unitUuid,
+      parents.unitGroupUuid,
+      parents.personUuid,
+      options.nextDueDate ?? '2026-02-10',
+      options.startDate ?? '2026-01-10',
+      options.tenancyStartDate ?? null,
+    ],
   );
   await db.query(
     `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
@@ -68,10 +77,8 @@ describe('billing a rental', () => {
     ]);
     const [row] = await db.query('SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [uuid]);
     expect(row).toEqual({ next: '2026-05-10', balance: 5000 + 1500 + 12000 + 1500 + 12000 + 1500 });
-    const events: { envelope: { payload: { chargeUuid: string; amountInPennies: number; balanceAfterInPennies: number; description: string } } }[] = await db.query(
-      `SELECT envelope FROM outbox WHERE key = $1 AND type = 'charge-posted' ORDER BY id`,
-      [uuid],
-    );
+    const events: { envelope: { payload: { chargeUuid: string; amountInPennies: number; balanceAfterInPennies: number; description: string } } }[] =
+      await db.query(`SELECT envelope FROM outbox WHERE key = $1 AND type = 'charge-posted' ORDER BY id`, [uuid]);
     expect(events.map((e) => [e.envelope.payload.amountInPennies, e.envelope.payload.balanceAfterInPennies])).toEqual([
       [5000, 5000],
       [1500, 6500],
@@ -118,8 +125,14 @@ describe('billing a rental', () => {
       ['PROMOTION_CREDIT', -5000, null, 'Half off two months'],
       ['SERVICE_FEE', 1500, '2026-02-10', 'Lock'],
     ]);
-    const rows = await db.query('SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = ANY($1) ORDER BY uuid = $2', [[free, freeFromMarch], freeFromMarch]);
-    expect(rows).toEqual([{ next: '2026-05-10', balance: 0 }, { next: '2026-05-10', balance: 6500 }]);
+    const rows = await db.query(
+      'SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = ANY($1) ORDER BY uuid = $2',
+      [[free, freeFromMarch], freeFromMarch],
+    );
+    expect(rows).toEqual([
+      { next: '2026-05-10', balance: 0 },
+      { next: '2026-05-10', balance: 6500 },
+    ]);
   });
 
   it('leaves a rental that moved out, or is not due yet, alone', async () => {

@@ -46,7 +46,9 @@ async function newRental(balanceInPennies = 0): Promise<string> {
 
 /** As every writer does: the rental locked, its balance read under the lock. */
 async function locked(manager: EntityManager, rentalRecordUuid: string): Promise<LockedBalance> {
-  const [row]: { balance: number }[] = await manager.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE', [rentalRecordUuid]);
+  const [row]: { balance: number }[] = await manager.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE', [
+    rentalRecordUuid,
+  ]);
   return { rentalRecordUuid, balanceInPennies: row.balance };
 }
 
@@ -76,51 +78,66 @@ describe('the ledger keeps the balance', () => {
     expect(await balance(rental)).toBe(6_000);
   });
 
-  it('for any sequence of charges, payments, fees, write-offs, auction proceeds, transfers and rolled-back postings, balance = sum of entries and the oldest open charge is FIFO\'s', async () => {
+  it("for any sequence of charges, payments, fees, write-offs, auction proceeds, transfers and rolled-back postings, balance = sum of entries and the oldest open charge is FIFO's", async () => {
     const day = fc.integer({ min: 0, max: 90 }).map((n): CalendarDate => new Date(Date.UTC(2026, 2, 15 + n)).toISOString().slice(0, 10));
     const amount = fc.integer({ min: 1, max: 30_000 });
     type Step = (manager: EntityManager, rentals: string[]) => Promise<unknown>;
     const pick = fc.nat({ max: 2 });
     const operation: fc.Arbitrary<{ name: string; run: Step }> = fc.oneof(
-          fc.tuple(pick, amount, day).map(([r, a, d]) => ({
-            name: `charge ${a}`,
-            run: (m: EntityManager, rs: string[]) => postEntries(m, rs[r], [{ kind: 'RENT', description: 'Rent', amountInPennies: a, postedOn: d, dueOn: d, chargeKey: `RENT:${d}` }]),
-          })),
-          fc.tuple(pick, amount, day).map(([r, a, d]) => ({
-            name: `payment ${a}`,
-            run: async (m: EntityManager, rs: string[]) => recordPayment(m, await locked(m, rs[r]), { paymentUuid: randomUUID(), amountInPennies: a, paidOn: d }),
-          })),
-          fc.tuple(pick, amount, day).map(([r, a, d]) => ({
-            name: `late fee ${a}`,
-            run: async (m: EntityManager, rs: string[]) =>
-              postLateFee(m, await locked(m, rs[r]), { chargeUuid: randomUUID(), amountInPennies: a, day: d, delinquencyUuid: `00000000-0000-4000-8000-${d.replaceAll('-', '').padStart(12, '0')}` }),
-          })),
-          fc.tuple(pick, day).map(([r, d]) => ({ name: 'write-off', run: async (m: EntityManager, rs: string[]) => writeOff(m, await locked(m, rs[r]), d) })),
-          fc.tuple(pick, amount, day).map(([r, a, d]) => ({
-            name: `auction ${a}`,
-            run: async (m: EntityManager, rs: string[]) => applyAuctionProceeds(m, await locked(m, rs[r]), a, d),
-          })),
-          fc.tuple(pick, pick, day).map(([from, to, d]) => ({
-            name: 'transfer',
-            run: async (m: EntityManager, rs: string[]) => (from === to ? undefined : transferBalance(m, await locked(m, rs[from]), rs[to], d)),
-          })),
-          fc.tuple(pick, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 100 })).map(([r, months, percent]) => ({
-            name: `period charges month ${months + 1}`,
-            run: async (m: EntityManager, rs: string[]) => {
-              let period = billingPeriodStarting(TODAY, TODAY);
-              for (let i = 0; i < months; i++) period = billingPeriodStarting(TODAY, period.to);
-              const terms = {
-                rentInPennies: 10_000,
-                rentChanges: [],
-                services: [{ description: 'Lock', amount: 1_500, feeType: 'FIXED_AMOUNT' as const, itemTypeUuid: '8b3e4c50-2d6f-4e70-9b82-3c4d5e6f7082' }],
-                coverage: null,
-                promotions: [
-                  { uuid: '00000000-0000-4000-8000-000000000001', name: 'Promo', family: { kind: 'RENT' as const }, discountType: 'PERCENTAGE' as const, percentage: percent, amountInPennies: null, monthStarts: 1, durationInMonths: 2 },
-                ],
-              };
-              return postPeriodCharges(m, await locked(m, rs[r]), chargesForPeriod(terms, period), period.from);
-            },
-          })),
+      fc.tuple(pick, amount, day).map(([r, a, d]) => ({
+        name: `charge ${a}`,
+        run: (m: EntityManager, rs: string[]) =>
+          postEntries(m, rs[r], [{ kind: 'RENT', description: 'Rent', amountInPennies: a, postedOn: d, dueOn: d, chargeKey: `RENT:${d}` }]),
+      })),
+      fc.tuple(pick, amount, day).map(([r, a, d]) => ({
+        name: `payment ${a}`,
+        run: async (m: EntityManager, rs: string[]) => recordPayment(m, await locked(m, rs[r]), { paymentUuid: randomUUID(), amountInPennies: a, paidOn: d }),
+      })),
+      fc.tuple(pick, amount, day).map(([r, a, d]) => ({
+        name: `late fee ${a}`,
+        run: async (m: EntityManager, rs: string[]) =>
+          postLateFee(m, await locked(m, rs[r]), {
+            chargeUuid: randomUUID(),
+            amountInPennies: a,
+            day: d,
+            delinquencyUuid: `00000000-0000-4000-8000-${d.replaceAll('-', '').padStart(12, '0')}`,
+          }),
+      })),
+      fc.tuple(pick, day).map(([r, d]) => ({ name: 'write-off', run: async (m: EntityManager, rs: string[]) => writeOff(m, await locked(m, rs[r]), d) })),
+      fc.tuple(pick, amount, day).map(([r, a, d]) => ({
+        name: `auction ${a}`,
+        run: async (m: EntityManager, rs: string[]) => applyAuctionProceeds(m, await locked(m, rs[r]), a, d),
+      })),
+      fc.tuple(pick, pick, day).map(([from, to, d]) => ({
+        name: 'transfer',
+        run: async (m: EntityManager, rs: string[]) => (from === to ? undefined : transferBalance(m, await locked(m, rs[from]), rs[to], d)),
+      })),
+      fc.tuple(pick, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 100 })).map(([r, months, percent]) => ({
+        name: `period charges month ${months + 1}`,
+        run: async (m: EntityManager, rs: string[]) => {
+          let period = billingPeriodStarting(TODAY, TODAY);
+          for (let i = 0; i < months; i++) period = billingPeriodStarting(TODAY, period.to);
+          const terms = {
+            rentInPennies: 10_000,
+            rentChanges: [],
+            services: [{ description: 'Lock', amount: 1_500, feeType: 'FIXED_AMOUNT' as const, itemTypeUuid: '8b3e4c50-2d6f-4e70-9b82-3c4d5e6f7082' }],
+            coverage: null,
+            promotions: [
+              {
+                uuid: '00000000-0000-4000-8000-000000000001',
+                name: 'Promo',
+                family: { kind: 'RENT' as const },
+                discountType: 'PERCENTAGE' as const,
+                percentage: percent,
+                amountInPennies: null,
+                monthStarts: 1,
+                durationInMonths: 2,
+              },
+            ],
+          };
+          return postPeriodCharges(m, await locked(m, rs[r]), chargesForPeriod(terms, period), period.from);
+        },
+      })),
     );
     // About one posting in four rolls back after writing.
     const step = fc.tuple(operation, fc.integer({ min: 0, max: 3 })).map(([op, n]) => ({ ...op, rollback: n === 0 }));
@@ -164,10 +181,14 @@ describe('the ledger keeps the balance', () => {
 
 describe('the balance', () => {
   it('cannot be written but by the ledger: a rental starts at zero and a direct update is refused', async () => {
-    await expect(newRental(100)).rejects.toThrow('sum of the rental\'s ledger entries');
+    await expect(newRental(100)).rejects.toThrow("sum of the rental's ledger entries");
     const rental = await newRental();
-    await expect(db.query('UPDATE rental_records SET balance_in_pennies = 100 WHERE uuid = $1', [rental])).rejects.toThrow('sum of the rental\'s ledger entries');
-    await expect(db.query(`UPDATE rental_records SET oldest_open_due_on = '2026-01-01' WHERE uuid = $1`, [rental])).rejects.toThrow('sum of the rental\'s ledger entries');
+    await expect(db.query('UPDATE rental_records SET balance_in_pennies = 100 WHERE uuid = $1', [rental])).rejects.toThrow(
+      "sum of the rental's ledger entries",
+    );
+    await expect(db.query(`UPDATE rental_records SET oldest_open_due_on = '2026-01-01' WHERE uuid = $1`, [rental])).rejects.toThrow(
+      "sum of the rental's ledger entries",
+    );
     // Other columns stay writable, and so does a write that leaves the balance as it is.
     await db.query('UPDATE rental_records SET rent_in_pennies = 12000, balance_in_pennies = balance_in_pennies WHERE uuid = $1', [rental]);
     expect(await balance(rental)).toBe(0);
@@ -184,9 +205,13 @@ describe('the oldest open charge', () => {
       await postEntries(first.manager, rental, [{ kind: 'RENT', description: 'March', amountInPennies: 10_000, postedOn: TODAY, dueOn: '2026-03-15' }]);
       // The second posting inserts its entry, then its balance update waits for the first's lock on the rental.
       await second.startTransaction();
-      const waiting = postEntries(second.manager, rental, [{ kind: 'RENT', description: 'April', amountInPennies: 5_000, postedOn: TODAY, dueOn: '2026-04-15' }]);
+      const waiting = postEntries(second.manager, rental, [
+        { kind: 'RENT', description: 'April', amountInPennies: 5_000, postedOn: TODAY, dueOn: '2026-04-15' },
+      ]);
       await eventually(async () => {
-        const [row]: { waiting: number }[] = await db.query(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
+        const [row]: { waiting: number }[] = await db.query(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+        );
         expect(row.waiting).toBe(1);
       });
       await first.commitTransaction();
@@ -230,9 +255,11 @@ describe('entries', () => {
     const rental = await newRental();
     await db.query(`SELECT setval(pg_get_serial_sequence('rental_ledger_entries', 'seq'), greatest(95, (SELECT max(seq) FROM rental_ledger_entries)))`);
     const days = Array.from({ length: 8 }, (_, i) => `2026-04-0${i + 1}`);
-    for (const day of days) await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: day, dueOn: day }]));
+    for (const day of days)
+      await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: day, dueOn: day }]));
     await db.query(`SELECT setval(pg_get_serial_sequence('rental_ledger_entries', 'seq'), 995)`);
-    for (const day of days) await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: day, dueOn: day }]));
+    for (const day of days)
+      await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: day, dueOn: day }]));
     const seqs = (await ledgerEntries(db.manager, rental)).map((entry) => Number(entry.seq));
     expect(seqs).toHaveLength(16);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
@@ -250,9 +277,15 @@ describe('entries', () => {
   it('refuse a charge without a due date, a credit with one, and a payment that adds to the balance', async () => {
     const rental = await newRental();
     const attempt = (entry: Parameters<typeof postEntries>[2][number]): Promise<unknown> => db.transaction((m) => postEntries(m, rental, [entry]));
-    await expect(attempt({ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: TODAY, dueOn: null })).rejects.toThrow('rental_ledger_entries_sign');
-    await expect(attempt({ kind: 'PAYMENT', description: 'Payment', amountInPennies: -100, postedOn: TODAY, dueOn: TODAY })).rejects.toThrow('rental_ledger_entries_sign');
-    await expect(attempt({ kind: 'PAYMENT', description: 'Payment', amountInPennies: 100, postedOn: TODAY, dueOn: TODAY })).rejects.toThrow('rental_ledger_entries_kind_sign');
+    await expect(attempt({ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: TODAY, dueOn: null })).rejects.toThrow(
+      'rental_ledger_entries_sign',
+    );
+    await expect(attempt({ kind: 'PAYMENT', description: 'Payment', amountInPennies: -100, postedOn: TODAY, dueOn: TODAY })).rejects.toThrow(
+      'rental_ledger_entries_sign',
+    );
+    await expect(attempt({ kind: 'PAYMENT', description: 'Payment', amountInPennies: 100, postedOn: TODAY, dueOn: TODAY })).rejects.toThrow(
+      'rental_ledger_entries_kind_sign',
+    );
     expect(await balance(rental)).toBe(0);
   });
 
@@ -269,7 +302,16 @@ describe('entries', () => {
   it('period charges post once with their promotion credits naming the promotion and netting their charge', async () => {
     const rental = await newRental();
     const period = billingPeriodStarting(TODAY, TODAY);
-    const halfOff = { uuid: parents.promotionUuid, name: 'Half off the first month', family: { kind: 'RENT' as const }, discountType: 'PERCENTAGE' as const, percentage: 50, amountInPennies: null, monthStarts: 1, durationInMonths: 1 };
+    const halfOff = {
+      uuid: parents.promotionUuid,
+      name: 'Half off the first month',
+      family: { kind: 'RENT' as const },
+      discountType: 'PERCENTAGE' as const,
+      percentage: 50,
+      amountInPennies: null,
+      monthStarts: 1,
+      durationInMonths: 1,
+    };
     const charges = chargesForPeriod({ rentInPennies: 10_000, rentChanges: [], services: [], coverage: null, promotions: [halfOff] }, period);
     const first = await db.transaction(async (m) => postPeriodCharges(m, await locked(m, rental), charges, TODAY));
     const rerun = await db.transaction(async (m) => postPeriodCharges(m, await locked(m, rental), charges, TODAY));
@@ -295,7 +337,9 @@ describe('entries', () => {
     await db.transaction(async (m) => transferBalance(m, await locked(m, from), to, '2026-04-20'));
     expect(await balance(from)).toBe(0);
     expect(await balance(to)).toBe(8_000);
-    expect(openCharges(asLedgerLines(await ledgerEntries(db.manager, to)))).toEqual([{ entryUuid: expect.any(String), dueOn: '2026-04-15', openInPennies: 8_000 }]);
+    expect(openCharges(asLedgerLines(await ledgerEntries(db.manager, to)))).toEqual([
+      { entryUuid: expect.any(String), dueOn: '2026-04-15', openInPennies: 8_000 },
+    ]);
     await expectBalanceIsSumOfEntries(from);
   });
 });
@@ -315,8 +359,7 @@ describe('migration of a database that had balances before the ledger', () => {
     );
     await db.runMigrations({ transaction: 'each' });
 
-    const opening = async (rental: string): Promise<unknown[]> =>
-      (await ledgerEntries(db.manager, rental)).map((e) => [e.kind, e.amountInPennies, e.dueOn]);
+    const opening = async (rental: string): Promise<unknown[]> => (await ledgerEntries(db.manager, rental)).map((e) => [e.kind, e.amountInPennies, e.dueOn]);
     expect(await opening(owing)).toEqual([['OPENING_BALANCE', 7_000, '2026-04-15']]);
     expect(await opening(delinquent)).toEqual([['OPENING_BALANCE', 9_000, '2026-02-15']]);
     expect(await opening(inCredit)).toEqual([['OPENING_BALANCE', -2_500, null]]);

@@ -37,8 +37,18 @@ export async function moveIn(db: EntityManager, tenancy: MoveIn): Promise<string
     `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies,
                                  balance_in_pennies, billing_day_of_month, next_due_date, start_date)
      VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10) RETURNING uuid`,
-    [tenancy.portfolioUuid, tenancy.facilityUuid, tenancy.unitUuid, tenancy.unitGroupUuid, tenancy.personUuid, tenancy.leadUuid, tenancy.rentInPennies,
-      billingDayFor(startDate), startDate, startDate],
+    [
+      tenancy.portfolioUuid,
+      tenancy.facilityUuid,
+      tenancy.unitUuid,
+      tenancy.unitGroupUuid,
+      tenancy.personUuid,
+      tenancy.leadUuid,
+      tenancy.rentInPennies,
+      billingDayFor(startDate),
+      startDate,
+      startDate,
+    ],
   );
   const rentalUuid = rows[0].uuid;
   if (coverage !== null) {

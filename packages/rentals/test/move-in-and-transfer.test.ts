@@ -49,7 +49,13 @@ async function rental(uuid: string): Promise<Record<string, unknown>> {
 }
 
 it('moves a tenant in with the coverage billed as a service and a gate code, and transfers the tenancy to a vacant unit', async () => {
-  const coverage = { coverageUuid: parents.coverageUuid, premiumInPennies: 900, coverageAmountInPennies: 200000, itemTypeUuid: parents.itemTypeUuid, itemTypeName: 'Protection' };
+  const coverage = {
+    coverageUuid: parents.coverageUuid,
+    premiumInPennies: 900,
+    coverageAmountInPennies: 200000,
+    itemTypeUuid: parents.itemTypeUuid,
+    itemTypeName: 'Protection',
+  };
   const movedIn = await db.transaction((manager) =>
     moveIn(manager, { ...parents, unitUuid: parents.unitUuid, leadUuid: lead, rentInPennies: 10000, startDate: '2025-03-30', coverage }),
   );
@@ -70,7 +76,14 @@ it('moves a tenant in with the coverage billed as a service and a gate code, and
   );
   await db.transaction((manager) => setAutopay(manager, movedIn, 'pm_card_visa'));
   const moved = await db.transaction((manager) =>
-    transfer(manager, { rentalRecordUuid: movedIn, unitUuid: parents.unitUuid, toUnitUuid: otherUnit, toUnitGroupUuid: parents.unitGroupUuid, rentInPennies: 12000, on: '2025-05-02' }),
+    transfer(manager, {
+      rentalRecordUuid: movedIn,
+      unitUuid: parents.unitUuid,
+      toUnitUuid: otherUnit,
+      toUnitGroupUuid: parents.unitGroupUuid,
+      rentInPennies: 12000,
+      on: '2025-05-02',
+    }),
   );
 
   expect(await rental(moved)).toEqual({

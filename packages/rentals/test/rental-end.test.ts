@@ -10,7 +10,13 @@ let database: TestDatabase;
 let db: DataSource;
 /** What a rental names besides its unit: a size-and-type group, a person, an item type, a coverage (of another portfolio). */
 let others: RentalParents;
-const ids = { portfolio: randomUUID(), facility: randomUUID(), plan: randomUUID(), group: randomUUID(), units: [randomUUID(), randomUUID(), randomUUID(), randomUUID()] };
+const ids = {
+  portfolio: randomUUID(),
+  facility: randomUUID(),
+  plan: randomUUID(),
+  group: randomUUID(),
+  units: [randomUUID(), randomUUID(), randomUUID(), randomUUID()],
+};
 
 // Below half occupied: web -10 %, street -5 %; from half: web +5 %, street +10 %.
 const BANDS = [
@@ -28,10 +34,20 @@ beforeAll(async () => {
      VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`,
     [ids.facility, ids.portfolio],
   );
-  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [ids.plan, ids.portfolio, JSON.stringify(BANDS)]);
+  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [
+    ids.plan,
+    ids.portfolio,
+    JSON.stringify(BANDS),
+  ]);
   // The unit group and its vacant units, as their owner writes them.
   await db.transaction(async (m) => {
-    const group = { sizeAndTypeGroupUuid: others.sizeAndTypeGroupUuid, description: '10x10', tierLevel: 1, ratePlanUuid: ids.plan, canShowUnitGroupTenantPortal: true };
+    const group = {
+      sizeAndTypeGroupUuid: others.sizeAndTypeGroupUuid,
+      description: '10x10',
+      tierLevel: 1,
+      ratePlanUuid: ids.plan,
+      canShowUnitGroupTenantPortal: true,
+    };
     await saveUnitGroup(m, ids.facility, ids.group, { ...group, baseStreetRateInPennies: 10000, baseWebRateInPennies: 9000 });
     for (const [index, unit] of ids.units.entries()) await saveUnit(m, ids.facility, unit, { unitGroupUuid: ids.group, name: `A-${index}`, floor: '1' });
   });
@@ -55,14 +71,42 @@ describe('endRental', () => {
   /** A rental on `unitUuid` with a running service, one ending after END_DATE, one ended before, current and ended coverage, and a gate code. */
   async function rentalOn(unitUuid: string, gateCode: string): Promise<string> {
     const uuid = randomUUID();
-    const lock = (endDate: string | null) => ({ uuid: randomUUID(), itemTypeUuid: others.itemTypeUuid, description: 'Lock', amountInPennies: 500, feeType: 'FIXED_AMOUNT', startDate: '2025-01-01', endDate });
-    const coverage = (endDate: string | null) => ({ uuid: randomUUID(), coverageUuid: others.coverageUuid, premiumInPennies: 1200, coverageAmountInPennies: 200000, startDate: '2025-01-01', endDate, partnerCoverageId: null });
+    const lock = (endDate: string | null) => ({
+      uuid: randomUUID(),
+      itemTypeUuid: others.itemTypeUuid,
+      description: 'Lock',
+      amountInPennies: 500,
+      feeType: 'FIXED_AMOUNT',
+      startDate: '2025-01-01',
+      endDate,
+    });
+    const coverage = (endDate: string | null) => ({
+      uuid: randomUUID(),
+      coverageUuid: others.coverageUuid,
+      premiumInPennies: 1200,
+      coverageAmountInPennies: 200000,
+      startDate: '2025-01-01',
+      endDate,
+      partnerCoverageId: null,
+    });
     await db.transaction(async (m) => {
       await importRentals(m, [
         {
-          uuid, portfolioUuid: ids.portfolio, facilityUuid: ids.facility, unitUuid, unitGroupUuid: ids.group, personUuid: others.personUuid, leadUuid: null,
-          rentInPennies: 10000, startDate: '2025-01-01', nextDueDate: '2025-07-01', autopayPaymentMethod: null, gateCode: { uuid: randomUUID(), code: gateCode },
-          services: [lock(null), lock('2025-09-30'), lock('2025-03-31')], vehicles: [], coverageEnrollments: [coverage(null), coverage('2025-03-31')],
+          uuid,
+          portfolioUuid: ids.portfolio,
+          facilityUuid: ids.facility,
+          unitUuid,
+          unitGroupUuid: ids.group,
+          personUuid: others.personUuid,
+          leadUuid: null,
+          rentInPennies: 10000,
+          startDate: '2025-01-01',
+          nextDueDate: '2025-07-01',
+          autopayPaymentMethod: null,
+          gateCode: { uuid: randomUUID(), code: gateCode },
+          services: [lock(null), lock('2025-09-30'), lock('2025-03-31')],
+          vehicles: [],
+          coverageEnrollments: [coverage(null), coverage('2025-03-31')],
         },
       ]);
       await postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: 2500, postedOn: '2025-06-01', dueOn: '2025-06-01' }]);

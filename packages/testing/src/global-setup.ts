@@ -1,7 +1,6 @@
 import { ENV_ADMIN_URL, ENV_TEMPLATE, startTestServer, type TestServer } from './test-server';
 
 declare global {
-   
   var storageTestServer: TestServer | undefined;
 }
 

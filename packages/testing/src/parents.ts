@@ -46,7 +46,10 @@ export async function insertRentalParents(db: Queryable, uuids: Partial<RentalPa
       [p.facilityUuid, p.portfolioUuid],
     ],
     [`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Standard')`, [p.unitTypeUuid, p.portfolioUuid]],
-    [`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`, [p.sizeAndTypeGroupUuid, p.facilityUuid, p.unitTypeUuid]],
+    [
+      `INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`,
+      [p.sizeAndTypeGroupUuid, p.facilityUuid, p.unitTypeUuid],
+    ],
     [`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Flat', '[]')`, [p.ratePlanUuid, p.portfolioUuid]],
     [
       `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
@@ -54,7 +57,10 @@ export async function insertRentalParents(db: Queryable, uuids: Partial<RentalPa
        VALUES ($1, $2, $3, '10x10', $4, 10000, 10000, 10000, 10000)`,
       [p.unitGroupUuid, p.facilityUuid, p.sizeAndTypeGroupUuid, p.ratePlanUuid],
     ],
-    [`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, 'T-1', 'occupied')`, [p.unitUuid, p.facilityUuid, p.unitGroupUuid]],
+    [
+      `INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, 'T-1', 'occupied')`,
+      [p.unitUuid, p.facilityUuid, p.unitGroupUuid],
+    ],
     [
       `INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled) VALUES ($1, $2, 'Test', 'Tenant', 'tenant@example.com', '5125550101', false)`,
       [p.personUuid, p.portfolioUuid],

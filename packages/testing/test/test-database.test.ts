@@ -29,15 +29,25 @@ describe('test databases', () => {
 describe('eventually', () => {
   it('retries until the assertion passes', async () => {
     let calls = 0;
-    const value = await eventually(() => {
-      calls += 1;
-      if (calls < 3) throw new Error('not yet');
-      return calls;
-    }, { intervalMs: 1 });
+    const value = await eventually(
+      () => {
+        calls += 1;
+        if (calls < 3) throw new Error('not yet');
+        return calls;
+      },
+      { intervalMs: 1 },
+    );
     expect(value).toBe(3);
   });
 
   it('rethrows the last failure when time runs out', async () => {
-    await expect(eventually(() => { throw new Error('never'); }, { timeoutMs: 30, intervalMs: 5 })).rejects.toThrow('never');
+    await expect(
+      eventually(
+        () => {
+          throw new Error('never');
+        },
+        { timeoutMs: 30, intervalMs: 5 },
+      ),
+    ).rejects.toThrow('never');
   });
 });

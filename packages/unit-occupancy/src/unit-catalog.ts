@@ -60,7 +60,12 @@ export async function saveUnit(
   }
   const [namesake] = await query(db, NAMESAKE, [facilityUuid, unit.name, uuid]);
   if (namesake !== undefined) throw new UnitConflict(`Unit ${namesake.uuid} of this facility is already named "${unit.name}".`);
-  const outcome = await upsertOwnedRow(db, { table: 'units', uuid, owner: ['facilityUuid', facilityUuid], values: { unitGroupUuid: group, name: unit.name, floor: unit.floor } });
+  const outcome = await upsertOwnedRow(db, {
+    table: 'units',
+    uuid,
+    owner: ['facilityUuid', facilityUuid],
+    values: { unitGroupUuid: group, name: unit.name, floor: unit.floor },
+  });
   if (outcome === 'taken') throw new UnitConflict(`Unit ${uuid} is already used elsewhere; choose another uuid.`);
   // The groups whose unit counts changed, in uuid order (the order occupancy locks them in).
   const changed = before === undefined ? [group] : before.unitGroupUuid === group ? [] : [before.unitGroupUuid, group];

@@ -8,7 +8,13 @@ let database: TestDatabase;
 let db: DataSource;
 /** What a rental names besides its unit: a size-and-type group, a person, an item type, a coverage (of another portfolio). */
 let others: RentalParents;
-const ids = { portfolio: randomUUID(), facility: randomUUID(), plan: randomUUID(), group: randomUUID(), units: [randomUUID(), randomUUID(), randomUUID(), randomUUID()] };
+const ids = {
+  portfolio: randomUUID(),
+  facility: randomUUID(),
+  plan: randomUUID(),
+  group: randomUUID(),
+  units: [randomUUID(), randomUUID(), randomUUID(), randomUUID()],
+};
 
 // Below half occupied: web -10 %, street -5 %; from half: web +5 %, street +10 %.
 const BANDS = [
@@ -21,14 +27,31 @@ beforeAll(async () => {
   db = await createDataSource({ url: database.url, applicationName: 'unit-occupancy-test' }).initialize();
   others = await insertRentalParents(db);
   await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`), [ids.portfolio]);
-  await query(db, sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
-     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`), [ids.facility, ids.portfolio]);
-  await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`), [ids.plan, ids.portfolio, JSON.stringify(BANDS)]);
-  await query(db, sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+  await query(
+    db,
+    sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`),
+    [ids.facility, ids.portfolio],
+  );
+  await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`), [
+    ids.plan,
+    ids.portfolio,
+    JSON.stringify(BANDS),
+  ]);
+  await query(
+    db,
+    sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
                               base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
-     VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`), [ids.group, ids.facility, others.sizeAndTypeGroupUuid, ids.plan]);
+     VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`),
+    [ids.group, ids.facility, others.sizeAndTypeGroupUuid, ids.plan],
+  );
   for (const [index, unit] of ids.units.entries()) {
-    await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`), [unit, ids.facility, ids.group, `A-${index}`]);
+    await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`), [
+      unit,
+      ids.facility,
+      ids.group,
+      `A-${index}`,
+    ]);
   }
 });
 afterAll(async () => {
@@ -37,7 +60,11 @@ afterAll(async () => {
 });
 
 async function storedRates(): Promise<{ street: number; web: number }> {
-  const rows: { street: number; web: number }[] = await query(db, sql('SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1'), [ids.group]);
+  const rows: { street: number; web: number }[] = await query(
+    db,
+    sql('SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1'),
+    [ids.group],
+  );
   return rows[0];
 }
 
@@ -76,9 +103,13 @@ describe('repriceUnitGroup', () => {
   it('finds a group only within the given facility and portfolio', async () => {
     const elsewhere = { facilityUuid: randomUUID(), portfolioUuid: ids.portfolio };
     expect(await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { within: elsewhere }))).toBeNull();
-    expect(await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { within: { facilityUuid: ids.facility, portfolioUuid: randomUUID() } }))).toBeNull();
+    expect(
+      await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { within: { facilityUuid: ids.facility, portfolioUuid: randomUUID() } })),
+    ).toBeNull();
     expect(await db.transaction((manager) => repriceUnitGroup(manager, randomUUID()))).toBeNull();
-    const rates = await db.transaction((manager) => repriceUnitGroup(manager, ids.group, { within: { facilityUuid: ids.facility, portfolioUuid: ids.portfolio } }));
+    const rates = await db.transaction((manager) =>
+      repriceUnitGroup(manager, ids.group, { within: { facilityUuid: ids.facility, portfolioUuid: ids.portfolio } }),
+    );
     expect(rates).toMatchObject({ currentStreetRateInPennies: 11000, currentWebRateInPennies: 8400 });
   });
 });

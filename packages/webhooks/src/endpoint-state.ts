@@ -52,7 +52,13 @@ const DISABLE = sql<{ id: string }, [Date, readonly string[], readonly string[],
 /** Disables the endpoints not disabled yet, with their reason; answers the ids disabled. */
 export async function disableEndpoints(db: Queryable, disabling: Disabling): Promise<string[]> {
   const rows = await query(db, DISABLE, [
-    disabling.at, disabling.gone, disabling.failed, disabling.failingCutoff, disabling.goneReason, disabling.failingReason]);
+    disabling.at,
+    disabling.gone,
+    disabling.failed,
+    disabling.failingCutoff,
+    disabling.goneReason,
+    disabling.failingReason,
+  ]);
   return rows.map((row) => row.id);
 }
 

@@ -16,6 +16,8 @@ export function portalTokenSecret(nodeEnv: string, configured: string | undefine
 /** The boot warning of a service signing or checking portal links with the development default, if it does. */
 export function portalSecretWarnings(secret: string): string[] {
   return secret === DEVELOPMENT_PORTAL_TOKEN_SECRET
-    ? ['PORTAL_TOKEN_SECRET is unset: portal links are signed with the public development secret, so anyone can forge them. Set it (at least 32 characters, the same in the api and the dispatcher) anywhere but on a developer machine.']
+    ? [
+        'PORTAL_TOKEN_SECRET is unset: portal links are signed with the public development secret, so anyone can forge them. Set it (at least 32 characters, the same in the api and the dispatcher) anywhere but on a developer machine.',
+      ]
     : [];
 }

@@ -69,7 +69,10 @@ export class SecretKeyring {
     }
     const key = this.#keys.get(keyId);
     if (!key) {
-      throw new StoredSecretUnreadable(keyId, `the secret of endpoint ${endpointId} is sealed with key "${keyId}", which is not in the keyring (${this.keyIds.join(', ')})`);
+      throw new StoredSecretUnreadable(
+        keyId,
+        `the secret of endpoint ${endpointId} is sealed with key "${keyId}", which is not in the keyring (${this.keyIds.join(', ')})`,
+      );
     }
     const nonce = Buffer.from(nonceText, 'base64url');
     const sealed = Buffer.from(sealedText, 'base64url');

@@ -51,7 +51,11 @@ function parseEntry(entry: string, known: readonly SecretKey[]): SecretKey | str
  * The rule both services share, as for PORTAL_TOKEN_SECRET: configured keys when given; required in production;
  * elsewhere a key generated once and kept in DATA_DIR, which the api and the dispatcher share under `npm start`.
  */
-export function secretKeysSetting(nodeEnv: string, configured: readonly SecretKey[] | undefined, dataDir: string): { setting: SecretKeysSetting } | { error: string } {
+export function secretKeysSetting(
+  nodeEnv: string,
+  configured: readonly SecretKey[] | undefined,
+  dataDir: string,
+): { setting: SecretKeysSetting } | { error: string } {
   if (configured) return { setting: { keys: configured } };
   if (nodeEnv === 'production') return { error: 'is required in production' };
   return { setting: { generatedKeyFile: path.resolve(dataDir, GENERATED_SECRET_KEY_FILE) } };
@@ -61,8 +65,11 @@ export function secretKeysSetting(nodeEnv: string, configured: readonly SecretKe
 export async function openSecretKeyring(setting: SecretKeysSetting): Promise<SecretKeyring> {
   if ('keys' in setting) return new SecretKeyring(setting.keys);
   const file = setting.generatedKeyFile;
-  const parsed = parseSecretKeys(await readOrCreate(file, () => `local-${randomBytes(4).toString('hex')}:${randomBytes(SECRET_KEY_BYTES).toString('base64')}\n`));
-  if ('problems' in parsed) throw new Error(`${file}: ${parsed.problems.map((problem) => problem.message).join('; ')} (delete it to generate a new key, or set WEBHOOK_SECRET_KEYS)`);
+  const parsed = parseSecretKeys(
+    await readOrCreate(file, () => `local-${randomBytes(4).toString('hex')}:${randomBytes(SECRET_KEY_BYTES).toString('base64')}\n`),
+  );
+  if ('problems' in parsed)
+    throw new Error(`${file}: ${parsed.problems.map((problem) => problem.message).join('; ')} (delete it to generate a new key, or set WEBHOOK_SECRET_KEYS)`);
   return new SecretKeyring(parsed.keys);
 }
 

@@ -10,10 +10,7 @@ import { parseSecretKeys, secretKeysSetting, type SecretKeysSetting } from './se
  */
 export const webhookSettingsVariables = {
   /** Signs and checks portal links (operation 20): the api signs them, the dispatcher checks them. */
-  PORTAL_TOKEN_SECRET: z
-    .string()
-    .min(MIN_PORTAL_TOKEN_SECRET_LENGTH, `must be at least ${MIN_PORTAL_TOKEN_SECRET_LENGTH} characters`)
-    .optional(),
+  PORTAL_TOKEN_SECRET: z.string().min(MIN_PORTAL_TOKEN_SECRET_LENGTH, `must be at least ${MIN_PORTAL_TOKEN_SECRET_LENGTH} characters`).optional(),
   /**
    * Seal endpoint secrets in the database: `id:base64key` entries, the first seals, all open. Problems are reported
    * per entry (`WEBHOOK_SECRET_KEYS.<n>`), so the configuration error never quotes the keys.

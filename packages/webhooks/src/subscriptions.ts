@@ -62,8 +62,16 @@ const REMOVE = sql<never, [string]>('DELETE FROM webhook_endpoints WHERE id = $1
 /** Inserts the endpoint; a vendor or url the portfolio has already fails with the driver's unique violation. */
 export async function insertSubscription(db: Queryable, endpoint: NewSubscription): Promise<Subscription> {
   const [inserted] = await query(db, INSERT, [
-    endpoint.id, endpoint.portfolio, endpoint.vendorName, endpoint.url, endpoint.description, endpoint.eventTypes, endpoint.facilityUuids,
-    endpoint.unitTypes, endpoint.amenityUuids, endpoint.sealedSecret,
+    endpoint.id,
+    endpoint.portfolio,
+    endpoint.vendorName,
+    endpoint.url,
+    endpoint.description,
+    endpoint.eventTypes,
+    endpoint.facilityUuids,
+    endpoint.unitTypes,
+    endpoint.amenityUuids,
+    endpoint.sealedSecret,
   ]);
   return inserted;
 }
@@ -75,7 +83,15 @@ export async function listSubscriptions(db: Queryable, portfolio: string, filter
 
 /** Changes the portfolio's endpoint of `url`; null when it has none. */
 export async function changeSubscription(db: Queryable, portfolio: string, url: string, changes: SubscriptionChanges): Promise<Subscription | null> {
-  const [changed] = await query(db, CHANGE, [portfolio, url, changes.eventTypes, changes.description, changes.facilityUuids, changes.unitTypes, changes.amenityUuids]);
+  const [changed] = await query(db, CHANGE, [
+    portfolio,
+    url,
+    changes.eventTypes,
+    changes.description,
+    changes.facilityUuids,
+    changes.unitTypes,
+    changes.amenityUuids,
+  ]);
   return changed ?? null;
 }
 

@@ -10,14 +10,16 @@ export class TargetUrlRefused extends Error {
 /** Every address a hostname resolves to; injectable so tests need no DNS. */
 export type HostResolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: HostResolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const systemResolver: HostResolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 const MAX_URL_LENGTH = 2_048;
 
 /** The URL's host without IPv6 brackets or a trailing dot, lower case. */
 export function bareHost(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /**

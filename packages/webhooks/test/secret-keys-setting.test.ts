@@ -19,7 +19,10 @@ const problemsOf = (text: string) => {
 describe('WEBHOOK_SECRET_KEYS', () => {
   it('reads id:base64key entries in order, separated by commas or white space', () => {
     const parsed = parseSecretKeys(` k-2:${KEY_2},\nk_1:${KEY_1}\n`);
-    expect('keys' in parsed && parsed.keys.map((key) => [key.id, key.key.length])).toEqual([['k-2', 32], ['k_1', 32]]);
+    expect('keys' in parsed && parsed.keys.map((key) => [key.id, key.key.length])).toEqual([
+      ['k-2', 32],
+      ['k_1', 32],
+    ]);
   });
 
   it('names each bad entry by position, without quoting the key material', () => {

@@ -4,9 +4,7 @@ import { generateSecret, signatureEntry, signatureHeader, signedHeaders, signing
 describe('signer', () => {
   it('matches the known answer of ARCHITECTURE.md', () => {
     const key = signingKey('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
-    expect(signatureEntry(key, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
-      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-    );
+    expect(signatureEntry(key, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it('makes secrets of whsec_ and 24 random bytes', () => {

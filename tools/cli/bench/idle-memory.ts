@@ -18,7 +18,10 @@ const SERVICES = [
 ];
 
 const rssMb = (pid: number): number => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? '';
+  const line =
+    readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:')) ?? '';
   return Number(line.replace(/\D+/g, '')) / 1024;
 };
 
@@ -34,7 +37,13 @@ const commandLine = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'storage-idle-'));
-  const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: "54399", LOG_LEVEL: 'warn', ...Object.fromEntries(SERVICES.map((s) => [s.variable, String(s.port)])) };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    EMBEDDED_POSTGRES_PORT: '54399',
+    LOG_LEVEL: 'warn',
+    ...Object.fromEntries(SERVICES.map((s) => [s.variable, String(s.port)])),
+  };
   const supervisor = spawn(process.execPath, [path.join(repoRoot, 'tools/cli/dist/main.js'), 'start'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   supervisor.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

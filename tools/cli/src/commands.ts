@@ -13,8 +13,16 @@ export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; sum
   seed: { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'seed demo [--if-empty | --yes] | seed scale --facilities N --rentals M' },
   'api-keys': { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'api-keys create | list | revoke: API keys of portfolios' },
   import: { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'import <file> [--dry-run]: load a portfolio from a JSON file, idempotently' },
-  replay: { owner: 'packages/messaging', entry: 'packages/messaging/dist/cli.js', summary: 'replay --group <group> --from <ISO time>: a consumer group reads again' },
-  delinquency: { owner: 'apps/delinquency-scheduler', entry: 'apps/delinquency-scheduler/dist/cli.js', summary: 'delinquency run --as-of YYYY-MM-DD: one business day now' },
+  replay: {
+    owner: 'packages/messaging',
+    entry: 'packages/messaging/dist/cli.js',
+    summary: 'replay --group <group> --from <ISO time>: a consumer group reads again',
+  },
+  delinquency: {
+    owner: 'apps/delinquency-scheduler',
+    entry: 'apps/delinquency-scheduler/dist/cli.js',
+    summary: 'delinquency run --as-of YYYY-MM-DD: one business day now',
+  },
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

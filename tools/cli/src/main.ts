@@ -54,12 +54,7 @@ function program(result: { code: number }): Command {
     .command('start')
     .description('run the whole system (embedded PostgreSQL unless DATABASE_URL is set); Ctrl-C stops it')
     .action(async () => void (result.code = await start({ dataDir: dataDir() })));
-  root
-    .command('db')
-    .description('the database schema')
-    .command('migrate')
-    .description('apply pending migrations')
-    .action(dbMigrate);
+  root.command('db').description('the database schema').command('migrate').description('apply pending migrations').action(dbMigrate);
   for (const [name, { summary }] of Object.entries(ROUTED_COMMANDS)) {
     // The owning workspace parses the rest (with commander as well) and prints its own usage.
     root

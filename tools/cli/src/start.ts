@@ -160,11 +160,14 @@ async function supervise(dataDir: string): Promise<number> {
       children
         // A child killed by a signal keeps exitCode null: it has exited too, and waiting for it would hang.
         .filter((child) => child.exitCode === null && child.signalCode === null)
-        .map((child) => new Promise((resolve) => {
-          child.once('exit', resolve);
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-        })),
+        .map(
+          (child) =>
+            new Promise((resolve) => {
+              child.once('exit', resolve);
+              child.kill('SIGTERM');
+              setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+            }),
+        ),
     );
     if (postgres) {
       say('stopping embedded PostgreSQL');

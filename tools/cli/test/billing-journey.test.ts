@@ -42,7 +42,10 @@ function outboxEvents(db: Client): Events {
   return {
     async of(rental) {
       const rows = await query(db, sql<{ topic: string; envelope: Envelope }>('SELECT topic, envelope FROM outbox WHERE key = $1 ORDER BY id'), [rental]);
-      return { lifecycle: rows.filter((r) => r.topic === LIFECYCLE).map((r) => r.envelope), billing: rows.filter((r) => r.topic === BILLING).map((r) => r.envelope) };
+      return {
+        lifecycle: rows.filter((r) => r.topic === LIFECYCLE).map((r) => r.envelope),
+        billing: rows.filter((r) => r.topic === BILLING).map((r) => r.envelope),
+      };
     },
     close: async () => undefined,
   };
@@ -63,7 +66,10 @@ async function kafkaEvents(brokers: string): Promise<Events> {
   return {
     async of(rental) {
       const mine = received.filter((r) => r.envelope.key === rental);
-      return { lifecycle: mine.filter((r) => r.topic === LIFECYCLE).map((r) => r.envelope), billing: mine.filter((r) => r.topic === BILLING).map((r) => r.envelope) };
+      return {
+        lifecycle: mine.filter((r) => r.topic === LIFECYCLE).map((r) => r.envelope),
+        billing: mine.filter((r) => r.topic === BILLING).map((r) => r.envelope),
+      };
     },
     close: () => consumer.disconnect(),
   };
@@ -143,19 +149,28 @@ function journey(kafkaBrokers: string | undefined): void {
     const facility = await one<{ uuid: string; today: string }>(
       `SELECT uuid, (now() AT TIME ZONE time_zone)::date::text AS today FROM facilities WHERE name = 'Downtown Self Storage'`,
     );
-    const group = await one<{ uuid: string }>(`SELECT uuid FROM unit_groups WHERE facility_uuid = $1 AND description = '10x10 Climate Controlled'`, [facility.uuid]);
+    const group = await one<{ uuid: string }>(`SELECT uuid FROM unit_groups WHERE facility_uuid = $1 AND description = '10x10 Climate Controlled'`, [
+      facility.uuid,
+    ]);
     const lock = await one<{ uuid: string }>(`SELECT uuid FROM item_types WHERE name = 'Disc lock rental'`);
     const ops = '/api/demo/portfolios/v1';
 
     // The lead, its lease sent, the lease signed as the page's form does.
     const lead = await api('POST', '/shopping/demo/v1/leads', {
-      facilityUuid: facility.uuid, unitGroupUuid: group.uuid, firstName: 'Journey', lastName: 'Tenant', email: 'journey.tenant@example.com', phone: '(646) 555-0177',
+      facilityUuid: facility.uuid,
+      unitGroupUuid: group.uuid,
+      firstName: 'Journey',
+      lastName: 'Tenant',
+      email: 'journey.tenant@example.com',
+      phone: '(646) 555-0177',
     });
     expect(lead.status).toBe(200);
     expect((await api('POST', `${ops}/facilities/${facility.uuid}/leads/${lead.body.leadUuid}/sendLease`)).status).toBe(200);
     const link: string = (await api('GET', `${ops}/notifications?leadUuid=${lead.body.leadUuid}`)).body[0].link;
     const signed = await fetch(`http://127.0.0.1:${apiPort}${new URL(link).pathname}`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'agree=yes',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'agree=yes',
     });
     expect(signed.status).toBe(200);
     const rental = await one<{ uuid: string; rent: number; billingDay: number }>(
@@ -199,9 +214,12 @@ function journey(kafkaBrokers: string | undefined): void {
     const pastDue = month3 + 2000;
     expect((await api('POST', `${rentalPath}/payments`, { amountInPennies: pastDue })).body.balanceInPennies).toBe(0);
     // The scheduler's billing consumer resolves it: PAID.
-    await eventually(async () => expect(await one('SELECT status::text FROM delinquencies WHERE rental_record_uuid = $1', [rental.uuid])).toEqual({ status: 'PAID' }), {
-      timeoutMs: 30_000,
-    });
+    await eventually(
+      async () => expect(await one('SELECT status::text FROM delinquencies WHERE rental_record_uuid = $1', [rental.uuid])).toEqual({ status: 'PAID' }),
+      {
+        timeoutMs: 30_000,
+      },
+    );
 
     // Months 4 and 5, each paid in full: PAID stays.
     const month = newRent + 900 + 500;
@@ -212,7 +230,9 @@ function journey(kafkaBrokers: string | undefined): void {
     runDate(addDays(m5, 10));
 
     // The ledger, oldest first, to the penny (services of one period in item-type order).
-    const ledger = (await api('GET', `${rentalPath}/ledger?limit=100`)).body as { entries: { kind: string; amountInPennies: number; dueOn: string | null; description: string; balanceAfterInPennies: number }[] };
+    const ledger = (await api('GET', `${rentalPath}/ledger?limit=100`)).body as {
+      entries: { kind: string; amountInPennies: number; dueOn: string | null; description: string; balanceAfterInPennies: number }[];
+    };
     const rows = ledger.entries.map((e) => [e.kind, e.amountInPennies, e.dueOn, e.description]);
     const period = (from: string, to: string) => `${from} to ${addDays(to, -1)}`;
     const payment = (amount: number) => ['PAYMENT', -amount, null, 'Payment'];
@@ -222,7 +242,12 @@ function journey(kafkaBrokers: string | undefined): void {
       ...(lockCredit ? [['PROMOTION_CREDIT', -200, null, '$2 off lock for 3 months']] : []),
     ];
     expect(rows).toEqual([
-      [firstDays === fullDays ? 'RENT' : 'MOVE_IN_PRORATION', firstRent, m1, firstDays === fullDays ? `Rent ${period(m1, m2)}` : `Rent ${period(m1, m2)}, prorated ${firstDays}/${fullDays} days`],
+      [
+        firstDays === fullDays ? 'RENT' : 'MOVE_IN_PRORATION',
+        firstRent,
+        m1,
+        firstDays === fullDays ? `Rent ${period(m1, m2)}` : `Rent ${period(m1, m2)}, prorated ${firstDays}/${fullDays} days`,
+      ],
       ['PROMOTION_CREDIT', -firstCredit, null, '$1 first month'],
       ['SERVICE_FEE', firstCoverage, m1, 'Coverage premium (SAFE_LEASE)'],
       payment(moveIn),
@@ -244,11 +269,20 @@ function journey(kafkaBrokers: string | undefined): void {
 
     // What a consumer received agrees with the ledger: every lifecycle event's balances and next due date, every
     // billing fact's balance after, each in its place.
-    await eventually(async () => {
-      const received = await events.of(rental.uuid);
-      expect(received.lifecycle.map((e) => e.type)).toEqual(['moved-in', 'recurring-service-change', 'rent-change', 'delinquency-status-change', 'delinquency-status-change']);
-      expect(received.billing.filter((e) => e.type === 'payment-recorded')).toHaveLength(5);
-    }, { timeoutMs: 60_000 });
+    await eventually(
+      async () => {
+        const received = await events.of(rental.uuid);
+        expect(received.lifecycle.map((e) => e.type)).toEqual([
+          'moved-in',
+          'recurring-service-change',
+          'rent-change',
+          'delinquency-status-change',
+          'delinquency-status-change',
+        ]);
+        expect(received.billing.filter((e) => e.type === 'payment-recorded')).toHaveLength(5);
+      },
+      { timeoutMs: 60_000 },
+    );
     const received = await events.of(rental.uuid);
     const shown = (e: Envelope) => [e.type, e.payload.unitRental?.rentalBalance, e.payload.tenantBalanceInPennies, e.payload.billingTemplate?.nextDueDate];
     expect(received.lifecycle.map(shown)).toEqual([
@@ -267,7 +301,8 @@ function journey(kafkaBrokers: string | undefined): void {
     balances.forEach((entry, index) => {
       const next = balances[index + 1];
       if (entry.kind === 'PAYMENT') afterPayments.push(entry.balanceAfterInPennies);
-      else if (entry.kind !== 'PROMOTION_CREDIT') afterCharges.push(next?.kind === 'PROMOTION_CREDIT' ? next.balanceAfterInPennies : entry.balanceAfterInPennies);
+      else if (entry.kind !== 'PROMOTION_CREDIT')
+        afterCharges.push(next?.kind === 'PROMOTION_CREDIT' ? next.balanceAfterInPennies : entry.balanceAfterInPennies);
     });
     expect(received.billing.filter((e) => e.type === 'charge-posted').map((e) => e.payload.balanceAfterInPennies)).toEqual(afterCharges);
     expect(received.billing.filter((e) => e.type === 'payment-recorded').map((e) => e.payload.balanceAfterInPennies)).toEqual(afterPayments);

@@ -53,7 +53,10 @@ const COMMANDS = [
 const words = (command: string[]): string => {
   const end = command.findIndex((arg) => arg.startsWith('-'));
   // A revoke's key argument and an import's file are not part of the command's name.
-  return command.slice(0, end === -1 ? undefined : end).filter((arg) => !arg.startsWith('sk_') && !arg.endsWith('.json')).join(' ');
+  return command
+    .slice(0, end === -1 ? undefined : end)
+    .filter((arg) => !arg.startsWith('sk_') && !arg.endsWith('.json'))
+    .join(' ');
 };
 
 describe('the CLI', () => {
@@ -70,7 +73,11 @@ describe('the CLI', () => {
       const { status, output } = runCli(call);
       const command = call[0] === 'help' ? call.slice(1) : call;
       const expected = `Usage: npm run cli -- ${words(command) || '<command>'}`;
-      expect({ call: call.join(' '), status, usage: output.split('\n')[0].startsWith(expected) ? expected : output }).toEqual({ call: call.join(' '), status: 0, usage: expected });
+      expect({ call: call.join(' '), status, usage: output.split('\n')[0].startsWith(expected) ? expected : output }).toEqual({
+        call: call.join(' '),
+        status: 0,
+        usage: expected,
+      });
     }
     expect(await databaseSnapshot(database.url)).toEqual(before);
   }, 300_000);
@@ -115,7 +122,10 @@ describe('the CLI', () => {
   it('refuses an unknown consumer group, exit 2, listing the known ones', async () => {
     const client = new Client({ connectionString: database.url });
     await client.connect();
-    await query(client, sql(`INSERT INTO consumer_offsets (consumer_group, position) VALUES ('webhook-dispatcher', 0), ('relay:api', 0) ON CONFLICT DO NOTHING`));
+    await query(
+      client,
+      sql(`INSERT INTO consumer_offsets (consumer_group, position) VALUES ('webhook-dispatcher', 0), ('relay:api', 0) ON CONFLICT DO NOTHING`),
+    );
     await client.end();
     const typo = runCli(['replay', '--group', 'webhook-dispatchr', '--from', '2020-01-01T00:00:00Z']);
     expect(typo.status).toBe(2);
@@ -130,8 +140,19 @@ describe('the CLI', () => {
     const listed = runCli(['api-keys', 'list', '--portfolio', 'demo']);
     expect(listed.status).toBe(0);
     expect(listed.output).not.toContain(key);
-    const row = listed.output.split('\n').find((line) => line.includes(key.slice(0, 8)))!.split('\t');
-    expect(row).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), key.slice(0, 8), 'read', 'demo', expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), '-', 'call centre']);
+    const row = listed.output
+      .split('\n')
+      .find((line) => line.includes(key.slice(0, 8)))!
+      .split('\t');
+    expect(row).toEqual([
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+      key.slice(0, 8),
+      'read',
+      'demo',
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      '-',
+      'call centre',
+    ]);
 
     const unasked = runCli(['api-keys', 'revoke', row[0]]);
     expect(unasked.status).toBe(2);
@@ -141,7 +162,10 @@ describe('the CLI', () => {
     const revoked = runCli(['api-keys', 'revoke', key.slice(0, 8), '--yes']);
     expect(revoked.status).toBe(0);
     expect(revoked.output).toContain(`revoked API key ${row[0]}`);
-    const after = runCli(['api-keys', 'list', '--portfolio', 'demo']).output.split('\n').find((line) => line.startsWith(row[0]))!.split('\t');
+    const after = runCli(['api-keys', 'list', '--portfolio', 'demo'])
+      .output.split('\n')
+      .find((line) => line.startsWith(row[0]))!
+      .split('\t');
     expect(after[5]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   }, 60_000);
 
@@ -151,7 +175,14 @@ describe('the CLI', () => {
     });
     const started = Date.now();
     const lines: { at: number; line: string }[] = [];
-    const record = (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n').map((line) => ({ at: Date.now() - started, line })));
+    const record = (chunk: Buffer) =>
+      lines.push(
+        ...chunk
+          .toString()
+          .trim()
+          .split('\n')
+          .map((line) => ({ at: Date.now() - started, line })),
+      );
     child.stdout.on('data', record);
     child.stderr.on('data', record);
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));

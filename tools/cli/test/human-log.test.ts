@@ -16,13 +16,22 @@ describe('a service log line in a terminal', () => {
   });
 
   it('is one short line per request', () => {
-    const line = JSON.stringify({ level: 30, time: at, req: { id: 'x', method: 'GET', url: '/api/portfolios' }, res: { statusCode: 200 }, responseTime: 4, msg: 'request completed' });
+    const line = JSON.stringify({
+      level: 30,
+      time: at,
+      req: { id: 'x', method: 'GET', url: '/api/portfolios' },
+      res: { statusCode: 200 },
+      responseTime: 4,
+      msg: 'request completed',
+    });
     expect(humanLine(line)).toBe('21:07:40 GET /api/portfolios → 200 (4 ms)');
   });
 
   it("leaves out Nest's start-up chatter, but not its warnings", () => {
     expect(humanLine(JSON.stringify({ level: 30, time: at, context: 'RouterExplorer', msg: 'Mapped {/api/portfolios, GET} route' }))).toBeNull();
-    expect(humanLine(JSON.stringify({ level: 40, time: at, context: 'NestApplication', msg: 'deprecated' }))).toBe('21:07:40 warn  NestApplication: deprecated');
+    expect(humanLine(JSON.stringify({ level: 40, time: at, context: 'NestApplication', msg: 'deprecated' }))).toBe(
+      '21:07:40 warn  NestApplication: deprecated',
+    );
   });
 
   it('keeps anything that is not a JSON log line as it is', () => {

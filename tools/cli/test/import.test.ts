@@ -48,7 +48,25 @@ describe('import <file>', () => {
     expect(first.status).toBe(0);
     const imported = await databaseSnapshot(database.url);
     expect(
-      Object.fromEntries(['portfolios', 'facilities', 'unit_types', 'amenities', 'rate_plans', 'item_types', 'lead_sources', 'size_and_type_groups', 'unit_groups', 'unit_group_amenities', 'units', 'coverages', 'promotions', 'delinquency_schedules', 'unit_group_occupancy_totals'].map((table) => [table, rows(imported, table)])),
+      Object.fromEntries(
+        [
+          'portfolios',
+          'facilities',
+          'unit_types',
+          'amenities',
+          'rate_plans',
+          'item_types',
+          'lead_sources',
+          'size_and_type_groups',
+          'unit_groups',
+          'unit_group_amenities',
+          'units',
+          'coverages',
+          'promotions',
+          'delinquency_schedules',
+          'unit_group_occupancy_totals',
+        ].map((table) => [table, rows(imported, table)]),
+      ),
     ).toEqual({
       portfolios: 1,
       facilities: 2,
@@ -94,7 +112,9 @@ describe('import <file>', () => {
     const broken = path.join(dataDir, 'broken.json');
     await writeFile(broken, JSON.stringify(example));
     const refused = runCli('import', broken);
-    expect(refused.output).toContain('facilities.1.unitGroups.0: ratePlanUuid 00000000-0000-4000-8000-000000000000 is no rate plan of this portfolio; nothing was imported');
+    expect(refused.output).toContain(
+      'facilities.1.unitGroups.0: ratePlanUuid 00000000-0000-4000-8000-000000000000 is no rate plan of this portfolio; nothing was imported',
+    );
     expect(refused.status).toBe(2);
     expect(await databaseSnapshot(database.url)).toEqual(before);
 

@@ -9,7 +9,10 @@ import { runCli, startSystem, stopWithCtrlC } from './support/system';
 const portIsClosed = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', () => resolve(true));
   });
 
@@ -80,13 +83,19 @@ describe('npm start', () => {
   it('refuses a second npm start, and stops everything, PostgreSQL included, when its terminal closes (SIGHUP)', async () => {
     const system = await startSystem(env);
     const second = runCli(env, 'start');
-    expect({ status: second.status, output: second.stdout + second.stderr }).toEqual({ status: 1, output: expect.stringContaining('npm start is already running') });
+    expect({ status: second.status, output: second.stdout + second.stderr }).toEqual({
+      status: 1,
+      output: expect.stringContaining('npm start is already running'),
+    });
     expect(second.stdout).not.toContain('is ready');
     // Another data directory, the same ports: refused before it starts anything.
     const otherDataDir = await mkdtemp(path.join(tmpdir(), 'storage-start-other-'));
     const third = runCli({ ...env, DATA_DIR: otherDataDir }, 'start');
     await rm(otherDataDir, { recursive: true, force: true });
-    expect({ status: third.status, output: third.stdout }).toEqual({ status: 1, output: expect.stringContaining(`port ${ports.api} (api, API_PORT) is in use`) });
+    expect({ status: third.status, output: third.stdout }).toEqual({
+      status: 1,
+      output: expect.stringContaining(`port ${ports.api} (api, API_PORT) is in use`),
+    });
 
     await expectNothingLeftAfter(system.process.pid!, 'SIGHUP');
   }, 300_000);

@@ -38,7 +38,9 @@ export function tools() {
 
 export function overlays() {
   const dir = path.join(deployDir, 'overlays');
-  return readdirSync(dir).filter((name) => existsSync(path.join(dir, name, 'kustomization.yaml'))).sort();
+  return readdirSync(dir)
+    .filter((name) => existsSync(path.join(dir, name, 'kustomization.yaml')))
+    .sort();
 }
 
 /** `kubectl kustomize` of one overlay: the YAML, the file it was written to, and its objects. */
@@ -46,11 +48,11 @@ export function render(t, overlay) {
   const yaml = execFileSync(t.kubectl, ['kustomize', path.join(deployDir, 'overlays', overlay)], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const file = path.join(mkdtempSync(path.join(tmpdir(), `deploy-${overlay}-`)), 'rendered.yaml');
   writeFileSync(file, yaml);
-  const json = execFileSync(
-    t.python,
-    ['-c', 'import sys, json, yaml; json.dump([d for d in yaml.safe_load_all(sys.stdin) if d], sys.stdout)'],
-    { input: yaml, encoding: 'utf8', maxBuffer: 64 << 20 },
-  );
+  const json = execFileSync(t.python, ['-c', 'import sys, json, yaml; json.dump([d for d in yaml.safe_load_all(sys.stdin) if d], sys.stdout)'], {
+    input: yaml,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   return { yaml, file, objects: JSON.parse(json) };
 }
 
@@ -158,8 +160,7 @@ export function platformRuleViolations(objects) {
     if (http?.containerPort !== port) fail(what, `container port ${http?.containerPort} is not the app's port ${port} (apps/${name}/Dockerfile)`);
     if (envPort !== undefined && Number(envPort) !== port) fail(what, `${app.portVariable}=${envPort} is not the container port ${port}`);
     if (portEnv !== undefined && Number(portEnv) !== port) fail(what, `Dockerfile ${app.portVariable} ${portEnv} disagrees with its EXPOSE ${port}`);
-    const probe = (p, route) =>
-      p?.httpGet?.path === route && (p.httpGet.port === 'http' || p.httpGet.port === port) ? true : false;
+    const probe = (p, route) => (p?.httpGet?.path === route && (p.httpGet.port === 'http' || p.httpGet.port === port) ? true : false);
     if (!probe(main.startupProbe, '/health/live')) fail(what, 'no startupProbe on /health/live');
     if (!probe(main.readinessProbe, '/health/ready')) fail(what, 'no readinessProbe on /health/ready');
     if (!probe(main.livenessProbe, '/health/live')) fail(what, 'no livenessProbe on /health/live');
@@ -189,7 +190,8 @@ export function platformRuleViolations(objects) {
     }
     if (name === 'webhook-dispatcher' && hpa) {
       const partitions = Number(config.KAFKA_TOPIC_PARTITIONS ?? 3);
-      if (hpa.spec.maxReplicas > partitions) fail(what, `HPA maxReplicas ${hpa.spec.maxReplicas} exceeds the ${partitions} partitions (KAFKA_TOPIC_PARTITIONS)`);
+      if (hpa.spec.maxReplicas > partitions)
+        fail(what, `HPA maxReplicas ${hpa.spec.maxReplicas} exceeds the ${partitions} partitions (KAFKA_TOPIC_PARTITIONS)`);
     }
 
     // Network: default deny, then DNS, PostgreSQL, Kafka for every app; the public ones reachable on http.
@@ -224,8 +226,11 @@ export function platformRuleViolations(objects) {
   }
 
   const denyAll = of('NetworkPolicy').some(
-    (p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && ['Ingress', 'Egress'].every((t) => p.spec.policyTypes?.includes(t)) &&
-      !(p.spec.ingress ?? []).length && !(p.spec.egress ?? []).length,
+    (p) =>
+      Object.keys(p.spec.podSelector ?? {}).length === 0 &&
+      ['Ingress', 'Egress'].every((t) => p.spec.policyTypes?.includes(t)) &&
+      !(p.spec.ingress ?? []).length &&
+      !(p.spec.egress ?? []).length,
   );
   if (!denyAll) fail('NetworkPolicy', 'no default deny of ingress and egress for the namespace');
 
@@ -235,7 +240,9 @@ export function platformRuleViolations(objects) {
     const what = `Job/${job.metadata.name}`;
     if (job.spec.ttlSecondsAfterFinished === undefined) fail(what, 'no ttlSecondsAfterFinished');
     if ((job.spec.parallelism ?? 1) !== 1) fail(what, 'migrations may run twice at once');
-    const api = of('Deployment').find((d) => d.metadata.name === 'api')?.spec.template.spec.containers.find((c) => c.name === 'api');
+    const api = of('Deployment')
+      .find((d) => d.metadata.name === 'api')
+      ?.spec.template.spec.containers.find((c) => c.name === 'api');
     const migrate = job.spec.template.spec.containers[0];
     if (api && migrate.image !== api.image) fail(what, `migrates with ${migrate.image}, not the api's ${api.image}`);
     const expected = `db-migrate-${tagOf(migrate.image)}`;

@@ -2,15 +2,7 @@
 // against the Kubernetes schemas, kube-score finds nothing critical (nor warnings), and the platform's own rules hold.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import {
-  KUBERNETES_VERSIONS,
-  kubeScore,
-  overlays,
-  platformRuleViolations,
-  render,
-  tools,
-  validateSchemas,
-} from '../src/deploy.mjs';
+import { KUBERNETES_VERSIONS, kubeScore, overlays, platformRuleViolations, render, tools, validateSchemas } from '../src/deploy.mjs';
 
 const t = tools();
 if (!t) {

@@ -64,7 +64,13 @@ function sectionRows(markdown: string): { cells: string[]; line: number }[] {
       if (rows.length > 0) break;
       continue;
     }
-    rows.push({ cells: text.slice(1, text.endsWith('|') ? -1 : undefined).split('|').map((c) => c.trim()), line: i + 1 });
+    rows.push({
+      cells: text
+        .slice(1, text.endsWith('|') ? -1 : undefined)
+        .split('|')
+        .map((c) => c.trim()),
+      line: i + 1,
+    });
   }
   // The header row and the |---| row.
   return rows.slice(2);

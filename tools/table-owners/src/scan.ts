@@ -85,7 +85,9 @@ function typeScriptFiles(dir: string): string[] {
 }
 
 function subdirectories(dir: string): string[] {
-  return subentries(dir).filter((e) => e.isDirectory()).map((e) => e.name);
+  return subentries(dir)
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 }
 
 function subentries(dir: string) {

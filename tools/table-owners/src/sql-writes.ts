@@ -44,7 +44,10 @@ export function findWrites(sql: string, writingFunctions: ReadonlyMap<string, st
     }
   }
   for (const match of sql.matchAll(TRUNCATE)) {
-    const names = match[1].split(',').map((name) => unquote(name.trim().replace(/^"?public"?\./, ''))).filter((name) => name !== '');
+    const names = match[1]
+      .split(',')
+      .map((name) => unquote(name.trim().replace(/^"?public"?\./, '')))
+      .filter((name) => name !== '');
     for (const table of names) writes.push({ kind: 'TRUNCATE', table, offset: match.index });
   }
   for (const match of sql.matchAll(FUNCTION_CALL)) {

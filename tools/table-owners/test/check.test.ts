@@ -63,7 +63,13 @@ describe('the check on a fixture repository', () => {
     expect(violations).toEqual([
       { file: 'apps/shop/src/cart.ts', line: 3, table: 'orders', owner: 'packages/orders', writer: 'apps/shop' },
       { file: 'apps/shop/src/cart.ts', line: 5, table: 'orders', owner: 'packages/orders', writer: 'apps/shop' },
-      { file: 'apps/shop/src/cart.ts', line: 7, table: 'orders', owner: 'apps/shop and packages/orders, each of its own columns (split the UPDATE)', writer: 'apps/shop' },
+      {
+        file: 'apps/shop/src/cart.ts',
+        line: 7,
+        table: 'orders',
+        owner: 'apps/shop and packages/orders, each of its own columns (split the UPDATE)',
+        writer: 'apps/shop',
+      },
       { file: 'apps/shop/src/cart.ts', line: 10, table: DYNAMIC, owner: 'none', writer: 'apps/shop' },
     ]);
   });

@@ -84,10 +84,7 @@ export function defaultScope(method: string): ApiKeyScope {
  * the write scope unless `@ReadOperation()` says otherwise.
  */
 export const ApiKeyAuth = (): ClassDecorator & MethodDecorator =>
-  applyDecorators(
-    UseGuards(ApiKeyGuard),
-    ApiHeader({ name: API_KEY_HEADER, required: true, description: 'API key (`sk_…`), issued with `api-keys create`.' }),
-  );
+  applyDecorators(UseGuards(ApiKeyGuard), ApiHeader({ name: API_KEY_HEADER, required: true, description: 'API key (`sk_…`), issued with `api-keys create`.' }));
 
 /** A POST that only reads (look-ups by UUIDs, promotion pricing): a read key may call it. */
 export const ReadOperation = (): MethodDecorator =>

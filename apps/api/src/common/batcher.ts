@@ -52,7 +52,7 @@ export class Batcher<Item, Result> {
   private takeBatch(): { batch: Pending<Item, Result>[]; keys: string[] } {
     const keys: string[] = [];
     const batch: Pending<Item, Result>[] = [];
-    for (let index = 0; index < this.queue.length && batch.length < this.options.maxSize; ) {
+    for (let index = 0; index < this.queue.length && batch.length < this.options.maxSize;) {
       const pending = this.queue[index];
       const key = this.options.key(pending.item);
       if (this.inFlight.has(key)) {

@@ -16,7 +16,10 @@ export const IsPhone = (options: ValidationOptions = {}): PropertyDecorator =>
 
 export const IsEmailAddress = (options: ValidationOptions = {}): PropertyDecorator =>
   ValidateBy(
-    { name: 'isEmailAddress', validator: { validate: (value) => typeof value === 'string' && isValidEmail(value), defaultMessage: () => '$property must be a valid email address' } },
+    {
+      name: 'isEmailAddress',
+      validator: { validate: (value) => typeof value === 'string' && isValidEmail(value), defaultMessage: () => '$property must be a valid email address' },
+    },
     options,
   );
 

@@ -5,14 +5,7 @@ import { AuctionService, DelinquencyService, facilitySchedule, type RentalRef } 
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
 import { ApiInvalidResponse, requireFacility, UuidPipe } from '../common';
 import { DelinquencyErrorsInterceptor } from './delinquency-errors.interceptor';
-import {
-  AuctionView,
-  CompleteAuctionRequest,
-  DelinquencyScheduleView,
-  DelinquencyView,
-  ScheduleAuctionRequest,
-  UpdateAuctionRequest,
-} from './delinquency.dto';
+import { AuctionView, CompleteAuctionRequest, DelinquencyScheduleView, DelinquencyView, ScheduleAuctionRequest, UpdateAuctionRequest } from './delinquency.dto';
 
 const RENTAL = 'facilities/:facilityUuid/rentalRecords/:unitRentalRecordUuid';
 /** Every action on a rental; reading the schedule cannot conflict. */

@@ -6,7 +6,11 @@ import { IsCalendarDateString } from '../common/calendar-date';
 const MAX_PENNIES = 2_147_483_647;
 
 export class ScheduleAuctionRequest {
-  @ApiProperty({ format: 'date', example: '2099-06-01', description: 'Day of the sale (YYYY-MM-DD), not before the facility’s current date; bidding opens then.' })
+  @ApiProperty({
+    format: 'date',
+    example: '2099-06-01',
+    description: 'Day of the sale (YYYY-MM-DD), not before the facility’s current date; bidding opens then.',
+  })
   @Validate(IsCalendarDateString)
   scheduledOn!: string;
 

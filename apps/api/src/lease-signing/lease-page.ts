@@ -75,7 +75,10 @@ ${rows([
   ['Monthly rent', money(terms.rentInPennies)],
   ['Recurring services', services],
   ['Coverage', coverage === null ? 'None' : `${coverage.description}, ${money(coverage.premiumInPennies)} per month`],
-  ['Due at signing', `${money(offer.dueAtSigningInPennies)} (the first month's rent and services, less promotions; a first month shorter than a month is charged by the day)`],
+  [
+    'Due at signing',
+    `${money(offer.dueAtSigningInPennies)} (the first month's rent and services, less promotions; a first month shorter than a month is charged by the day)`,
+  ],
 ])}
 <h2>Promotions</h2>
 ${

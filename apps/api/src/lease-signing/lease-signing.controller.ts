@@ -16,7 +16,11 @@ const HtmlPage = (status: number, description: string): MethodDecorator =>
   ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
 
 /** The signing token of operation 13's link: base64url (43 characters), what `isSigningTokenShape` takes within the router's segment limit. */
-const TokenParam = ApiParam({ name: 'token', description: 'The signing token of the lease link.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,100}$' } });
+const TokenParam = ApiParam({
+  name: 'token',
+  description: 'The signing token of the lease link.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,100}$' },
+});
 
 /**
  * The lease page of the signing link (no API key: the unguessable token is the credential). Answers are
@@ -76,7 +80,10 @@ function pageFor(token: string, outcome: LeaseOutcome): Page {
     case 'no-vacant-unit':
       return {
         status: 409,
-        html: refusalPage('No unit available', 'Sorry, the last unit of this size was just rented. Nothing was signed; please contact the facility for another unit.'),
+        html: refusalPage(
+          'No unit available',
+          'Sorry, the last unit of this size was just rented. Nothing was signed; please contact the facility for another unit.',
+        ),
       };
   }
 }

@@ -18,7 +18,14 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { COVERAGE_PROVIDERS, PROMOTION_DISCOUNT_TYPES, PROMOTION_TENANT_TYPES, type CoverageProvider, type PromotionDiscountType, type PromotionTenantType } from '@storage/domain';
+import {
+  COVERAGE_PROVIDERS,
+  PROMOTION_DISCOUNT_TYPES,
+  PROMOTION_TENANT_TYPES,
+  type CoverageProvider,
+  type PromotionDiscountType,
+  type PromotionTenantType,
+} from '@storage/domain';
 import { IsOmittable, IsPhone, IsUuidString, PHONE_PATTERN, PHONE_PATTERN_DESCRIPTION } from '../common';
 import { IsCalendarDateString } from '../common/calendar-date';
 import { PROMOTION_FAMILIES, type PromotionFamilyKind } from '../model/promotion.entity';
@@ -97,7 +104,13 @@ export class PutUnitGroupRequest {
   @ApiProperty({ format: 'uuid', description: 'A rate plan of the portfolio.' }) @IsUuidString() ratePlanUuid!: string;
   @Pennies(MAX_RATE_IN_PENNIES, 'Monthly street rate before the rate plan’s adjustment.') baseStreetRateInPennies!: number;
   @Pennies(MAX_RATE_IN_PENNIES, 'Monthly web rate before the rate plan’s adjustment (what leases are sent at).') baseWebRateInPennies!: number;
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 50, uniqueItems: true, description: 'Amenities of the portfolio; the list replaces the group’s.' })
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    maxItems: 50,
+    uniqueItems: true,
+    description: 'Amenities of the portfolio; the list replaces the group’s.',
+  })
   @IsOmittable()
   @IsArray()
   @ArrayMaxSize(50)
@@ -133,7 +146,12 @@ export class PutPromotionRequest {
   @Min(0.01)
   @Max(100)
   percentage?: number;
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_RATE_IN_PENNIES, description: 'Required by AMOUNT_OFF and FIXED_RATE, ignored by PERCENTAGE.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_RATE_IN_PENNIES,
+    description: 'Required by AMOUNT_OFF and FIXED_RATE, ignored by PERCENTAGE.',
+  })
   @ValidateIf((promotion: PutPromotionRequest) => promotion.discountType !== 'PERCENTAGE' || promotion.amountInPennies !== undefined)
   @IntIn(0, MAX_RATE_IN_PENNIES)
   amountInPennies?: number;
@@ -145,7 +163,13 @@ export class PutPromotionRequest {
   @IntIn(1, 60)
   monthStarts?: number;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 60, default: 1 }) @IsOmittable() @IntIn(1, 60) durationInMonths?: number;
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 200, uniqueItems: true, description: 'Unit groups of the facility it targets; empty or absent: all.' })
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    maxItems: 200,
+    uniqueItems: true,
+    description: 'Unit groups of the facility it targets; empty or absent: all.',
+  })
   @IsOmittable()
   @IsArray()
   @ArrayMaxSize(200)
@@ -153,13 +177,18 @@ export class PutPromotionRequest {
   @IsUuidString({ each: true })
   unitGroupUuids?: string[];
   @ApiPropertyOptional({ type: String, format: 'date', nullable: true }) @IsOptional() @Validate(IsCalendarDateString) validFrom?: string | null;
-  @ApiPropertyOptional({ type: String, format: 'date', nullable: true, description: 'Not before validFrom.' }) @IsOptional() @Validate(IsCalendarDateString) validTo?: string | null;
+  @ApiPropertyOptional({ type: String, format: 'date', nullable: true, description: 'Not before validFrom.' })
+  @IsOptional()
+  @Validate(IsCalendarDateString)
+  validTo?: string | null;
   @ApiPropertyOptional({ enum: PROMOTION_FAMILIES, default: 'RENT', description: 'DISCOUNTED_SERVICE discounts the SERVICE item type `itemTypeUuid`.' })
   @IsOmittable()
   @IsIn(PROMOTION_FAMILIES)
   family?: PromotionFamilyKind;
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'For DISCOUNTED_SERVICE only.' })
-  @ValidateIf((promotion: PutPromotionRequest) => promotion.family === 'DISCOUNTED_SERVICE' || (promotion.itemTypeUuid !== undefined && promotion.itemTypeUuid !== null))
+  @ValidateIf(
+    (promotion: PutPromotionRequest) => promotion.family === 'DISCOUNTED_SERVICE' || (promotion.itemTypeUuid !== undefined && promotion.itemTypeUuid !== null),
+  )
   @IsUuidString()
   itemTypeUuid?: string | null;
 }

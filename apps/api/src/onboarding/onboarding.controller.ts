@@ -21,7 +21,9 @@ import { FacilitySetupService } from './facility-setup.service';
 const FACILITY = 'facilities/:facilityUuid';
 const IDEMPOTENT =
   'Creates the record under the uuid of the path (chosen by the caller, so a retry finds it) or replaces it; `outcome` says which, `unchanged` for a retry.';
-const uuidTaken = ApiConflictResponse({ description: 'The uuid is already used by a record of another portfolio or facility, or a rule of the record refuses the change.' });
+const uuidTaken = ApiConflictResponse({
+  description: 'The uuid is already used by a record of another portfolio or facility, or a rule of the record refuses the change.',
+});
 
 /**
  * Onboarding (issue 16): a portfolio's facilities and catalogue, written by idempotent PUTs with caller-chosen
@@ -43,7 +45,11 @@ export class OnboardingController {
   @ApiOperation({ operationId: 'putUnitType', summary: 'Create or replace a unit type', description: IDEMPOTENT })
   @ApiOkResponse({ type: PutResult })
   @uuidTaken
-  async putUnitType(@CurrentPortfolio() portfolio: PortfolioRef, @Param('unitTypeUuid', UuidPipe) uuid: string, @Body() body: PutUnitTypeRequest): Promise<PutResult> {
+  async putUnitType(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('unitTypeUuid', UuidPipe) uuid: string,
+    @Body() body: PutUnitTypeRequest,
+  ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putUnitType(db, portfolio.uuid, uuid, body)) };
   }
 
@@ -51,7 +57,11 @@ export class OnboardingController {
   @ApiOperation({ operationId: 'putAmenity', summary: 'Create or replace an amenity', description: IDEMPOTENT })
   @ApiOkResponse({ type: PutResult })
   @uuidTaken
-  async putAmenity(@CurrentPortfolio() portfolio: PortfolioRef, @Param('amenityUuid', UuidPipe) uuid: string, @Body() body: PutAmenityRequest): Promise<PutResult> {
+  async putAmenity(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('amenityUuid', UuidPipe) uuid: string,
+    @Body() body: PutAmenityRequest,
+  ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putAmenity(db, portfolio.uuid, uuid, body)) };
   }
 
@@ -59,7 +69,11 @@ export class OnboardingController {
   @ApiOperation({ operationId: 'putRatePlan', summary: 'Create or replace a rate plan (its unit groups are repriced)', description: IDEMPOTENT })
   @ApiOkResponse({ type: PutResult })
   @uuidTaken
-  async putRatePlan(@CurrentPortfolio() portfolio: PortfolioRef, @Param('ratePlanUuid', UuidPipe) uuid: string, @Body() body: PutRatePlanRequest): Promise<PutResult> {
+  async putRatePlan(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('ratePlanUuid', UuidPipe) uuid: string,
+    @Body() body: PutRatePlanRequest,
+  ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putRatePlan(db, portfolio.uuid, uuid, body)) };
   }
 
@@ -67,7 +81,11 @@ export class OnboardingController {
   @ApiOperation({ operationId: 'putItemType', summary: 'Create or replace an item type (service, fee or coverage premium)', description: IDEMPOTENT })
   @ApiOkResponse({ type: PutResult })
   @uuidTaken
-  async putItemType(@CurrentPortfolio() portfolio: PortfolioRef, @Param('itemTypeUuid', UuidPipe) uuid: string, @Body() body: PutItemTypeRequest): Promise<PutResult> {
+  async putItemType(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('itemTypeUuid', UuidPipe) uuid: string,
+    @Body() body: PutItemTypeRequest,
+  ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putItemType(db, portfolio.uuid, uuid, body)) };
   }
 
@@ -75,7 +93,11 @@ export class OnboardingController {
   @ApiOperation({ operationId: 'putLeadSource', summary: 'Create or replace a lead source', description: IDEMPOTENT })
   @ApiOkResponse({ type: PutResult })
   @uuidTaken
-  async putLeadSource(@CurrentPortfolio() portfolio: PortfolioRef, @Param('leadSourceUuid', UuidPipe) uuid: string, @Body() body: PutLeadSourceRequest): Promise<PutResult> {
+  async putLeadSource(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('leadSourceUuid', UuidPipe) uuid: string,
+    @Body() body: PutLeadSourceRequest,
+  ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putLeadSource(db, portfolio.uuid, uuid, body)) };
   }
 
@@ -83,7 +105,11 @@ export class OnboardingController {
   @ApiOperation({ operationId: 'putFacility', summary: 'Create or replace a facility (address, phone, hours, time zone)', description: IDEMPOTENT })
   @ApiOkResponse({ type: PutResult })
   @uuidTaken
-  async putFacility(@CurrentPortfolio() portfolio: PortfolioRef, @Param('facilityUuid', UuidPipe) uuid: string, @Body() body: PutFacilityRequest): Promise<PutResult> {
+  async putFacility(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) uuid: string,
+    @Body() body: PutFacilityRequest,
+  ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.facilities.putFacility(db, portfolio.uuid, uuid, body)) };
   }
 

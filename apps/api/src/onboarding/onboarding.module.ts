@@ -5,5 +5,9 @@ import { OnboardingController } from './onboarding.controller';
 import { PortfoliosAdminController } from './portfolios-admin.controller';
 
 /** Onboarding a portfolio through the api (issue 16); `import` uses the same services. */
-@Module({ controllers: [OnboardingController, PortfoliosAdminController], providers: [CatalogService, FacilitySetupService], exports: [CatalogService, FacilitySetupService] })
+@Module({
+  controllers: [OnboardingController, PortfoliosAdminController],
+  providers: [CatalogService, FacilitySetupService],
+  exports: [CatalogService, FacilitySetupService],
+})
 export class OnboardingModule {}

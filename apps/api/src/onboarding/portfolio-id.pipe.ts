@@ -9,7 +9,9 @@ const PORTFOLIO_ID = new RegExp(PORTFOLIO_ID_PATTERN);
 export class PortfolioIdPipe implements PipeTransform<unknown, string> {
   transform(value: unknown): string {
     if (typeof value !== 'string' || !PORTFOLIO_ID.test(value)) {
-      throw new InvalidRequestException([{ field: 'portfolioId', message: 'portfolioId must be 1 to 63 lower-case letters, digits or dashes, starting with a letter or digit' }]);
+      throw new InvalidRequestException([
+        { field: 'portfolioId', message: 'portfolioId must be 1 to 63 lower-case letters, digits or dashes, starting with a letter or digit' },
+      ]);
     }
     return value;
   }

@@ -24,7 +24,8 @@ export class PortfoliosAdminController {
   @ApiOperation({
     operationId: 'putPortfolio',
     summary: 'Create or rename a portfolio (admin key)',
-    description: 'Keyed by its `portfolioId`, the `{portfolio}` segment of its routes: a retry answers `unchanged`. Then `npm run cli -- api-keys create --portfolio <id>` issues its first key.',
+    description:
+      'Keyed by its `portfolioId`, the `{portfolio}` segment of its routes: a retry answers `unchanged`. Then `npm run cli -- api-keys create --portfolio <id>` issues its first key.',
   })
   @ApiParam({ name: 'portfolioId', schema: { type: 'string', pattern: PORTFOLIO_ID_PATTERN } })
   @ApiOkResponse({ type: PortfolioResult })

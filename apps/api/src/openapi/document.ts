@@ -28,12 +28,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   // The operator's own service, not open source: named, as linters and API catalogues expect a license to be.
   const info = { ...config.info, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } };
-  const document = SwaggerModule.createDocument(app, { ...config, info }, {
-    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
-    // Operations carry the spec's area tags; a tag per controller class would only repeat them.
-    autoTagControllers: false,
-    extraModels: [ProblemDetailsSchema],
-  });
+  const document = SwaggerModule.createDocument(
+    app,
+    { ...config, info },
+    {
+      operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+      // Operations carry the spec's area tags; a tag per controller class would only repeat them.
+      autoTagControllers: false,
+      extraModels: [ProblemDetailsSchema],
+    },
+  );
   return toOpenApi31(documentSecurity(documentRequestStrings(documentAtLeastOneField(documentProblems(documentPathParameters(document))))));
 }
 

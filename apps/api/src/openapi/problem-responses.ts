@@ -1,4 +1,12 @@
-import { getSchemaPath, type ContentObject, type HeadersObject, type OpenAPIObject, type OperationObject, type ResponseObject, type ResponsesObject } from '@nestjs/swagger';
+import {
+  getSchemaPath,
+  type ContentObject,
+  type HeadersObject,
+  type OpenAPIObject,
+  type OperationObject,
+  type ResponseObject,
+  type ResponsesObject,
+} from '@nestjs/swagger';
 import { MAX_PATH_PARAMETER_LENGTH, PROBLEM_CONTENT_TYPE } from '@storage/platform';
 import { API_KEY_HEADER, API_KEY_SCOPE_EXTENSION, defaultScope } from '../auth';
 import { mapOperations } from './operations';
@@ -11,7 +19,10 @@ const PROBLEM_CONTENT: ContentObject = { [PROBLEM_CONTENT_TYPE]: { schema: { $re
 /** What a 429 says besides its problem (src/rate-limit). */
 const RATE_LIMITED_HEADERS: HeadersObject = {
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
-  'RateLimit-Policy': { description: 'The limit that refused: its name, requests at once (`q`) and the seconds they refill in (`w`).', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'The limit that refused: its name, requests at once (`q`) and the seconds they refill in (`w`).',
+    schema: { type: 'string' },
+  },
   RateLimit: { description: 'The limit that refused: requests left (`r=0`) and seconds until one more (`t`).', schema: { type: 'string' } },
 };
 

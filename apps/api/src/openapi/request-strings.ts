@@ -47,7 +47,15 @@ export function documentRequestStrings(document: OpenAPIObject): OpenAPIObject {
     const requestBody =
       body === undefined || '$ref' in body
         ? body
-        : { ...body, content: Object.fromEntries(Object.entries(body.content).map(([type, media]) => [type, media.schema === undefined ? media : { ...media, schema: withoutNul(media.schema, refs) }])) };
+        : {
+            ...body,
+            content: Object.fromEntries(
+              Object.entries(body.content).map(([type, media]) => [
+                type,
+                media.schema === undefined ? media : { ...media, schema: withoutNul(media.schema, refs) },
+              ]),
+            ),
+          };
     return { ...operation, ...(parameters === undefined ? {} : { parameters }), ...(requestBody === undefined ? {} : { requestBody }) };
   });
   const schemas = { ...document.components?.schemas };

@@ -67,7 +67,11 @@ export class PortfolioController {
   @ApiTags('Tenants')
   @ApiOperation({ operationId: 'getVehiclesByUuids', summary: 'Vehicles by UUIDs' })
   @ApiOkResponse({ type: [VehicleView] })
-  vehicles(@CurrentPortfolio() portfolio: PortfolioRef, @Param('facilityUuid', UuidPipe) facilityUuid: string, @Body() body: VehicleLookup): Promise<VehicleView[]> {
+  vehicles(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('facilityUuid', UuidPipe) facilityUuid: string,
+    @Body() body: VehicleLookup,
+  ): Promise<VehicleView[]> {
     return this.records.vehicles(portfolio.uuid, facilityUuid, body.vehicleUuids);
   }
 
@@ -102,7 +106,11 @@ export class PortfolioController {
   @ApiTags('Tenants')
   @ApiOperation({ operationId: 'updatePerson', summary: 'Update person email or phone' })
   @ApiOkResponse({ type: PersonContact, description: 'Person updated successfully.' })
-  updatePerson(@CurrentPortfolio() portfolio: PortfolioRef, @Param('personUuid', UuidPipe) personUuid: string, @Body() body: UpdatePerson): Promise<PersonContact> {
+  updatePerson(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('personUuid', UuidPipe) personUuid: string,
+    @Body() body: UpdatePerson,
+  ): Promise<PersonContact> {
     return this.records.updatePerson(portfolio.uuid, personUuid, body);
   }
 

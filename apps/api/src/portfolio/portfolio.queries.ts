@@ -33,4 +33,6 @@ SELECT coalesce((
   WHERE s.facility_uuid = f.uuid AND s.uuid = ANY($3::uuid[])), '[]')::text AS body
 FROM facilities f WHERE f.uuid = $1 AND f.portfolio_uuid = $2`;
 
-export const SIZE_AND_TYPE_GROUPS_STATEMENT = sql<{ body: string }, [string, string, string[]]>(SIZE_AND_TYPE_GROUPS_SQL, { prepared: 'api_op7_size_and_type_groups' });
+export const SIZE_AND_TYPE_GROUPS_STATEMENT = sql<{ body: string }, [string, string, string[]]>(SIZE_AND_TYPE_GROUPS_SQL, {
+  prepared: 'api_op7_size_and_type_groups',
+});

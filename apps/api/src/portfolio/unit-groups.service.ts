@@ -24,9 +24,7 @@ export class UnitGroupsService {
     if (patch.baseWebRateInPennies === undefined && patch.baseStreetRateInPennies === undefined) {
       throw new InvalidRequestException([{ field: 'body', message: 'baseWebRateInPennies or baseStreetRateInPennies is required' }]);
     }
-    const rates = await this.dataSource.transaction((db) =>
-      repriceUnitGroup(db, unitGroupUuid, { base: patch, within: { facilityUuid, portfolioUuid } }),
-    );
+    const rates = await this.dataSource.transaction((db) => repriceUnitGroup(db, unitGroupUuid, { base: patch, within: { facilityUuid, portfolioUuid } }));
     if (rates === null) throw notFound('Unit group', unitGroupUuid);
     return rates;
   }

@@ -15,9 +15,12 @@ import { query, sql } from '@storage/persistence';
 import { withEventTimeStamp } from '@storage/rentals';
 import { nextEventTime } from './event-time';
 
-const CONTEXT = sql<RentalEventContextRow, [string]>(`SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`, {
-  prepared: 'api_rental_event_context',
-});
+const CONTEXT = sql<RentalEventContextRow, [string]>(
+  `SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`,
+  {
+    prepared: 'api_rental_event_context',
+  },
+);
 
 /*
  * The event time recorded on the rental and its context read, in one round trip. The context is as of the

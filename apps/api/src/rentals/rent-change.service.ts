@@ -4,7 +4,13 @@ import type { CalendarDate, EventEnvelope } from '@storage/domain';
 import { sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { CHANGE_RENTS_SQL } from '@storage/rentals';
-import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEnvelope, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
+import {
+  RENTAL_EVENT_CONTEXT_COLUMNS,
+  RENTAL_EVENT_CONTEXT_JOINS,
+  rentalEnvelope,
+  rentalEventContextOf,
+  type RentalEventContextRow,
+} from '@storage/rental-events';
 import { SERVICE_NAME } from '../service-info';
 import { nextEventTime } from './event-time';
 import type { RentalRef } from './rental-lock';

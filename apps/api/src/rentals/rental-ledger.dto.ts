@@ -12,7 +12,11 @@ export class LedgerQuery {
   @Matches(/^[0-9]{1,18}$/, { message: 'after must be the position of an entry (a whole number)' })
   after?: string;
 
-  @ApiPropertyOptional({ type: 'string', pattern: LIMIT_PATTERN, description: `Entries per page, 1 to ${LEDGER_PAGE_LIMIT.max} (default ${LEDGER_PAGE_LIMIT.default}).` })
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: LIMIT_PATTERN,
+    description: `Entries per page, 1 to ${LEDGER_PAGE_LIMIT.max} (default ${LEDGER_PAGE_LIMIT.default}).`,
+  })
   @IsOptional()
   @Matches(new RegExp(LIMIT_PATTERN), { message: `limit must be a whole number from 1 to ${LEDGER_PAGE_LIMIT.max}` })
   limit?: string;

@@ -7,15 +7,7 @@ import { PaymentsService } from './payments.service';
 import { RentChangeService } from './rent-change.service';
 import type { RentalRef } from './rental-lock';
 import { RentalServicesService } from './rental-services.service';
-import {
-  AddServiceRequest,
-  PaymentRecorded,
-  RecordPaymentRequest,
-  RentalView,
-  RentChangeRequest,
-  TransferRequest,
-  TransferResult,
-} from './rentals.dto';
+import { AddServiceRequest, PaymentRecorded, RecordPaymentRequest, RentalView, RentChangeRequest, TransferRequest, TransferResult } from './rentals.dto';
 import { RENTAL_DELINQUENT_PROBLEM, TransferService } from './transfer.service';
 
 const MOVED_OUT = 'The rental has moved out.';

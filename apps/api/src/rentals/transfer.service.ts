@@ -62,7 +62,10 @@ export class TransferService {
       await carryAppliedPromotions(db, old.uuid, newRentalUuid);
       await transferBalance(db, { rentalRecordUuid: old.uuid, balanceInPennies: old.balanceInPennies }, newRentalUuid, today);
       // Operation 3 shows the converted lead where the tenant is now.
-      await db.query('UPDATE leads SET converted_rental_record_uuid = $2, updated_at = now() WHERE converted_rental_record_uuid = $1', [old.uuid, newRentalUuid]);
+      await db.query('UPDATE leads SET converted_rental_record_uuid = $2, updated_at = now() WHERE converted_rental_record_uuid = $1', [
+        old.uuid,
+        newRentalUuid,
+      ]);
       // The balance moved with the tenant; the part of it that is credit is what the transfer credits.
       const transferCreditAmountInPennies = Math.max(0, -old.balanceInPennies);
       const transfer = {

@@ -15,7 +15,10 @@ export class CheckPreexistingResult {
 export class ValidatePreexistingRequest {
   @ApiProperty({ format: 'uuid' }) @IsUuidString() facilityUuid!: string;
   @ApiProperty({ format: 'email' }) @IsEmailAddress() email!: string;
-  @ApiProperty({ description: 'The code emailed by check-preexisting.', pattern: '^\\d{6}$', example: '123456' }) @IsString() @Matches(/^\d{6}$/, { message: 'code must be 6 digits' }) code!: string;
+  @ApiProperty({ description: 'The code emailed by check-preexisting.', pattern: '^\\d{6}$', example: '123456' })
+  @IsString()
+  @Matches(/^\d{6}$/, { message: 'code must be 6 digits' })
+  code!: string;
 }
 
 export class Beneficiary {

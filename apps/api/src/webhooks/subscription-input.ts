@@ -10,9 +10,7 @@ const notAnEventType = (value: string): string => `"${shorten(value, 40)}" is no
 
 /** The seven hyphenated names only (spec 6.1); every other value is named in the 400. Duplicates collapse. */
 export function eventTypesOf(values: readonly string[], field = 'eventTypes'): PublicEventType[] {
-  const bad = values.flatMap((value, index) =>
-    isPublicEventType(value) ? [] : [{ field: `${field}[${index}]`, message: notAnEventType(value) }],
-  );
+  const bad = values.flatMap((value, index) => (isPublicEventType(value) ? [] : [{ field: `${field}[${index}]`, message: notAnEventType(value) }]));
   if (bad.length > 0) throw new InvalidRequestException(bad);
   return PUBLIC_EVENT_TYPES.filter((type) => values.includes(type));
 }

@@ -19,7 +19,15 @@ import {
 } from '@storage/webhooks';
 import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from '../auth';
 import { eventTypeOf, eventTypesOf, filterUuids, targetUrlSyntax, vettedTargetUrl } from './subscription-input';
-import type { CreatedSubscription, CreateSubscription, SubscriptionList, SubscriptionView, Unsubscribe, Unsubscribed, UpdateSubscription } from './webhooks.dto';
+import type {
+  CreatedSubscription,
+  CreateSubscription,
+  SubscriptionList,
+  SubscriptionView,
+  Unsubscribe,
+  Unsubscribed,
+  UpdateSubscription,
+} from './webhooks.dto';
 import { ADDRESS_POLICY, HOST_RESOLVER } from './webhooks.tokens';
 
 /** A subscription as stored: its event types are the public ones operations 15 and 17 accepted. */

@@ -24,10 +24,10 @@ export class WebhookCommandsService {
     const portfolio = await this.subscriptions.portfolio(principal, input.portfolio);
     const eventType = eventTypeOf(input.eventType, 'eventType');
     return this.dataSource.transaction(async (manager) => {
-      const [{ endpoints }] = (await manager.query<[{ endpoints: number }]>(
+      const [{ endpoints }] = await manager.query<[{ endpoints: number }]>(
         `SELECT count(*)::int AS endpoints FROM webhook_endpoints WHERE portfolio = $1 AND $2 = ANY(event_types) AND disabled_at IS NULL`,
         [portfolio.portfolioId, eventType],
-      ));
+      );
       if (endpoints === 0) throw new NotFoundException(`No enabled endpoint of portfolio ${portfolio.portfolioId} subscribes to ${eventType}.`);
       const envelope = createEnvelope({
         type: 'webhook-test-event',

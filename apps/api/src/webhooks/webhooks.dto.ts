@@ -6,7 +6,13 @@ import { IsOmittable, IsUuidString } from '../common';
 const MAX_FILTER_UUIDS = 500;
 /** An absolute URL (the rules no schema can say, HTTPS to a public address, are in the description and answered 400). */
 export const targetUrlDoc = (description: string): ApiPropertyOptions => ({ type: 'string', format: 'uri', maxLength: 2_048, description });
-const eventTypesDoc: ApiPropertyOptions = { type: [String], enum: [...PUBLIC_EVENT_TYPES], minItems: 1, maxItems: 7, description: 'One or more of the seven event types.' };
+const eventTypesDoc: ApiPropertyOptions = {
+  type: [String],
+  enum: [...PUBLIC_EVENT_TYPES],
+  minItems: 1,
+  maxItems: 7,
+  description: 'One or more of the seven event types.',
+};
 
 export class CreateSubscription {
   @ApiProperty({ minLength: 1, maxLength: 200 }) @IsString() @MinLength(1) @MaxLength(200) vendorName!: string;
@@ -14,18 +20,48 @@ export class CreateSubscription {
   @ApiProperty(eventTypesDoc) @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes!: string[];
   @ApiProperty({ maxLength: 1_000 }) @IsString() @MaxLength(1_000) description!: string;
   @ApiProperty({ minLength: 1, description: 'The portfolio (database prefix).' }) @IsString() @MinLength(1) portfolio!: string;
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_UUIDS)
+  @IsUuidString({ each: true })
+  facilityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_UUIDS)
+  @IsUuidString({ each: true })
+  amenityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_UUIDS)
+  @IsUuidString({ each: true })
+  unitTypes?: string[];
 }
 
 export class UpdateSubscription {
   @ApiPropertyOptional(targetUrlDoc('Identifies the subscription when not given as a query parameter.')) @IsOmittable() @IsString() targetUrl?: string;
   @ApiPropertyOptional(eventTypesDoc) @IsOmittable() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes?: string[];
   @ApiPropertyOptional({ maxLength: 1_000 }) @IsOmittable() @IsString() @MaxLength(1_000) description?: string;
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) facilityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) amenityUuids?: string[];
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS }) @IsOmittable() @IsArray() @ArrayMaxSize(MAX_FILTER_UUIDS) @IsUuidString({ each: true }) unitTypes?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS })
+  @IsOmittable()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_UUIDS)
+  @IsUuidString({ each: true })
+  facilityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS })
+  @IsOmittable()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_UUIDS)
+  @IsUuidString({ each: true })
+  amenityUuids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS })
+  @IsOmittable()
+  @IsArray()
+  @ArrayMaxSize(MAX_FILTER_UUIDS)
+  @IsUuidString({ each: true })
+  unitTypes?: string[];
 }
 
 export class Unsubscribe {
@@ -36,7 +72,10 @@ export class Unsubscribe {
 
 export class SendTestEvent {
   @ApiProperty({ enum: [...PUBLIC_EVENT_TYPES] }) @IsString() eventType!: string;
-  @ApiProperty({ minLength: 1, description: 'The portfolio (database prefix) whose endpoints receive the test message.' }) @IsString() @MinLength(1) portfolio!: string;
+  @ApiProperty({ minLength: 1, description: 'The portfolio (database prefix) whose endpoints receive the test message.' })
+  @IsString()
+  @MinLength(1)
+  portfolio!: string;
 }
 
 export class SubscriptionView {

@@ -12,7 +12,9 @@ describeWithKafka('rental lifecycle, Kafka transport (outbox relay to the broker
 
   beforeAll(async () => {
     api = await startLifecycleApi({ kafkaBrokers: brokers });
-    consumer = new Kafka({ clientId: 'lifecycle-test', brokers: brokers.split(','), logLevel: logLevel.NOTHING }).consumer({ groupId: `lifecycle-test-${randomUUID()}` });
+    consumer = new Kafka({ clientId: 'lifecycle-test', brokers: brokers.split(','), logLevel: logLevel.NOTHING }).consumer({
+      groupId: `lifecycle-test-${randomUUID()}`,
+    });
     await consumer.connect();
     // The topics are shared with other suites: every message is kept, and the walk's rentals picked out below.
     await consumer.subscribe({ topics: [TENANT_LIFECYCLE_TOPIC, BILLING_TOPIC], fromBeginning: true });
@@ -35,7 +37,10 @@ describeWithKafka('rental lifecycle, Kafka transport (outbox relay to the broker
     await eventually(() => expect(ofWalk(TENANT_LIFECYCLE_TOPIC)).toHaveLength(walk.expected.length), { timeoutMs: 30_000 });
     const lifecycle = ofWalk(TENANT_LIFECYCLE_TOPIC);
     lifecycle.forEach((message) => expect(message.key).toBe(message.envelope.key));
-    expectWalkEvents(lifecycle.map((message) => message.envelope), walk);
+    expectWalkEvents(
+      lifecycle.map((message) => message.envelope),
+      walk,
+    );
 
     // The move-in's two charges, then the payment.
     await eventually(() => expect(ofWalk(BILLING_TOPIC)).toHaveLength(3), { timeoutMs: 30_000 });

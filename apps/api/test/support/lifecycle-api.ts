@@ -62,7 +62,12 @@ export async function startLifecycleApi(options: { kafkaBrokers?: string } = {})
     db,
     baseUrl,
     call: (method, url, body) =>
-      inject(method, url, { 'x-api-key': apiKey!, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body === undefined ? undefined : JSON.stringify(body)),
+      inject(
+        method,
+        url,
+        { 'x-api-key': apiKey!, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body === undefined ? undefined : JSON.stringify(body),
+      ),
     postForm: (url, form) => inject('POST', url, { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(form).toString()),
     close: async () => {
       await app.close();

@@ -35,7 +35,11 @@ export class BillingDay {
     const worker = async (): Promise<void> => {
       for (let start = next; start < due.length; start = next) {
         next = start + BATCH;
-        await this.billBatch(due.slice(start, next).map((row) => row.uuid), businessDate, result);
+        await this.billBatch(
+          due.slice(start, next).map((row) => row.uuid),
+          businessDate,
+          result,
+        );
       }
     };
     await Promise.all(Array.from({ length: Math.min(Math.max(1, workers), Math.ceil(due.length / BATCH)) }, worker));
@@ -47,7 +51,9 @@ export class BillingDay {
     let pending = uuids;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > MAX_CONFLICTS) {
-        result.failures.push(...pending.map((rentalRecordUuid) => ({ rentalRecordUuid, error: new Error(`Rental record ${rentalRecordUuid} kept changing while being billed`) })));
+        result.failures.push(
+          ...pending.map((rentalRecordUuid) => ({ rentalRecordUuid, error: new Error(`Rental record ${rentalRecordUuid} kept changing while being billed`) })),
+        );
         return;
       }
       try {

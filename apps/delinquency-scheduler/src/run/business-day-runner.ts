@@ -119,7 +119,21 @@ export class BusinessDayRunner {
     workers: number = this.concurrency,
   ): Promise<RunResult[]> {
     const lock = await FacilityLock.acquire(this.dataSource, facilityUuid, options.wait);
-    if (lock === null) return [{ facilityUuid, businessDate: from, billed: 0, charges: 0, autopayApproved: 0, autopayDeclined: 0, candidates: 0, done: 0, transitions: 0, skipped: true }];
+    if (lock === null)
+      return [
+        {
+          facilityUuid,
+          businessDate: from,
+          billed: 0,
+          charges: 0,
+          autopayApproved: 0,
+          autopayDeclined: 0,
+          candidates: 0,
+          done: 0,
+          transitions: 0,
+          skipped: true,
+        },
+      ];
     try {
       const results: RunResult[] = [];
       for (let date = from; date <= through; date = addDays(date, 1)) {

@@ -11,10 +11,9 @@ export async function runBusinessDate(
   runner: BusinessDayRunner,
   options: { asOf: CalendarDate; facilityUuid?: string; onProgress?: (progress: RunProgress) => void },
 ): Promise<RunResult[]> {
-  const rows: { uuid: string }[] = await dataSource.query(
-    'SELECT uuid FROM facilities WHERE $1::uuid IS NULL OR uuid = $1 ORDER BY uuid',
-    [options.facilityUuid ?? null],
-  );
+  const rows: { uuid: string }[] = await dataSource.query('SELECT uuid FROM facilities WHERE $1::uuid IS NULL OR uuid = $1 ORDER BY uuid', [
+    options.facilityUuid ?? null,
+  ]);
   if (options.facilityUuid !== undefined && rows.length === 0) throw new Error(`Facility ${options.facilityUuid} not found.`);
   const runOptions = { wait: true, ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
   const runs = rows.map(({ uuid }) => ({ facilityUuid: uuid, from: options.asOf, through: options.asOf }));

@@ -38,11 +38,15 @@ describe('autopay on the business day', () => {
   }
 
   const balanceOf = async (rentalRecordUuid: string): Promise<number | undefined> => {
-    const rows: { balance: number }[] = await scheduler.dataSource.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
+    const rows: { balance: number }[] = await scheduler.dataSource.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [
+      rentalRecordUuid,
+    ]);
     return rows[0]?.balance;
   };
   const paymentsOf = async (rentalRecordUuid: string): Promise<{ uuid: string; amount: number; paidOn: string }[]> =>
-    scheduler.dataSource.query('SELECT uuid, amount_in_pennies AS amount, paid_on::text AS "paidOn" FROM payments WHERE rental_record_uuid = $1', [rentalRecordUuid]);
+    scheduler.dataSource.query('SELECT uuid, amount_in_pennies AS amount, paid_on::text AS "paidOn" FROM payments WHERE rental_record_uuid = $1', [
+      rentalRecordUuid,
+    ]);
 
   it('pays what billing made due with an approving method: a PAYMENT entry, payment-recorded, nothing owed, never OVERDUE', async () => {
     const rental = await autopayRental('pm_card_visa');
@@ -80,7 +84,13 @@ describe('autopay on the business day', () => {
     const events = await outboxEvents(scheduler.dataSource, rental);
     const [declined, ...more] = ofType(events, 'payment-declined');
     expect(more).toEqual([]);
-    expect(declined?.payload).toEqual({ rentalRecordUuid: rental, attemptUuid: declined?.eventId, amountInPennies: MONTH, reason: 'card_declined', dueDate: DUE });
+    expect(declined?.payload).toEqual({
+      rentalRecordUuid: rental,
+      attemptUuid: declined?.eventId,
+      amountInPennies: MONTH,
+      reason: 'card_declined',
+      dueDate: DUE,
+    });
     expect(ofType(events, 'payment-recorded')).toEqual([]);
     expect(await paymentsOf(rental)).toEqual([]);
     expect(statusTrail(events)).toEqual(['null→OVERDUE@2025-03-07']);

@@ -47,7 +47,15 @@ describe('missed days are caught up in order, per facility time zone', () => {
       `SELECT facility_uuid, business_date::text FROM delinquency_runs WHERE completed_at IS NOT NULL ORDER BY completed_at`,
     );
     expect(runs.filter((run) => run.facility_uuid === auckland.facilityUuid).map((run) => run.business_date)).toEqual([
-      '2025-03-05', '2025-03-06', '2025-03-07', '2025-03-08', '2025-03-09', '2025-03-10', '2025-03-11', '2025-03-12', '2025-03-13',
+      '2025-03-05',
+      '2025-03-06',
+      '2025-03-07',
+      '2025-03-08',
+      '2025-03-09',
+      '2025-03-10',
+      '2025-03-11',
+      '2025-03-12',
+      '2025-03-13',
     ]);
     expect(runs.filter((run) => run.facility_uuid === chicago.facilityUuid).map((run) => run.business_date)).toEqual(['2025-03-12']);
     expect(statusTrail(await outboxEvents(scheduler.dataSource, late.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07', 'OVERDUE→OVERLOCK@2025-03-11']);
@@ -114,7 +122,9 @@ describe('two scheduler instances over the same rentals', () => {
       expect(billed.map((entry) => `${entry.kind}@${entry.dueOn}`)).toEqual(periods.flatMap((due) => [`RENT@${due}`, `SERVICE_FEE@${due}`]));
       const charges = ofType(await outboxEvents(first.dataSource, rentalRecordUuid), 'charge-posted').map((event) => event.payload.chargeUuid);
       expect(billed.every((entry) => charges.includes(entry.entryUuid))).toBe(true);
-      const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
+      const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [
+        rentalRecordUuid,
+      ]);
       expect(balance).toBe(balanceOf(asLedgerLines(entries)));
     }
   }
@@ -123,10 +133,9 @@ describe('two scheduler instances over the same rentals', () => {
     await first.dataSource.query('DELETE FROM outbox');
     const rentals = await seedRentals(20);
     const asOf = '2025-06-20';
-    const facilities: { facility_uuid: string }[] = await first.dataSource.query(
-      'SELECT DISTINCT facility_uuid FROM rental_records WHERE uuid = ANY($1)',
-      [rentals.map((rental) => rental.rentalRecordUuid)],
-    );
+    const facilities: { facility_uuid: string }[] = await first.dataSource.query('SELECT DISTINCT facility_uuid FROM rental_records WHERE uuid = ANY($1)', [
+      rentals.map((rental) => rental.rentalRecordUuid),
+    ]);
     const billing = [new BillingDay(first.dataSource), new BillingDay(second.dataSource)];
     const payments = rentals.map(({ rentalRecordUuid }) => changeBalance(second.dataSource, rentalRecordUuid, -700, asOf));
     const runs = facilities.flatMap(({ facility_uuid }) => [...billing, ...billing].map((instance) => instance.bill(facility_uuid, asOf, 3)));
@@ -155,11 +164,16 @@ describe('two scheduler instances over the same rentals', () => {
     const asOf = '2025-04-30';
     const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 0 };
     const reversed = [...rentals].reverse();
-    await Promise.all([viaRun(first, rentals, asOf, schedule), viaRun(first, reversed, asOf, schedule), viaRun(second, reversed, asOf, schedule), viaRun(second, rentals, asOf, schedule)]);
+    await Promise.all([
+      viaRun(first, rentals, asOf, schedule),
+      viaRun(first, reversed, asOf, schedule),
+      viaRun(second, reversed, asOf, schedule),
+      viaRun(second, rentals, asOf, schedule),
+    ]);
     await expectEachStageOnce(rentals, asOf);
   });
 
-  it("applies each transition and its late fee once when several workers race on the same rentals", async () => {
+  it('applies each transition and its late fee once when several workers race on the same rentals', async () => {
     await first.dataSource.query('DELETE FROM outbox');
     const rentals = await seedRentals(20);
     const asOf = '2025-04-30';
@@ -170,7 +184,9 @@ describe('two scheduler instances over the same rentals', () => {
     for (const { rentalRecordUuid } of rentals) {
       const [fee, ...more] = ofType(await outboxEvents(first.dataSource, rentalRecordUuid), 'charge-posted');
       expect(more).toHaveLength(0);
-      const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
+      const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [
+        rentalRecordUuid,
+      ]);
       expect(fee?.payload.balanceAfterInPennies).toBe(balance);
       // The fee is the ledger's entry the event names, once, and the balance is the sum of the entries.
       const entries = await ledgerEntries(first.dataSource.manager, rentalRecordUuid);

@@ -13,8 +13,7 @@ describe('delinquency run --as-of (the CLI)', () => {
   });
   afterAll(() => bed.close());
 
-  const cli = (...args: string[]) =>
-    spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: bed.database.url }, encoding: 'utf8' });
+  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: bed.database.url }, encoding: 'utf8' });
 
   it('runs a business date for every facility with progress output, and again without effect', async () => {
     const facility = await seedFacility(bed.scheduler.dataSource);
@@ -22,7 +21,9 @@ describe('delinquency run --as-of (the CLI)', () => {
     const first = cli('delinquency', 'run', '--as-of', '2025-03-11');
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain(`2025-03-11 facility ${facility.facilityUuid}: 0 rental(s) billed, 0 charge(s), autopay 0 approved / 0 declined; 1/1 candidates, 2 transition(s)`);
+    expect(first.stdout).toContain(
+      `2025-03-11 facility ${facility.facilityUuid}: 0 rental(s) billed, 0 charge(s), autopay 0 approved / 0 declined; 1/1 candidates, 2 transition(s)`,
+    );
     expect(first.stdout).toContain('2025-03-11: 1 facility run(s), 0 rental(s) billed, 0 charge(s), autopay 0 approved / 0 declined, 2 transition(s)');
     // April 1st bills the month's rent and service; a rerun of the day bills nothing again.
     const april = cli('delinquency', 'run', '--as-of', '2025-04-01');

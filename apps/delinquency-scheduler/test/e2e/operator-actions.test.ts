@@ -103,7 +103,10 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     added = await newEvents(rentalRecordUuid, seen);
     expectStatusChange(added, rental, { ...billedApril, balance: 0 }, { delinquencyUuid, from: 'OVERDUE', to: 'WRITTEN_OFF' });
     seen += added.length;
-    expect((await ledgerEntries(scheduler.dataSource.manager, rentalRecordUuid)).at(-1)).toMatchObject({ kind: 'WRITE_OFF', amountInPennies: -billedApril.balance });
+    expect((await ledgerEntries(scheduler.dataSource.manager, rentalRecordUuid)).at(-1)).toMatchObject({
+      kind: 'WRITE_OFF',
+      amountInPennies: -billedApril.balance,
+    });
 
     await expect(scheduler.delinquency.pause(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
     await expect(scheduler.delinquency.writeOff(ref(rentalRecordUuid))).rejects.toBeInstanceOf(IllegalDelinquencyTransition);
@@ -135,12 +138,7 @@ function operatorActions(kafkaBrokers: string | undefined): void {
       [1200, '2025-03-01'],
       [2000, '2025-01-07'],
     ]);
-    expect(statusTrail(all)).toEqual([
-      'null→OVERDUE@2025-01-07',
-      'OVERDUE→OVERLOCK@2025-01-11',
-      'OVERLOCK→LIEN@2025-01-31',
-      'LIEN→AUCTION@2025-03-02',
-    ]);
+    expect(statusTrail(all)).toEqual(['null→OVERDUE@2025-01-07', 'OVERDUE→OVERLOCK@2025-01-11', 'OVERLOCK→LIEN@2025-01-31', 'LIEN→AUCTION@2025-03-02']);
     const owing: RentalShown = { balance: 34400, nextDueDate: '2025-04-01' };
     const changes = ofType(all, 'delinquency-status-change');
     const delinquencyUuid = changes[0].payload.delinquencyStatusChange.delinquencyUuid;

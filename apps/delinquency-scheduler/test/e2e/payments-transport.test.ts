@@ -51,7 +51,11 @@ function paymentsSuite(kafkaBrokers: string | undefined): void {
     const publisher = new OutboxPublisher('delinquency-scheduler');
     const unknownRental = randomUUID();
     await scheduler.dataSource.transaction(async (manager) => {
-      for (const [rentalRecordUuid, balanceAfterInPennies] of [[unknownRental, 0], [partial.rentalRecordUuid, 500], [cleared.rentalRecordUuid, 0]] as const) {
+      for (const [rentalRecordUuid, balanceAfterInPennies] of [
+        [unknownRental, 0],
+        [partial.rentalRecordUuid, 500],
+        [cleared.rentalRecordUuid, 0],
+      ] as const) {
         const envelope = createEnvelope({
           type: 'payment-recorded',
           payload: { rentalRecordUuid, paymentUuid: randomUUID(), amountInPennies: 11500, balanceAfterInPennies, paidOn: '2025-03-12' },
@@ -72,10 +76,9 @@ function paymentsSuite(kafkaBrokers: string | undefined): void {
     const [paid] = (await outboxEvents(scheduler.dataSource, cleared.rentalRecordUuid)).filter((event) => event.type === 'delinquency-status-change').slice(-1);
     expect(paid?.type === 'delinquency-status-change' && paid.payload.delinquencyStatusChange.paymentDate).toBe('2025-03-12');
     expect(statusTrail(await outboxEvents(scheduler.dataSource, partial.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07', 'OVERDUE→OVERLOCK@2025-03-11']);
-    const processed: { count: number }[] = await scheduler.dataSource.query(
-      'SELECT count(*)::int AS count FROM processed_events WHERE consumer_group = $1',
-      [PAYMENTS_GROUP],
-    );
+    const processed: { count: number }[] = await scheduler.dataSource.query('SELECT count(*)::int AS count FROM processed_events WHERE consumer_group = $1', [
+      PAYMENTS_GROUP,
+    ]);
     // The unknown rental's payment too: handled (marked processed), not dead-lettered after retries.
     expect(processed[0].count).toBe(3);
   });

@@ -43,7 +43,11 @@ describe('a rental whose transition fails', () => {
 
     const worker = await scheduler.advancer.worker();
     try {
-      const result = await worker.advance(rentals.map((rental) => rental.rentalRecordUuid), '2025-03-07', schedule);
+      const result = await worker.advance(
+        rentals.map((rental) => rental.rentalRecordUuid),
+        '2025-03-07',
+        schedule,
+      );
       expect(result.transitions).toBe(healthy.length);
       expect(result.failures.map((failure) => failure.rentalRecordUuid)).toEqual([broken.rentalRecordUuid]);
       expect(String(result.failures[0]?.error)).toContain('refused for the test');

@@ -84,16 +84,13 @@ function journey(kafkaBrokers: string | undefined): void {
     const all = await events();
     // April 1st: the month's rent and service, due that day, each a charge of its own.
     const april = ofType(all, 'charge-posted').slice(1);
-    expect(april.map((charge) => [charge.payload.description, charge.payload.amountInPennies, charge.payload.balanceAfterInPennies, charge.payload.dueDate])).toEqual([
+    expect(
+      april.map((charge) => [charge.payload.description, charge.payload.amountInPennies, charge.payload.balanceAfterInPennies, charge.payload.dueDate]),
+    ).toEqual([
       ['Rent 2025-04-01 to 2025-04-30', 10000, 22000, '2025-04-01'],
       ['Tenant protection', 1200, 23200, '2025-04-01'],
     ]);
-    expect(statusTrail(all)).toEqual([
-      'null→OVERDUE@2025-03-07',
-      'OVERDUE→OVERLOCK@2025-03-11',
-      'OVERLOCK→LIEN@2025-03-31',
-      'LIEN→AUCTION@2025-04-30',
-    ]);
+    expect(statusTrail(all)).toEqual(['null→OVERDUE@2025-03-07', 'OVERDUE→OVERLOCK@2025-03-11', 'OVERLOCK→LIEN@2025-03-31', 'LIEN→AUCTION@2025-04-30']);
     const changes = ofType(all, 'delinquency-status-change');
     const delinquencyUuid = changes[0].payload.delinquencyStatusChange.delinquencyUuid;
     for (const change of changes) {

@@ -38,10 +38,11 @@ export async function seedFacility(db: DataSource, options: { timeZone?: string;
     [f.facilityUuid, f.portfolioUuid, options.timeZone ?? 'America/Chicago'],
   );
   await db.query(`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Climate controlled')`, [f.unitTypeUuid, f.portfolioUuid]);
-  await db.query(
-    `INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`,
-    [sizeAndTypeGroupUuid, f.facilityUuid, f.unitTypeUuid],
-  );
+  await db.query(`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`, [
+    sizeAndTypeGroupUuid,
+    f.facilityUuid,
+    f.unitTypeUuid,
+  ]);
   await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [
     ratePlanUuid,
     f.portfolioUuid,

@@ -3,10 +3,9 @@ import { parseEnvelope, type EventEnvelope, type EventType } from '@storage/doma
 
 /** Every event the outbox holds (for one rental when given), in log order, each validated. */
 export async function outboxEvents(db: DataSource, rentalRecordUuid?: string): Promise<EventEnvelope[]> {
-  const rows: { envelope: unknown }[] = await db.query(
-    'SELECT envelope FROM outbox WHERE $1::text IS NULL OR key = $1 ORDER BY id',
-    [rentalRecordUuid ?? null],
-  );
+  const rows: { envelope: unknown }[] = await db.query('SELECT envelope FROM outbox WHERE $1::text IS NULL OR key = $1 ORDER BY id', [
+    rentalRecordUuid ?? null,
+  ]);
   return rows.map((row) => parseEnvelope(row.envelope));
 }
 

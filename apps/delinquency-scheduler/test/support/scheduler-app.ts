@@ -7,12 +7,15 @@ import { loadServiceConfig } from '../../src/config';
 
 /** The scheduler app as main.ts wires it (timer off); with brokers, its relay carries the outbox to Kafka once initialised. */
 export function createSchedulerApp(url: string, kafkaBrokers: string | undefined): Promise<NestFastifyApplication> {
-  const config = loadServiceConfig({ DATABASE_URL: url, SCHEDULER_TICK_SECONDS: '0', LOG_LEVEL: 'warn', ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}) });
-  return NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, { url, embedded: false, release: async () => undefined }),
-    new FastifyAdapter(),
-    { logger: ['error', 'warn'] },
-  );
+  const config = loadServiceConfig({
+    DATABASE_URL: url,
+    SCHEDULER_TICK_SECONDS: '0',
+    LOG_LEVEL: 'warn',
+    ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}),
+  });
+  return NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { url, embedded: false, release: async () => undefined }), new FastifyAdapter(), {
+    logger: ['error', 'warn'],
+  });
 }
 
 /**

@@ -164,10 +164,13 @@ export class DeliveryEngine {
   private wakeAt(at: number): void {
     if (!this.running || (this.dueTimer && this.dueTimer.at <= at)) return;
     clearTimeout(this.dueTimer?.timer);
-    const timer = setTimeout(() => {
-      this.dueTimer = undefined;
-      this.wake();
-    }, Math.max(0, at - this.clock.now().getTime()));
+    const timer = setTimeout(
+      () => {
+        this.dueTimer = undefined;
+        this.wake();
+      },
+      Math.max(0, at - this.clock.now().getTime()),
+    );
     this.dueTimer = { at, timer };
   }
 

@@ -25,7 +25,7 @@ interface StoredSecrets {
 export async function sealEndpointSecrets(dataSource: DataSource, keyring: SecretKeyring): Promise<SealingReport> {
   const report: SealingReport = { sealed: 0, unreadable: [] };
   const primaryPrefix = `v1:${keyring.primaryKeyId}:`;
-  for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
+  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
     const rows: StoredSecrets[] = await dataSource.query(
       `SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints
        WHERE id > $1 AND (NOT starts_with(secret, $2) OR NOT starts_with(previous_secret, $2))

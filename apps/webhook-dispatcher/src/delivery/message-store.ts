@@ -111,8 +111,14 @@ export class MessageStore {
       ]);
       const failed = batch.filter((r) => r.outcome !== 'succeeded');
       const succeeded = batch.filter((r) => r.outcome === 'succeeded');
-      await startFailureRuns(manager, failed.map((r) => ({ endpointId: r.message.endpointId, attemptedAt: r.attemptedAt })));
-      await endFailureRuns(manager, succeeded.map((r) => r.message.endpointId));
+      await startFailureRuns(
+        manager,
+        failed.map((r) => ({ endpointId: r.message.endpointId, attemptedAt: r.attemptedAt })),
+      );
+      await endFailureRuns(
+        manager,
+        succeeded.map((r) => r.message.endpointId),
+      );
       const disabled = await disableEndpoints(manager, {
         at: now,
         gone: batch.filter((r) => r.outcome === 'gone').map((r) => r.message.endpointId),

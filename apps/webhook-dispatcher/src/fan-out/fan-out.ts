@@ -55,9 +55,7 @@ export async function fanOutOnce(db: Queryable, mark: ProcessedMark, event: FanO
 type Queryable = Pick<EntityManager, 'query'>;
 
 function messagesCte(options: FanOutOptions, gate: string): string {
-  const onConflict = options.redeliver
-    ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at`
-    : 'DO NOTHING';
+  const onConflict = options.redeliver ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at` : 'DO NOTHING';
   return `created AS (
      INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, 'pending', 0, $5, $5

@@ -28,7 +28,14 @@ function addedObject(type: PublicEventType, day: string): Record<string, unknown
         },
       };
     case 'recurring-service-change':
-      return { recurringServiceChange: { previousAdditionalServicesFees: [], currentAdditionalServicesFees: [], serviceChangeDate: day, serviceChangeEffectiveDate: day } };
+      return {
+        recurringServiceChange: {
+          previousAdditionalServicesFees: [],
+          currentAdditionalServicesFees: [],
+          serviceChangeDate: day,
+          serviceChangeEffectiveDate: day,
+        },
+      };
     case 'auction':
       return {
         auction: {

@@ -33,9 +33,22 @@ th{background:#f4f4f4}.ok{color:#176317}.failed{color:#a11}.pending{color:#865d0
 form.inline{display:inline}code{background:#f4f4f4;padding:0 .25rem}nav a{margin-right:1rem}`;
 
 export function layout(title: string, body: Html): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Webhook portal</title>
-<meta name="viewport" content="width=device-width,initial-scale=1"><style>${new Html(STYLE)}</style></head>
-<body><nav><a href="/portal">Endpoints</a></nav><h1>${title}</h1>${body}</body></html>`.value;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <title>${title} · Webhook portal</title>
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <style>
+          ${new Html(STYLE)}
+        </style>
+      </head>
+      <body>
+        <nav><a href="/portal">Endpoints</a></nav>
+        <h1>${title}</h1>
+        ${body}
+      </body>
+    </html>`.value;
 }
 
 export interface Bucket {
@@ -53,9 +66,19 @@ export function barChart(buckets: readonly Bucket[], title: string): Html {
     const okHeight = Math.round((bucket.succeeded / max) * height);
     const failHeight = Math.round((bucket.failed / max) * height);
     const x = index * (width + 2);
-    return html`<g><title>${bucket.label}: ${bucket.succeeded} succeeded, ${bucket.failed} failed</title>
-<rect x="${x}" y="${height - okHeight}" width="${width}" height="${okHeight}" fill="#2e8b57"/>
-<rect x="${x}" y="${height - okHeight - failHeight}" width="${width}" height="${failHeight}" fill="#c0392b"/></g>`;
+    return html`<g
+      ><title>${bucket.label}: ${bucket.succeeded} succeeded, ${bucket.failed} failed</title>
+      <rect x="${x}" y="${height - okHeight}" width="${width}" height="${okHeight}" fill="#2e8b57" />
+      <rect x="${x}" y="${height - okHeight - failHeight}" width="${width}" height="${failHeight}" fill="#c0392b"
+    /></g>`;
   });
-  return html`<svg role="img" aria-label="${title}" width="${buckets.length * (width + 2)}" height="${height}" viewBox="0 0 ${buckets.length * (width + 2)} ${height}">${bars}</svg>`;
+  return html`<svg
+    role="img"
+    aria-label="${title}"
+    width="${buckets.length * (width + 2)}"
+    height="${height}"
+    viewBox="0 0 ${buckets.length * (width + 2)} ${height}"
+  >
+    ${bars}
+  </svg>`;
 }

@@ -6,8 +6,7 @@ import type { AttemptView, EndpointSummary, MessageView, Rates } from './portal-
 
 const when = (date: Date | null): string => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '');
 const percent = (part: number, whole: number): string => (whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)} %`);
-const duration = (ms: number): string =>
-  ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`;
+const duration = (ms: number): string => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`);
 
 export type DeniedReason = 'expired' | 'invalid' | 'missing' | 'revoked';
 
@@ -24,19 +23,24 @@ export function deniedPage(reason: DeniedReason): string {
 
 /** The page for a refused form post (no or wrong form token): nothing was changed. */
 export function forbiddenPage(): string {
-  return layout('Not allowed', html`<p id="denied">This form was not sent from this portal session; nothing was changed. Go back to the portal and try again.</p>`);
+  return layout(
+    'Not allowed',
+    html`<p id="denied">This form was not sent from this portal session; nothing was changed. Go back to the portal and try again.</p>`,
+  );
 }
 
 /** A form field carrying the session's token against cross-site posts. */
-export const csrfField = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}">`;
+export const csrfField = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}" />`;
 
 /** A link of another portfolio while a session is open: switching needs a click from this session, not a link. */
 export function switchPortfolioPage(current: string, next: string, token: string, csrf: string): string {
   return layout(
     'Switch portfolio?',
     html`<p id="switch">You are signed in to the webhook portal of <strong>${current}</strong>. This link opens the portal of <strong>${next}</strong>.</p>
-<form method="post" action="/portal/login"><input type="hidden" name="token" value="${token}">${csrfField(csrf)}<button id="switch-portfolio">Switch to ${next}</button></form>
-<p><a href="/portal">Stay in ${current}</a></p>`,
+      <form method="post" action="/portal/login">
+        <input type="hidden" name="token" value="${token}" />${csrfField(csrf)}<button id="switch-portfolio">Switch to ${next}</button>
+      </form>
+      <p><a href="/portal">Stay in ${current}</a></p>`,
   );
 }
 
@@ -46,14 +50,28 @@ export function notFoundPage(): string {
 
 export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSummary & { day: Rates })[]): string {
   const rows = endpoints.map(
-    (e) => html`<tr><td><a href="/portal/endpoints/${e.id}">${e.url}</a></td><td>${e.vendorName}</td><td>${e.eventTypes.join(', ')}</td>
-<td>${e.disabledAt ? html`<span class="failed">disabled: ${e.disabledReason}</span>` : html`<span class="ok">enabled</span>`}</td>
-<td>${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed}</td></tr>`,
+    (e) =>
+      html`<tr>
+        <td><a href="/portal/endpoints/${e.id}">${e.url}</a></td>
+        <td>${e.vendorName}</td>
+        <td>${e.eventTypes.join(', ')}</td>
+        <td>${e.disabledAt ? html`<span class="failed">disabled: ${e.disabledReason}</span>` : html`<span class="ok">enabled</span>`}</td>
+        <td>${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed}</td>
+      </tr>`,
   );
   return layout(
     `Endpoints of ${portfolio}`,
-    html`<table id="endpoints"><tr><th>URL</th><th>Vendor</th><th>Event types</th><th>Status</th><th>Success, last 24 h</th></tr>${rows}</table>
-${endpoints.length === 0 ? html`<p>No endpoints yet: create a subscription with the API.</p>` : ''}`,
+    html`<table id="endpoints">
+        <tr>
+          <th>URL</th>
+          <th>Vendor</th>
+          <th>Event types</th>
+          <th>Status</th>
+          <th>Success, last 24 h</th>
+        </tr>
+        ${rows}
+      </table>
+      ${endpoints.length === 0 ? html`<p>No endpoints yet: create a subscription with the API.</p>` : ''}`,
   );
 }
 
@@ -78,53 +96,134 @@ export function endpointPage(input: EndpointPageInput): string {
   return layout(
     e.url,
     html`${input.notice ? html`<p id="notice"><strong>${input.notice}</strong></p>` : ''}
-<table><tr><th>Vendor</th><td>${e.vendorName}</td></tr><tr><th>Description</th><td>${e.description}</td></tr>
-<tr><th>Event types</th><td>${e.eventTypes.join(', ')}</td></tr>
-<tr><th>Filters</th><td>facilities: ${e.facilityUuids.join(', ') || 'all'}; unit types: ${e.unitTypes.join(', ') || 'all'}; amenities: ${e.amenityUuids.join(', ') || 'all'}</td></tr>
-<tr><th>Status</th><td>${
-      e.disabledAt
-        ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
-<form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
-        : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}`
-    }</td></tr></table>
+      <table>
+        <tr>
+          <th>Vendor</th>
+          <td>${e.vendorName}</td>
+        </tr>
+        <tr>
+          <th>Description</th>
+          <td>${e.description}</td>
+        </tr>
+        <tr>
+          <th>Event types</th>
+          <td>${e.eventTypes.join(', ')}</td>
+        </tr>
+        <tr>
+          <th>Filters</th>
+          <td>
+            facilities: ${e.facilityUuids.join(', ') || 'all'}; unit types: ${e.unitTypes.join(', ') || 'all'}; amenities: ${e.amenityUuids.join(', ') || 'all'}
+          </td>
+        </tr>
+        <tr>
+          <th>Status</th>
+          <td>
+            ${
+              e.disabledAt
+                ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
+                    <form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
+                : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}`
+            }
+          </td>
+        </tr>
+      </table>
 
-<h2>Signing secret</h2>
-<p>${input.revealedSecret !== null ? html`<code id="secret">${input.revealedSecret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
-${e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > input.now ? html`<br>The previous secret also signs until ${when(e.previousSecretExpiresAt)}.` : ''}</p>
-<form method="post" action="${base}/rotate">${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)</form>
+      <h2>Signing secret</h2>
+      <p>
+        ${input.revealedSecret !== null ? html`<code id="secret">${input.revealedSecret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
+        ${e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > input.now ? html`<br />The previous secret also signs until ${when(e.previousSecretExpiresAt)}.` : ''}
+      </p>
+      <form method="post" action="${base}/rotate">
+        ${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)
+      </form>
 
-<h2>Success and failure rates</h2>
-<p>Last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded} succeeded, ${day.failed} failed)<br>${barChart(day.buckets, 'attempts per hour, last 24 hours')}</p>
-<p>Last 7 days: ${percent(week.succeeded, week.succeeded + week.failed)} succeeded (${week.succeeded} succeeded, ${week.failed} failed)<br>${barChart(week.buckets, 'attempts per day, last 7 days')}</p>
+      <h2>Success and failure rates</h2>
+      <p>
+        Last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded} succeeded, ${day.failed}
+        failed)<br />${barChart(day.buckets, 'attempts per hour, last 24 hours')}
+      </p>
+      <p>
+        Last 7 days: ${percent(week.succeeded, week.succeeded + week.failed)} succeeded (${week.succeeded} succeeded, ${week.failed} failed)<br />${barChart(week.buckets, 'attempts per day, last 7 days')}
+      </p>
 
-<h2>Retry schedule</h2>
-<p>A delivery succeeds on any 2xx answer within 15 s. Otherwise it is retried after ${RETRY_SCHEDULE_MS.map(duration).join(', ')}
-(each ±20 %; at least 60 s after a timeout or a 429; later if the answer carries Retry-After), then marked failed.
-A 410 Gone answer disables the endpoint, as do 5 days without a successful delivery.</p>
+      <h2>Retry schedule</h2>
+      <p>
+        A delivery succeeds on any 2xx answer within 15 s. Otherwise it is retried after ${RETRY_SCHEDULE_MS.map(duration).join(', ')} (each ±20 %; at least 60
+        s after a timeout or a 429; later if the answer carries Retry-After), then marked failed. A 410 Gone answer disables the endpoint, as do 5 days without
+        a successful delivery.
+      </p>
 
-<h2>Messages</h2>
-<form method="get" action="${base}" id="filter">
-<label>Event type <select name="eventType"><option value="">all</option>${PUBLIC_EVENT_TYPES.map((t) => option(t, input.filter.eventType))}</select></label>
-<label>Status <select name="status"><option value="">all</option>${MESSAGE_STATUSES.map((s) => option(s, input.filter.status))}</select></label>
-<button>Filter</button></form>
-<form method="post" action="${base}/recover">${csrfField(input.csrf)}Recover all failed messages since <input type="datetime-local" name="since" required> (UTC) <button id="recover">Recover</button></form>
-${messageTable(input.messages, input.attempts, input.csrf)}`,
+      <h2>Messages</h2>
+      <form method="get" action="${base}" id="filter">
+        <label
+          >Event type
+          <select name="eventType">
+            <option value="">all</option>
+            ${PUBLIC_EVENT_TYPES.map((t) => option(t, input.filter.eventType))}
+          </select></label
+        >
+        <label
+          >Status
+          <select name="status">
+            <option value="">all</option>
+            ${MESSAGE_STATUSES.map((s) => option(s, input.filter.status))}
+          </select></label
+        >
+        <button>Filter</button>
+      </form>
+      <form method="post" action="${base}/recover">
+        ${csrfField(input.csrf)}Recover all failed messages since <input type="datetime-local" name="since" required /> (UTC)
+        <button id="recover">Recover</button>
+      </form>
+      ${messageTable(input.messages, input.attempts, input.csrf)}`,
   );
 }
 
-const option = (value: string, selected: string | undefined): Html => html`<option value="${value}"${selected === value ? html` selected` : ''}>${value}</option>`;
+const option = (value: string, selected: string | undefined): Html =>
+  html`<option value="${value}" ${selected === value ? html` selected` : ''}>${value}</option>`;
 
 function messageTable(messages: readonly MessageView[], attempts: readonly AttemptView[], csrf: string): Html {
   if (messages.length === 0) return html`<p>No messages.</p>`;
   const rows = messages.map((m) => {
     const tries = attempts.filter((a) => a.messageId === m.id);
-    return html`<tr class="message" data-id="${m.id}"><td><code>${m.id}</code><br>${m.eventType}<br><small>${m.eventId}</small></td>
-<td class="${m.status === 'succeeded' ? 'ok' : m.status}">${m.status}${m.status === 'pending' && m.nextAttemptAt ? html`<br>next try ${when(m.nextAttemptAt)}` : ''}</td>
-<td>${when(m.createdAt)}</td>
-<td><table class="attempts"><tr><th>Attempted</th><th>Result</th><th>Latency</th><th>Response</th></tr>${tries.map(
-      (a) => html`<tr class="attempt"><td>${when(a.attemptedAt)}</td><td class="${a.succeeded ? 'ok' : 'failed'}">${a.statusCode ?? a.error}</td><td>${a.latencyMs} ms</td><td><pre>${a.responseBody ?? ''}</pre></td></tr>`,
-    )}</table></td>
-<td><form method="post" action="/portal/messages/${m.id}/resend">${csrfField(csrf)}<button class="resend">Resend</button></form></td></tr>`;
+    return html`<tr class="message" data-id="${m.id}">
+      <td><code>${m.id}</code><br />${m.eventType}<br /><small>${m.eventId}</small></td>
+      <td class="${m.status === 'succeeded' ? 'ok' : m.status}">
+        ${m.status}${m.status === 'pending' && m.nextAttemptAt ? html`<br />next try ${when(m.nextAttemptAt)}` : ''}
+      </td>
+      <td>${when(m.createdAt)}</td>
+      <td>
+        <table class="attempts">
+          <tr>
+            <th>Attempted</th>
+            <th>Result</th>
+            <th>Latency</th>
+            <th>Response</th>
+          </tr>
+          ${tries.map(
+            (a) =>
+              html`<tr class="attempt">
+                <td>${when(a.attemptedAt)}</td>
+                <td class="${a.succeeded ? 'ok' : 'failed'}">${a.statusCode ?? a.error}</td>
+                <td>${a.latencyMs} ms</td>
+                <td><pre>${a.responseBody ?? ''}</pre></td>
+              </tr>`,
+          )}
+        </table>
+      </td>
+      <td>
+        <form method="post" action="/portal/messages/${m.id}/resend">${csrfField(csrf)}<button class="resend">Resend</button></form>
+      </td>
+    </tr>`;
   });
-  return html`<table id="messages"><tr><th>Message</th><th>Status</th><th>Created</th><th>Attempts</th><th></th></tr>${rows}</table>`;
+  return html`<table id="messages">
+    <tr>
+      <th>Message</th>
+      <th>Status</th>
+      <th>Created</th>
+      <th>Attempts</th>
+      <th></th>
+    </tr>
+    ${rows}
+  </table>`;
 }

@@ -58,7 +58,10 @@ export class PortalQueries {
 
   async endpoint(portfolio: string, id: string): Promise<EndpointSummary | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-    const rows: EndpointSummary[] = await this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`, [portfolio, id]);
+    const rows: EndpointSummary[] = await this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`, [
+      portfolio,
+      id,
+    ]);
     return rows[0];
   }
 
@@ -81,7 +84,11 @@ export class PortalQueries {
     const buckets = Array.from({ length: count + 1 }, (_, index) => {
       const time = start + index * step;
       const row = byBucket.get(time);
-      const label = new Date(time).toISOString().slice(0, unit === 'hour' ? 13 : 10).replace('T', ' ') + (unit === 'hour' ? ':00' : '');
+      const label =
+        new Date(time)
+          .toISOString()
+          .slice(0, unit === 'hour' ? 13 : 10)
+          .replace('T', ' ') + (unit === 'hour' ? ':00' : '');
       return { label, succeeded: row?.succeeded ?? 0, failed: row?.failed ?? 0 };
     });
     return {

@@ -1,7 +1,15 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
-import { checkPortalToken, enableEndpoint, generateSecret, rotateEndpointSecret, SecretKeyring, StoredSecretUnreadable, type PortalGrant } from '@storage/webhooks';
+import {
+  checkPortalToken,
+  enableEndpoint,
+  generateSecret,
+  rotateEndpointSecret,
+  SecretKeyring,
+  StoredSecretUnreadable,
+  type PortalGrant,
+} from '@storage/webhooks';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
@@ -101,7 +109,18 @@ export class PortalController {
     send(
       reply,
       200,
-      endpointPage({ endpoint, day, week, messages, attempts, filter, revealedSecret, now, csrf: csrfToken(this.secret, session.token), ...(notice ? { notice } : {}) }),
+      endpointPage({
+        endpoint,
+        day,
+        week,
+        messages,
+        attempts,
+        filter,
+        revealedSecret,
+        now,
+        csrf: csrfToken(this.secret, session.token),
+        ...(notice ? { notice } : {}),
+      }),
     );
   }
 
@@ -120,7 +139,13 @@ export class PortalController {
     const grant = await this.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
-    await rotateEndpointSecret(this.dataSource, grant.portfolio, id, this.keyring.seal(generateSecret(), id), new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS));
+    await rotateEndpointSecret(
+      this.dataSource,
+      grant.portfolio,
+      id,
+      this.keyring.seal(generateSecret(), id),
+      new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS),
+    );
     back(reply, id, 'Secret rotated; the previous secret keeps signing for 24 hours.', true);
   }
 

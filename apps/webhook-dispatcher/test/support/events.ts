@@ -20,7 +20,13 @@ export function sampleEnvelope(type: PublicEventType, options: SampleEventOption
     ...template,
     eventId: lifecycleEventId(rentalRecordUuid, occurredAt, type),
     tenantUuid: randomUUID(),
-    unitRental: { ...template.unitRental, rentalRecordUuid, facilityUuid: options.facilityUuid ?? randomUUID(), unitGroupUuid: randomUUID(), unitUuid: randomUUID() },
+    unitRental: {
+      ...template.unitRental,
+      rentalRecordUuid,
+      facilityUuid: options.facilityUuid ?? randomUUID(),
+      unitGroupUuid: randomUUID(),
+      unitUuid: randomUUID(),
+    },
   });
   return createEnvelope<PublicEventType>({
     type,

@@ -15,7 +15,9 @@ export interface Harness {
   dataSource: DataSource;
   clock: FakeClock;
   random: ScriptedRandom;
-  engine: (options?: Partial<DeliveryEngineOptions> & { timeoutMs?: number; allowed?: string; resolve?: HostResolver; keyring?: SecretKeyring }) => DeliveryEngine;
+  engine: (
+    options?: Partial<DeliveryEngineOptions> & { timeoutMs?: number; allowed?: string; resolve?: HostResolver; keyring?: SecretKeyring },
+  ) => DeliveryEngine;
   publish: (event: FanOutEvent) => Promise<number>;
   close: () => Promise<void>;
 }

@@ -30,7 +30,15 @@ export async function makeCertificate(): Promise<TestCertificate> {
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keyType: 'ec',
     notAfterDate: new Date(Date.now() + 2 * 86_400_000),
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'hooks.test' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'hooks.test' },
+        ],
+      },
+    ],
   });
   writeFileSync(certFile, pems.cert);
   return { key: pems.private, cert: pems.cert, certFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

@@ -60,7 +60,7 @@ export function billingPeriodStarting(startDate: CalendarDate, dueDate: Calendar
 /** The periods due from `from` through `through` (both inclusive), in order: what a catch-up run posts. */
 export function billingPeriodsDue(startDate: CalendarDate, from: CalendarDate, through: CalendarDate): BillingPeriod[] {
   const periods: BillingPeriod[] = [];
-  for (let due = from; due <= through; ) {
+  for (let due = from; due <= through;) {
     const period = billingPeriodStarting(startDate, due);
     periods.push(period);
     due = period.to;

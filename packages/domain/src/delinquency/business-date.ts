@@ -1,12 +1,7 @@
 import { addDays, daysBetween, isCalendarDate, type CalendarDate } from '../calendar-date';
 import { delinquencyScheduleSchema, stageDay, type DelinquencySchedule } from './schedule';
 import { DELINQUENCY_STAGES, stageRank, type DelinquencyStage, type RentalDelinquencyStatus } from './status';
-import {
-  applyDelinquencyTrigger,
-  canApplyDelinquencyTrigger,
-  type DelinquencyState,
-  type DelinquencyTransition,
-} from './transitions';
+import { applyDelinquencyTrigger, canApplyDelinquencyTrigger, type DelinquencyState, type DelinquencyTransition } from './transitions';
 
 export interface BusinessDateInput extends DelinquencyState {
   /** The due date of the rental's oldest charge not covered by payments (its ledger); null when none is open. */
@@ -51,12 +46,7 @@ export function transitionsForBusinessDate(input: BusinessDateInput): Delinquenc
   return stagesToCatchUp(input, dueDate, daysBetween(dueDate, input.businessDate), schedule);
 }
 
-function stagesToCatchUp(
-  state: DelinquencyState,
-  dueDate: CalendarDate,
-  daysPastDue: number,
-  schedule: DelinquencySchedule,
-): DelinquencyTransition[] {
+function stagesToCatchUp(state: DelinquencyState, dueDate: CalendarDate, daysPastDue: number, schedule: DelinquencySchedule): DelinquencyTransition[] {
   const transitions: DelinquencyTransition[] = [];
   let current = state;
   for (const stage of stagesAfter(state.status)) {

@@ -42,8 +42,7 @@ export type PausableStatus = {
 }[RentalDelinquencyStatus];
 
 // The same table seen through its general shape, to look up any pair.
-const TABLE: { readonly [S in RentalDelinquencyStatus]: { readonly [T in DelinquencyTrigger]?: DelinquencyTransitionTarget } } =
-  DELINQUENCY_TRANSITIONS;
+const TABLE: { readonly [S in RentalDelinquencyStatus]: { readonly [T in DelinquencyTrigger]?: DelinquencyTransitionTarget } } = DELINQUENCY_TRANSITIONS;
 
 /** A rental's delinquency; pausedFrom is the status to resume to and is set only while PAUSED. */
 export interface DelinquencyState {

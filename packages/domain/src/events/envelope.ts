@@ -116,4 +116,3 @@ function disagreementsWithPayload(envelope: EventEnvelope): z.core.$ZodIssue[] {
   }
   return issues;
 }
-

@@ -50,10 +50,7 @@ function percentageOf(promotion: DiscountTerms): number {
 function amountOf(promotion: DiscountTerms): Pennies {
   const a = promotion.amountInPennies;
   if (!isPennies(a)) {
-    throw new InvalidPromotion(
-      promotion.uuid,
-      `a ${promotion.discountType} promotion needs amountInPennies as non-negative integer pennies, got ${a}`,
-    );
+    throw new InvalidPromotion(promotion.uuid, `a ${promotion.discountType} promotion needs amountInPennies as non-negative integer pennies, got ${a}`);
   }
   return a;
 }

@@ -12,11 +12,7 @@ export const PROMOTION_INELIGIBILITY_REASONS = ['TENANT_TYPE', 'AUTOPAY_REQUIRED
 export type PromotionIneligibility = (typeof PROMOTION_INELIGIBILITY_REASONS)[number];
 
 /** Why the promotion does not apply to this unit group and shopper, or null when it does. */
-export function promotionIneligibility(
-  promotion: Promotion,
-  unitGroupUuid: string,
-  context: PromotionContext,
-): PromotionIneligibility | null {
+export function promotionIneligibility(promotion: Promotion, unitGroupUuid: string, context: PromotionContext): PromotionIneligibility | null {
   // Date windows compare as YYYY-MM-DD strings, which is only sound for well formed dates.
   if (!isCalendarDate(context.asOf)) throw new RangeError(`asOf must be a YYYY-MM-DD date, got ${String(context.asOf)}`);
   if (!fitsTenantType(promotion, context.isForBusiness === true)) return 'TENANT_TYPE';

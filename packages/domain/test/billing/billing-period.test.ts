@@ -41,7 +41,7 @@ describe('billing periods', () => {
     expect(billingPeriodStarting('2026-11-10', '2027-02-10').month).toBe(4);
   });
 
-  it('refuses a day that is not one of the rental\'s due dates', () => {
+  it("refuses a day that is not one of the rental's due dates", () => {
     expect(() => billingPeriodStarting('2026-03-15', '2026-04-14')).toThrow(RangeError);
     expect(() => billingPeriodStarting('2026-03-15', '2026-02-15')).toThrow(RangeError);
   });
@@ -55,9 +55,7 @@ describe('billing periods', () => {
     expect(billingPeriodsDue('2026-03-15', '2026-04-15', '2026-05-14')).toHaveLength(1);
   });
 
-  const startDate = fc
-    .integer({ min: 0, max: 3_650 })
-    .map((offset): CalendarDate => addDays('2024-01-01', offset));
+  const startDate = fc.integer({ min: 0, max: 3_650 }).map((offset): CalendarDate => addDays('2024-01-01', offset));
 
   it('periods tile time from move-in: contiguous, numbered 1, 2, 3…, whole months after the first', () => {
     fc.assert(

@@ -5,7 +5,12 @@ let counter = 0;
 const id = (): string => `entry-${++counter}`;
 const charge = (amountInPennies: number, dueOn: string, entryUuid = id()): LedgerLine => ({ entryUuid, amountInPennies, dueOn, appliesTo: null });
 const payment = (amountInPennies: number): LedgerLine => ({ entryUuid: id(), amountInPennies: -amountInPennies, dueOn: null, appliesTo: null });
-const discount = (of: LedgerLine, amountInPennies: number): LedgerLine => ({ entryUuid: id(), amountInPennies: -amountInPennies, dueOn: null, appliesTo: of.entryUuid });
+const discount = (of: LedgerLine, amountInPennies: number): LedgerLine => ({
+  entryUuid: id(),
+  amountInPennies: -amountInPennies,
+  dueOn: null,
+  appliesTo: of.entryUuid,
+});
 
 describe('open charges', () => {
   it('payments cover the oldest due charge first', () => {
@@ -76,7 +81,11 @@ describe('allocating a payment', () => {
 describe('ledger properties', () => {
   const day = fc.integer({ min: 1, max: 28 }).map((d) => `2026-0${1 + (d % 9)}-${String(d).padStart(2, '0')}`);
   const line: fc.Arbitrary<(earlier: LedgerLine[]) => LedgerLine> = fc.oneof(
-    fc.tuple(fc.integer({ min: 1, max: 50_000 }), day).map(([amount, due]) => () => charge(amount, due)),
+    fc.tuple(fc.integer({ min: 1, max: 50_000 }), day).map(
+      ([amount, due]) =>
+        () =>
+          charge(amount, due),
+    ),
     fc.integer({ min: 1, max: 50_000 }).map((amount) => () => payment(amount)),
     fc.tuple(fc.nat(), fc.integer({ min: 1, max: 10_000 })).map(([pick, amount]) => (earlier: LedgerLine[]) => {
       const charges = earlier.filter((l) => l.dueOn !== null);

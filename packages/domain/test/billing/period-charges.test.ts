@@ -54,7 +54,14 @@ describe('charges of a period', () => {
   });
 
   it('a promotion discounts the months it covers and names itself; later months pay full rent', () => {
-    const secondAndThird = rentPromotion({ name: 'Half off months 2-3', discountType: 'PERCENTAGE', percentage: 50, amountInPennies: null, monthStarts: 2, durationInMonths: 2 });
+    const secondAndThird = rentPromotion({
+      name: 'Half off months 2-3',
+      discountType: 'PERCENTAGE',
+      percentage: 50,
+      amountInPennies: null,
+      monthStarts: 2,
+      durationInMonths: 2,
+    });
     const rental = terms({ promotions: [secondAndThird] });
     const net = ['2026-03-15', '2026-04-15', '2026-05-15', '2026-06-15'].map((due) =>
       netAmount(chargesForPeriod(rental, billingPeriodStarting('2026-03-15', due))[0]),
@@ -89,7 +96,7 @@ describe('charges of a period', () => {
     expect(netAmount(rent)).toBe(0);
   });
 
-  it('service fees: FIXED_AMOUNT in pennies, PERCENTAGE of the period\'s rent', () => {
+  it("service fees: FIXED_AMOUNT in pennies, PERCENTAGE of the period's rent", () => {
     expect(summary(chargesForPeriod(terms({ services: [lock, protection] }), march))).toEqual([
       ['RENT', 10_000, 10_000],
       ['SERVICE_FEE', 1_500, 1_500],
@@ -122,7 +129,13 @@ describe('charges of a period', () => {
   });
 
   it('a service promotion discounts its item type only; a rent promotion discounts neither services nor coverage', () => {
-    const freeLock = rentPromotion({ name: 'Free lock', family: { kind: 'DISCOUNTED_SERVICE', itemTypeUuid: LOCK_ITEM }, discountType: 'PERCENTAGE', percentage: 100, amountInPennies: null });
+    const freeLock = rentPromotion({
+      name: 'Free lock',
+      family: { kind: 'DISCOUNTED_SERVICE', itemTypeUuid: LOCK_ITEM },
+      discountType: 'PERCENTAGE',
+      percentage: 100,
+      amountInPennies: null,
+    });
     const rentOff = rentPromotion({ discountType: 'AMOUNT_OFF', amountInPennies: 1_000 });
     const rental = terms({ services: [lock, protection], coverage: { description: 'Coverage', premiumInPennies: 900 }, promotions: [freeLock, rentOff] });
     expect(summary(chargesForPeriod(rental, march))).toEqual([
@@ -182,7 +195,11 @@ describe('charges of a period', () => {
 
 describe('move-in charges', () => {
   it('are the first period: prorated from a move-in on the 30th to the 28th, the first month promotion off, the total net', () => {
-    const rental = terms({ rentInPennies: 10_000, services: [lock], promotions: [rentPromotion({ discountType: 'PERCENTAGE', percentage: 50, monthStarts: 1, durationInMonths: 1 })] });
+    const rental = terms({
+      rentInPennies: 10_000,
+      services: [lock],
+      promotions: [rentPromotion({ discountType: 'PERCENTAGE', percentage: 50, monthStarts: 1, durationInMonths: 1 })],
+    });
     const { charges, amountDueInPennies } = moveInCharges(rental, '2026-01-30');
     // 2026-01-30 to 2026-02-28: 29 days of the month that ends on Feb 28th (Jan 28th to Feb 28th: 31 days).
     expect(summary(charges)).toEqual([
@@ -192,4 +209,3 @@ describe('move-in charges', () => {
     expect(amountDueInPennies).toBe(4_678 + 1_403);
   });
 });
-

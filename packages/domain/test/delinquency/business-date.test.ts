@@ -85,8 +85,12 @@ describe('transitionsForBusinessDate', () => {
 
   it('resolves it to PAID when only charges still in their grace days are open, not while an overdue one is', () => {
     const date = addDays(due, 40);
-    expect(transitionsForBusinessDate(owing(40, { status: 'OVERLOCK', episodePastDueSince: due, oldestOpenDueOn: addDays(date, -5) })).map((t) => t.to)).toEqual(['PAID']);
-    expect(transitionsForBusinessDate(owing(40, { status: 'OVERLOCK', episodePastDueSince: due, oldestOpenDueOn: addDays(date, -6) })).map((t) => t.to)).toEqual(['LIEN']);
+    expect(
+      transitionsForBusinessDate(owing(40, { status: 'OVERLOCK', episodePastDueSince: due, oldestOpenDueOn: addDays(date, -5) })).map((t) => t.to),
+    ).toEqual(['PAID']);
+    expect(
+      transitionsForBusinessDate(owing(40, { status: 'OVERLOCK', episodePastDueSince: due, oldestOpenDueOn: addDays(date, -6) })).map((t) => t.to),
+    ).toEqual(['LIEN']);
   });
 
   it('counts an episode from its own due date, even once a partial payment leaves a newer charge the oldest open', () => {

@@ -35,9 +35,14 @@ describe('lifecycleEventId', () => {
 
   it('parses back into its parts', () => {
     fc.assert(
-      fc.property(fc.uuid(), fc.date({ min: new Date(0), max: new Date('2200-01-01'), noInvalidDate: true }), fc.constantFrom(...PUBLIC_EVENT_TYPES), (uuid, at, event) => {
-        expect(parseLifecycleEventId(lifecycleEventId(uuid, at, event))).toEqual({ rentalRecordUuid: uuid, epochMs: at.getTime(), event });
-      }),
+      fc.property(
+        fc.uuid(),
+        fc.date({ min: new Date(0), max: new Date('2200-01-01'), noInvalidDate: true }),
+        fc.constantFrom(...PUBLIC_EVENT_TYPES),
+        (uuid, at, event) => {
+          expect(parseLifecycleEventId(lifecycleEventId(uuid, at, event))).toEqual({ rentalRecordUuid: uuid, epochMs: at.getTime(), event });
+        },
+      ),
     );
   });
 
@@ -115,8 +120,8 @@ describe('envelope', () => {
   it('createEnvelope refuses to build an invalid message', () => {
     const payload = { ...fixtures['charge-posted'], amountInPennies: -5 };
     expect(() => createEnvelope({ type: 'charge-posted', payload, occurredAt: OCCURRED_AT, portfolio: 'acme-storage' })).toThrow(InvalidEvent);
-    expect(() => createEnvelope({ type: 'moved-in', payload: fixtures['moved-in'], occurredAt: new Date(OCCURRED_AT.getTime() + 1), portfolio: 'acme-storage' })).toThrow(
-      /occurredAt/,
-    );
+    expect(() =>
+      createEnvelope({ type: 'moved-in', payload: fixtures['moved-in'], occurredAt: new Date(OCCURRED_AT.getTime() + 1), portfolio: 'acme-storage' }),
+    ).toThrow(/occurredAt/);
   });
 });

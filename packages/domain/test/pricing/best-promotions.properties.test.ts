@@ -79,7 +79,11 @@ describe('bestPromotionsForUnitGroup properties', () => {
   it('the rent winner has the maximum of the eligible RENT amounts (null when that is 0 or there are none)', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
-        const amounts = eligibleAmounts(input, (p) => p.family.kind === 'RENT', () => input.webRateInPennies);
+        const amounts = eligibleAmounts(
+          input,
+          (p) => p.family.kind === 'RENT',
+          () => input.webRateInPennies,
+        );
         const max = Math.max(0, ...amounts);
         const { bestRent } = bestPromotionsForUnitGroup(input);
         if (max === 0) expect(bestRent).toBeNull();
@@ -97,7 +101,11 @@ describe('bestPromotionsForUnitGroup properties', () => {
           const amounts =
             price === undefined
               ? []
-              : eligibleAmounts(input, (p) => p.family.kind === 'DISCOUNTED_SERVICE' && p.family.itemTypeUuid === itemTypeUuid, () => price);
+              : eligibleAmounts(
+                  input,
+                  (p) => p.family.kind === 'DISCOUNTED_SERVICE' && p.family.itemTypeUuid === itemTypeUuid,
+                  () => price,
+                );
           const max = Math.max(0, ...amounts);
           const winner = serviceWinners.find((w) => w.itemTypeUuid === itemTypeUuid);
           if (max === 0) expect(winner).toBeUndefined();
@@ -126,8 +134,7 @@ describe('bestPromotionsForUnitGroup properties', () => {
   it('a promotion made ineligible never wins, however large', () => {
     const ineligibleVariant = fc.constantFrom(
       (p: Promotion, c: PromotionContext): Promotion => ({ ...p, tenantType: c.isForBusiness === true ? 'PERSONAL' : 'BUSINESS' }),
-      (p: Promotion, c: PromotionContext): Promotion =>
-        c.isAutopayEnabled === true ? { ...p, validFrom: '2026-01-01' } : { ...p, isAutoPayRequired: true },
+      (p: Promotion, c: PromotionContext): Promotion => (c.isAutopayEnabled === true ? { ...p, validFrom: '2026-01-01' } : { ...p, isAutoPayRequired: true }),
       (p: Promotion): Promotion => ({ ...p, validTo: '2024-12-31' }),
       (p: Promotion): Promotion => ({ ...p, validFrom: '2026-01-01', validTo: null }),
       (p: Promotion): Promotion => ({ ...p, unitGroupUuids: [OTHER_UNIT_GROUP] }),
@@ -154,7 +161,10 @@ describe('bestPromotionsForUnitGroup properties', () => {
   it('does not depend on the order of the promotions', () => {
     fc.assert(
       fc.property(inputArb, fc.infiniteStream(fc.nat()), (input, seeds) => {
-        const shuffled = [...input.promotions].map((p) => ({ p, k: seeds.next().value as number })).sort((a, b) => a.k - b.k).map(({ p }) => p);
+        const shuffled = [...input.promotions]
+          .map((p) => ({ p, k: seeds.next().value as number }))
+          .sort((a, b) => a.k - b.k)
+          .map(({ p }) => p);
         expect(bestPromotionsForUnitGroup({ ...input, promotions: shuffled })).toEqual(bestPromotionsForUnitGroup(input));
       }),
     );

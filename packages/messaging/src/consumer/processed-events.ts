@@ -22,12 +22,7 @@ export const markProcessedManySql = (select: string): string =>
  * together, so a redelivered or replayed event is recognised. Returns false when it had been processed.
  * A concurrent second delivery waits on the row's unique key and then sees it.
  */
-export async function runOnce(
-  dataSource: DataSource,
-  group: string,
-  eventId: string,
-  effects: (manager: EntityManager) => Promise<void>,
-): Promise<boolean> {
+export async function runOnce(dataSource: DataSource, group: string, eventId: string, effects: (manager: EntityManager) => Promise<void>): Promise<boolean> {
   return dataSource.transaction(async (manager) => {
     const inserted: unknown[] = await manager.query(markProcessedSql('$1', '$2'), [group, eventId]);
     if (inserted.length === 0) return false;

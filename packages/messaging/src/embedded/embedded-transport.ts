@@ -96,7 +96,13 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
     this.saved = this.readThrough = await readOffset(this.pool, this.options.group);
     this.replay = await ReplayWindow.load(this.pool, this.options.group);
     const lanes = (this.lanes = new Lanes(this.options.lanes, (record) => this.handle(record), this.saved));
-    this.progress = new ProgressSaver(this.pool, this.options.group, this.saved, () => lanes.doneThrough, (error) => this.logger.warn(`offset not saved yet: ${describe(error)}`));
+    this.progress = new ProgressSaver(
+      this.pool,
+      this.options.group,
+      this.saved,
+      () => lanes.doneThrough,
+      (error) => this.logger.warn(`offset not saved yet: ${describe(error)}`),
+    );
     this.logger.log(`consuming ${[...this.topics].join(', ')} from position ${this.saved}`);
     await this.warnOfPrunedEvents();
   }

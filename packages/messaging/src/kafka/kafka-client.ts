@@ -60,7 +60,9 @@ export async function ensureTopics(kafka: Kafka, topics: readonly string[], part
       if (!isTransient(error)) throw error;
       if (waited >= BROKER_SETTLE_TIMEOUT_MS) throw new Error(`Kafka not ready after ${seconds(waited)} s: ${describe(error)}`, { cause: error });
       const pause = Math.min(SETTLE_MAX_PAUSE_MS, 250 * 2 ** (attempt - 1));
-      logger.warn(`Kafka not ready yet (attempt ${attempt}, ${seconds(waited)} s of ${seconds(BROKER_SETTLE_TIMEOUT_MS)} s), retrying in ${pause} ms: ${describe(error)}`);
+      logger.warn(
+        `Kafka not ready yet (attempt ${attempt}, ${seconds(waited)} s of ${seconds(BROKER_SETTLE_TIMEOUT_MS)} s), retrying in ${pause} ms: ${describe(error)}`,
+      );
       await sleep(pause);
     }
   }

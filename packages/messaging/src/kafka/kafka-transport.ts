@@ -122,12 +122,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     if (outcome.kind === 'dead') await this.deadLetter(topic, partition, message, outcome);
   }
 
-  private async deadLetter(
-    topic: string,
-    partition: number,
-    message: KafkaMessage,
-    outcome: Extract<Delivery, { kind: 'dead' }>,
-  ): Promise<void> {
+  private async deadLetter(topic: string, partition: number, message: KafkaMessage, outcome: Extract<Delivery, { kind: 'dead' }>): Promise<void> {
     this.logger.error(`${topic}[${partition}]@${message.offset} dead-lettered after ${outcome.attempts} attempt(s): ${outcome.reason}`);
     await this.producer!.send({
       topic: deadLetterTopic(topic),

@@ -162,10 +162,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** One statement, so atomic without a transaction's three more round trips. Resolves with its failure, if any. */
   private async markPublished(records: readonly LogRecord[], through: bigint): Promise<{ error: unknown } | undefined> {
     try {
-      await this.pool.query(
-        `WITH published AS (UPDATE outbox SET published_at = now() WHERE id = ANY($3::bigint[])) ${saveOffsetSql('$1', '$2')}`,
-        [relayLockName(this.options.service), through.toString(), records.map((record) => record.position.toString())],
-      );
+      await this.pool.query(`WITH published AS (UPDATE outbox SET published_at = now() WHERE id = ANY($3::bigint[])) ${saveOffsetSql('$1', '$2')}`, [
+        relayLockName(this.options.service),
+        through.toString(),
+        records.map((record) => record.position.toString()),
+      ]);
       return undefined;
     } catch (error) {
       return { error };

@@ -8,11 +8,7 @@ import { laneOf } from '../embedded/lanes';
  * finished messages (at least once). After a failure no lane starts another message, and the failure is thrown
  * once the lanes under way have finished: kafkajs commits the resolved prefix and fetches the rest again.
  */
-export async function handlePartitionBatch(
-  payload: EachBatchPayload,
-  lanes: number,
-  handle: (message: KafkaMessage) => Promise<void>,
-): Promise<void> {
+export async function handlePartitionBatch(payload: EachBatchPayload, lanes: number, handle: (message: KafkaMessage) => Promise<void>): Promise<void> {
   const { messages } = payload.batch;
   const queues = Array.from({ length: lanes }, (): number[] => []);
   messages.forEach((message, index) => queues[laneOf(message.key?.toString('utf8') ?? null, lanes)].push(index));

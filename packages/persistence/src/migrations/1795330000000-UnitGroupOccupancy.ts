@@ -79,8 +79,12 @@ export class UnitGroupOccupancy1795330000000 implements MigrationInterface {
         'OLD.status IS DISTINCT FROM NEW.status OR OLD.rent_in_pennies IS DISTINCT FROM NEW.rent_in_pennies OR OLD.unit_group_uuid IS DISTINCT FROM NEW.unit_group_uuid',
       ],
     ] as const) {
-      await queryRunner.query(`CREATE TRIGGER "${table}_occupancy_insert" AFTER INSERT ON "${table}" REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`);
-      await queryRunner.query(`CREATE TRIGGER "${table}_occupancy_delete" AFTER DELETE ON "${table}" REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`);
+      await queryRunner.query(
+        `CREATE TRIGGER "${table}_occupancy_insert" AFTER INSERT ON "${table}" REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+      );
+      await queryRunner.query(
+        `CREATE TRIGGER "${table}_occupancy_delete" AFTER DELETE ON "${table}" REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+      );
       await queryRunner.query(`CREATE TRIGGER "${table}_occupancy_update" AFTER UPDATE ON "${table}" FOR EACH ROW WHEN (${columns}) EXECUTE FUNCTION ${fn}()`);
     }
 

@@ -66,7 +66,9 @@ export class LedgerOldestOpenCharge1795330000900 implements MigrationInterface {
           LEFT JOIN rental_ledger_entries charge ON charge.uuid = e.applies_to
          WHERE e.rental_record_uuid = rental AND coalesce(e.period_from, charge.period_from) = r.start_date
       $$`);
-    await queryRunner.query(`UPDATE rental_records SET oldest_open_due_on = rental_ledger_oldest_open_due(uuid, balance_in_pennies) WHERE balance_in_pennies > 0`);
+    await queryRunner.query(
+      `UPDATE rental_records SET oldest_open_due_on = rental_ledger_oldest_open_due(uuid, balance_in_pennies) WHERE balance_in_pennies > 0`,
+    );
     await queryRunner.query(`DROP TRIGGER "rental_balance_kept_by_ledger" ON "rental_records"`);
     await queryRunner.query(`DROP TRIGGER "rental_balance_starts_at_zero" ON "rental_records"`);
     await queryRunner.query(`

@@ -15,9 +15,7 @@ export class NotificationSecrets1795330001100 implements MigrationInterface {
       `UPDATE notifications n SET lease_uuid = l.uuid FROM leases l
        WHERE n.link IS NOT NULL AND l.signing_token = substring(n.link FROM '/leases/sign/([^/?#]+)$')`,
     );
-    await queryRunner.query(
-      `UPDATE notifications SET body = replace(body, link, '[hidden]') WHERE link IS NOT NULL AND position(link IN body) > 0`,
-    );
+    await queryRunner.query(`UPDATE notifications SET body = replace(body, link, '[hidden]') WHERE link IS NOT NULL AND position(link IN body) > 0`);
     // Any other copy of a signing link, and the codes of check-preexisting.
     await queryRunner.query(
       `UPDATE notifications SET body = regexp_replace(body, '\\S*/leases/sign/[A-Za-z0-9_-]+', '[hidden]', 'g') WHERE body ~ '/leases/sign/[A-Za-z0-9_-]'`,

@@ -23,7 +23,9 @@ export class RentalAutopay1795330001200 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "rental_records" DROP COLUMN "is_autopay_enabled"`);
     await queryRunner.query(`ALTER TABLE "rental_records" ADD "is_autopay_enabled" boolean GENERATED ALWAYS AS ("autopay_payment_method" IS NOT NULL) STORED`);
     // The business day's autopay finds a facility's autopay rentals without reading the others.
-    await queryRunner.query(`CREATE INDEX "rental_records_autopay" ON "rental_records" ("facility_uuid") WHERE "autopay_payment_method" IS NOT NULL AND "status" = 'ACTIVE'`);
+    await queryRunner.query(
+      `CREATE INDEX "rental_records_autopay" ON "rental_records" ("facility_uuid") WHERE "autopay_payment_method" IS NOT NULL AND "status" = 'ACTIVE'`,
+    );
     await queryRunner.query(`CREATE TYPE "public"."autopay_attempt_status" AS ENUM('PENDING', 'APPROVED', 'DECLINED')`);
     await queryRunner.query(`CREATE TABLE "autopay_attempts" (
       "uuid" uuid NOT NULL DEFAULT gen_random_uuid(),

@@ -12,11 +12,16 @@ export async function databaseSnapshot(url: string): Promise<Record<string, stri
   try {
     const tables = await query(
       client,
-      sql<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`),
+      sql<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+      ),
     );
     const digests: Record<string, string> = {};
     for (const { name } of tables) {
-      const [{ digest }] = await query(client, sql<{ digest: string }>(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`));
+      const [{ digest }] = await query(
+        client,
+        sql<{ digest: string }>(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`),
+      );
       digests[name] = digest;
     }
     return digests;

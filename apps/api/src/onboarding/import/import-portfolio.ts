@@ -79,10 +79,22 @@ class PortfolioImport {
     await this.record(path, async () => this.count(await this.facilities.putFacility(this.db, portfolioUuid, uuid, body)));
     const scope: FacilityScope = { portfolioUuid, facilityUuid: uuid };
     if (delinquencySchedule !== undefined) {
-      await this.record(`${path}.delinquencySchedule`, async () => this.count(await this.facilities.putDelinquencySchedule(this.db, scope, delinquencySchedule)));
+      await this.record(`${path}.delinquencySchedule`, async () =>
+        this.count(await this.facilities.putDelinquencySchedule(this.db, scope, delinquencySchedule)),
+      );
     }
-    await this.section(`${path}.sizeAndTypeGroups`, sizeAndTypeGroups, (group) => this.facilities.putSizeAndTypeGroup(this.db, scope, group.uuid, group), false);
-    await this.section(`${path}.unitGroups`, unitGroups, async (group) => (await this.facilities.putUnitGroup(this.db, scope, group.uuid, group)).outcome, false);
+    await this.section(
+      `${path}.sizeAndTypeGroups`,
+      sizeAndTypeGroups,
+      (group) => this.facilities.putSizeAndTypeGroup(this.db, scope, group.uuid, group),
+      false,
+    );
+    await this.section(
+      `${path}.unitGroups`,
+      unitGroups,
+      async (group) => (await this.facilities.putUnitGroup(this.db, scope, group.uuid, group)).outcome,
+      false,
+    );
     await this.section(`${path}.units`, units, (unit) => this.facilities.putUnit(this.db, scope, unit.uuid, unit), false);
     await this.section(`${path}.coverages`, coverages, (coverage) => this.facilities.putCoverage(this.db, scope, coverage.uuid, coverage), false);
     await this.section(`${path}.promotions`, promotions, (promotion) => this.facilities.putPromotion(this.db, scope, promotion.uuid, promotion), false);
@@ -97,7 +109,9 @@ class PortfolioImport {
       await this.record(`${path}.${index}`, async () => this.count(await put(entry)));
     }
     if (report) {
-      this.log(`${path}: ${describe({ created: this.counts.created - before.created, updated: this.counts.updated - before.updated, unchanged: this.counts.unchanged - before.unchanged })}`);
+      this.log(
+        `${path}: ${describe({ created: this.counts.created - before.created, updated: this.counts.updated - before.updated, unchanged: this.counts.unchanged - before.unchanged })}`,
+      );
     }
   }
 
@@ -112,7 +126,8 @@ class PortfolioImport {
     try {
       return await write();
     } catch (error) {
-      if (error instanceof InvalidRequestException) throw new ImportRefused(`${path}: ${error.fieldErrors.map((fault) => fault.message).join('; ')}; nothing was imported`);
+      if (error instanceof InvalidRequestException)
+        throw new ImportRefused(`${path}: ${error.fieldErrors.map((fault) => fault.message).join('; ')}; nothing was imported`);
       if (error instanceof HttpException) throw new ImportRefused(`${path}: ${error.message}; nothing was imported`);
       throw error;
     }

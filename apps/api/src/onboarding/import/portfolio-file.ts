@@ -3,7 +3,15 @@ import { fieldErrors } from '@storage/platform';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsArray, IsOptional, Matches, ValidateNested, validate } from 'class-validator';
 import { IsUuidString } from '../../common';
-import { PORTFOLIO_ID_PATTERN, PutAmenityRequest, PutItemTypeRequest, PutLeadSourceRequest, PutPortfolioRequest, PutRatePlanRequest, PutUnitTypeRequest } from '../catalog.dto';
+import {
+  PORTFOLIO_ID_PATTERN,
+  PutAmenityRequest,
+  PutItemTypeRequest,
+  PutLeadSourceRequest,
+  PutPortfolioRequest,
+  PutRatePlanRequest,
+  PutUnitTypeRequest,
+} from '../catalog.dto';
 import {
   PutCoverageRequest,
   PutDelinquencyScheduleRequest,
@@ -107,7 +115,9 @@ export async function readPortfolioFile(file: string): Promise<PortfolioFile> {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ImportRefused(`${file} must hold a JSON object (see tools/cli/README.md)`);
   const parsed = plainToInstance(PortfolioFile, json);
-  const faults = fieldErrors(await validate(parsed, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } }));
+  const faults = fieldErrors(
+    await validate(parsed, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } }),
+  );
   faults.push(...duplicateFaults(parsed));
   if (faults.length > 0) {
     const shown = faults.slice(0, 20).map((fault) => `  ${fault.field}: ${fault.message}`);
@@ -129,13 +139,25 @@ function duplicateFaults(file: PortfolioFile): { field: string; message: string 
     });
   };
   for (const section of ['unitTypes', 'amenities', 'ratePlans', 'itemTypes', 'leadSources', 'leadMarketingSources', 'facilities'] as const) {
-    unique(section, (file[section] ?? []).map((entry: { uuid?: string }) => entry.uuid), 'uuid');
+    unique(
+      section,
+      (file[section] ?? []).map((entry: { uuid?: string }) => entry.uuid),
+      'uuid',
+    );
   }
   (file.facilities ?? []).forEach((facility, index) => {
     for (const section of ['sizeAndTypeGroups', 'unitGroups', 'units', 'coverages', 'promotions'] as const) {
-      unique(`facilities.${index}.${section}`, (facility[section] ?? []).map((entry: { uuid?: string }) => entry.uuid), 'uuid');
+      unique(
+        `facilities.${index}.${section}`,
+        (facility[section] ?? []).map((entry: { uuid?: string }) => entry.uuid),
+        'uuid',
+      );
     }
-    unique(`facilities.${index}.units`, (facility.units ?? []).map((unit) => unit.name), 'unit name');
+    unique(
+      `facilities.${index}.units`,
+      (facility.units ?? []).map((unit) => unit.name),
+      'unit name',
+    );
     if ((facility.coverages ?? []).filter((coverage) => coverage.isDefault === true).length > 1) {
       faults.push({ field: `facilities.${index}.coverages`, message: 'at most one coverage may be the default' });
     }

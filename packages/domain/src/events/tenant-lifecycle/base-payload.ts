@@ -74,13 +74,11 @@ export type BasePayload = z.infer<typeof basePayloadSchema>;
  * (spec 6.3), and an eventId that belongs to this rental and event.
  */
 export function lifecyclePayloadSchema<E extends PublicEventType, Added extends z.ZodRawShape>(event: E, added: Added) {
-  return basePayloadSchema
-    .extend({ event: z.literal(event), ...added })
-    .refine(
-      // TypeScript cannot see through the generic extension that the base fields are still there; they are.
-      (payload) => eventIdMatches(payload as BasePayload),
-      { path: ['eventId'], message: 'eventId must be {rentalRecordUuid}-{epoch ms}-{event} of this payload' },
-    );
+  return basePayloadSchema.extend({ event: z.literal(event), ...added }).refine(
+    // TypeScript cannot see through the generic extension that the base fields are still there; they are.
+    (payload) => eventIdMatches(payload as BasePayload),
+    { path: ['eventId'], message: 'eventId must be {rentalRecordUuid}-{epoch ms}-{event} of this payload' },
+  );
 }
 
 function eventIdMatches(payload: BasePayload): boolean {
