@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { billingDayFor, type CalendarDate } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 import { setUnitStatus } from '@storage/unit-occupancy';
 import type { NewService } from './services';
 
@@ -141,7 +142,7 @@ type Table = 'rental_records' | 'rental_services' | 'vehicles' | 'coverage_enrol
 /** The rows' keys are the table's columns; the others take their defaults. */
 async function insertJson(db: EntityManager, table: Table, rows: readonly Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(insertStatement(table, Object.keys(rows[0]).join(', ')), [JSON.stringify(rows)]);
+  await query(db, sql<never, [string]>(insertStatement(table, Object.keys(rows[0]).join(', '))), [JSON.stringify(rows)]);
 }
 
 function insertStatement(table: Table, columns: string): string {

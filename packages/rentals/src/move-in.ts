@@ -1,7 +1,22 @@
 import type { EntityManager } from 'typeorm';
 import { billingDayFor, type CalendarDate } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 import { setUnitStatus } from '@storage/unit-occupancy';
 import { issueGateCode } from './gate-codes';
+
+const INSERT_RENTAL = sql<{ uuid: string }, [string, string, string, string, string, string, number, number, CalendarDate, CalendarDate]>(
+  `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies,
+                                 balance_in_pennies, billing_day_of_month, next_due_date, start_date)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10) RETURNING uuid`,
+);
+const ENROLL_COVERAGE = sql<never, [string, string, string, number, number]>(
+  `INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date)
+       VALUES ($1, $2, $3, $4, $5, now())`,
+);
+const BILL_COVERAGE = sql<never, [string, string, string, number, CalendarDate]>(
+  `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
+       VALUES ($1, $2, $3, $4, 'FIXED_AMOUNT', $5)`,
+);
 
 /** The facility's default coverage a new rental is enrolled in, billed as a service of its item type. */
 export interface EnrolledCoverage {
@@ -33,35 +48,22 @@ export interface MoveIn {
  */
 export async function moveIn(db: EntityManager, tenancy: MoveIn): Promise<string> {
   const { startDate, coverage } = tenancy;
-  const rows: { uuid: string }[] = await db.query(
-    `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, lead_uuid, rent_in_pennies,
-                                 balance_in_pennies, billing_day_of_month, next_due_date, start_date)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10) RETURNING uuid`,
-    [
-      tenancy.portfolioUuid,
-      tenancy.facilityUuid,
-      tenancy.unitUuid,
-      tenancy.unitGroupUuid,
-      tenancy.personUuid,
-      tenancy.leadUuid,
-      tenancy.rentInPennies,
-      billingDayFor(startDate),
-      startDate,
-      startDate,
-    ],
-  );
+  const rows = await query(db, INSERT_RENTAL, [
+    tenancy.portfolioUuid,
+    tenancy.facilityUuid,
+    tenancy.unitUuid,
+    tenancy.unitGroupUuid,
+    tenancy.personUuid,
+    tenancy.leadUuid,
+    tenancy.rentInPennies,
+    billingDayFor(startDate),
+    startDate,
+    startDate,
+  ]);
   const rentalUuid = rows[0].uuid;
   if (coverage !== null) {
-    await db.query(
-      `INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date)
-       VALUES ($1, $2, $3, $4, $5, now())`,
-      [tenancy.facilityUuid, rentalUuid, coverage.coverageUuid, coverage.premiumInPennies, coverage.coverageAmountInPennies],
-    );
-    await db.query(
-      `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
-       VALUES ($1, $2, $3, $4, 'FIXED_AMOUNT', $5)`,
-      [rentalUuid, coverage.itemTypeUuid, coverage.itemTypeName, coverage.premiumInPennies, startDate],
-    );
+    await query(db, ENROLL_COVERAGE, [tenancy.facilityUuid, rentalUuid, coverage.coverageUuid, coverage.premiumInPennies, coverage.coverageAmountInPennies]);
+    await query(db, BILL_COVERAGE, [rentalUuid, coverage.itemTypeUuid, coverage.itemTypeName, coverage.premiumInPennies, startDate]);
   }
   await setUnitStatus(db, tenancy.unitUuid, 'occupied');
   await issueGateCode(db, tenancy.facilityUuid, rentalUuid);

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 import { setUnitStatus } from '@storage/unit-occupancy';
 
 /** A rental to end and the day it ends (the facility's local date). */
@@ -13,7 +14,7 @@ export interface RentalEnd {
  * One round trip for the rental's own rows. Services ending after the end date end with it; coverage ends now
  * (its end is a moment). The balance is left alone: what the tenant still owes, or is owed, outlives the rental.
  */
-const END_RENTAL_SQL = `
+const END_RENTAL = sql<unknown, [string, CalendarDate]>(`
 WITH rental AS (
   UPDATE rental_records SET status = 'MOVED_OUT', end_date = $2, updated_at = now() WHERE uuid = $1
 ), services AS (
@@ -23,7 +24,7 @@ WITH rental AS (
 ), gate AS (
   DELETE FROM gate_codes WHERE rental_record_uuid = $1
 )
-SELECT 1`;
+SELECT 1`);
 
 /**
  * Moves the tenant out, the same way for every caller (the api's move-out and transfer, auction completion): the
@@ -32,6 +33,6 @@ SELECT 1`;
  * `moved-out` (or `transfer`) after this.
  */
 export async function endRental(db: EntityManager, rental: RentalEnd): Promise<void> {
-  await db.query(END_RENTAL_SQL, [rental.rentalRecordUuid, rental.endDate]);
+  await query(db, END_RENTAL, [rental.rentalRecordUuid, rental.endDate]);
   await setUnitStatus(db, rental.unitUuid, 'vacant');
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import { setUnitStatus } from '@storage/unit-occupancy';
 import { importRentals, type ExistingRental } from '../src';
@@ -68,14 +68,17 @@ it('brings a tenancy in with its ids, billing, services, vehicles, coverage hist
   };
   await db.transaction((manager) => importRentals(manager, [rental]));
 
-  const [row] = await db.query(
-    `SELECT r.status, u.status AS "unitStatus", r.billing_day_of_month AS "billingDay", r.next_due_date::text AS "nextDue", r.balance_in_pennies AS balance,
+  const [row] = await query(
+    db,
+    sql<
+      Record<string, unknown>
+    >(`SELECT r.status, u.status AS "unitStatus", r.billing_day_of_month AS "billingDay", r.next_due_date::text AS "nextDue", r.balance_in_pennies AS balance,
             r.is_autopay_enabled AS autopay, (SELECT code FROM gate_codes WHERE rental_record_uuid = r.uuid) AS "gateCode",
             ARRAY(SELECT description FROM rental_services WHERE rental_record_uuid = r.uuid) AS services,
             ARRAY(SELECT license_plate_number FROM vehicles WHERE rental_record_uuid = r.uuid AND facility_uuid = r.facility_uuid) AS vehicles,
             ARRAY(SELECT (start_date AT TIME ZONE 'UTC')::date || ' to ' || coalesce((end_date AT TIME ZONE 'UTC')::date::text, 'now')
                     FROM coverage_enrollments WHERE rental_record_uuid = r.uuid ORDER BY start_date) AS coverage
-       FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid WHERE r.uuid = $1`,
+       FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid WHERE r.uuid = $1`),
     [rental.uuid],
   );
   expect(row).toEqual({

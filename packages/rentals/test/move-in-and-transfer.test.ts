@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import { saveUnit, setUnitStatus } from '@storage/unit-occupancy';
 import { moveIn, setAutopay, transfer } from '../src';
@@ -19,7 +19,7 @@ beforeAll(async () => {
     await setUnitStatus(m, parents.unitUuid, 'vacant');
     await saveUnit(m, parents.facilityUuid, otherUnit, { unitGroupUuid: parents.unitGroupUuid, name: 'T-2', floor: '1' });
   });
-  await db.query(`INSERT INTO leads (uuid, portfolio_uuid, facility_uuid, person_uuid, is_for_business) VALUES ($1, $2, $3, $4, false)`, [
+  await query(db, sql(`INSERT INTO leads (uuid, portfolio_uuid, facility_uuid, person_uuid, is_for_business) VALUES ($1, $2, $3, $4, false)`), [
     lead,
     parents.portfolioUuid,
     parents.facilityUuid,
@@ -33,8 +33,11 @@ afterAll(async () => {
 
 /** What a tenant relies on of a rental: its billing, services, coverage, vehicles, gate code and unit. */
 async function rental(uuid: string): Promise<Record<string, unknown>> {
-  const [row]: Record<string, unknown>[] = await db.query(
-    `SELECT r.status, r.unit_uuid AS "unitUuid", u.status AS "unitStatus", r.rent_in_pennies AS rent, r.billing_day_of_month AS "billingDay",
+  const [row] = await query(
+    db,
+    sql<
+      Record<string, unknown>
+    >(`SELECT r.status, r.unit_uuid AS "unitUuid", u.status AS "unitStatus", r.rent_in_pennies AS rent, r.billing_day_of_month AS "billingDay",
             r.next_due_date::text AS "nextDue", r.start_date::text AS "startDate", r.tenancy_start_date::text AS "tenancyStart",
             r.end_date::text AS "endDate", r.autopay_payment_method AS autopay,
             ARRAY(SELECT s.description || ' from ' || s.start_date || coalesce(' to ' || s.end_date, '') FROM rental_services s
@@ -42,7 +45,7 @@ async function rental(uuid: string): Promise<Record<string, unknown>> {
             (SELECT count(*)::int FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid AND e.end_date IS NULL) AS "runningCoverages",
             ARRAY(SELECT v.license_plate_number FROM vehicles v WHERE v.rental_record_uuid = r.uuid) AS vehicles,
             (SELECT g.code FROM gate_codes g WHERE g.rental_record_uuid = r.uuid) AS "gateCode"
-       FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid WHERE r.uuid = $1`,
+       FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid WHERE r.uuid = $1`),
     [uuid],
   );
   return row;
@@ -70,8 +73,11 @@ it('moves a tenant in with the coverage billed as a service and a gate code, and
   });
   expect(signed.gateCode).toMatch(/^\d{6}$/);
 
-  await db.query(
-    `INSERT INTO vehicles (uuid, facility_uuid, rental_record_uuid, type, license_plate_number, make, model, vin) VALUES ($1, $2, $3, 'CAR', 'TX-1', 'Ford', 'T', 'V1')`,
+  await query(
+    db,
+    sql(
+      `INSERT INTO vehicles (uuid, facility_uuid, rental_record_uuid, type, license_plate_number, make, model, vin) VALUES ($1, $2, $3, 'CAR', 'TX-1', 'Ford', 'T', 'V1')`,
+    ),
     [randomUUID(), parents.facilityUuid, movedIn],
   );
   await db.transaction((manager) => setAutopay(manager, movedIn, 'pm_card_visa'));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { postEntries } from '@storage/rental-ledger';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import { repriceUnitGroup, saveUnit, saveUnitGroup } from '@storage/unit-occupancy';
@@ -28,13 +28,14 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'rentals-test' }).initialize();
   others = await insertRentalParents(db);
-  await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`, [ids.portfolio]);
-  await db.query(
-    `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
-     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`,
+  await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`), [ids.portfolio]);
+  await query(
+    db,
+    sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`),
     [ids.facility, ids.portfolio],
   );
-  await db.query(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`, [
+  await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`), [
     ids.plan,
     ids.portfolio,
     JSON.stringify(BANDS),
@@ -58,8 +59,11 @@ afterAll(async () => {
 });
 
 async function storedRates(): Promise<{ street: number; web: number }> {
-  const rows: { street: number; web: number }[] = await db.query(
-    'SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1',
+  const rows = await query(
+    db,
+    sql<{ street: number; web: number }>(
+      'SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1',
+    ),
     [ids.group],
   );
   return rows[0];
@@ -115,23 +119,25 @@ describe('endRental', () => {
   }
 
   async function rentalState(rentalRecordUuid: string): Promise<unknown> {
-    const [state] = await db.query(
-      `SELECT r.status, r.end_date::text AS "endDate", r.balance_in_pennies AS balance, u.status AS "unitStatus",
+    const [state] = await query(
+      db,
+      sql<Record<string, unknown>>(`SELECT r.status, r.end_date::text AS "endDate", r.balance_in_pennies AS balance, u.status AS "unitStatus",
               ARRAY(SELECT s.end_date::text FROM rental_services s WHERE s.rental_record_uuid = r.uuid ORDER BY s.end_date NULLS FIRST) AS "serviceEnds",
               (SELECT count(*)::int FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid AND e.end_date IS NULL) AS "runningCoverages",
               (SELECT count(*)::int FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid AND e.end_date > now() - interval '1 minute') AS "coveragesEndedNow",
               (SELECT count(*)::int FROM gate_codes g WHERE g.rental_record_uuid = r.uuid) AS "gateCodes"
-         FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid WHERE r.uuid = $1`,
+         FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid WHERE r.uuid = $1`),
       [rentalRecordUuid],
     );
     return state;
   }
 
   it('ends the rental, its services, coverage and gate code, and frees and reprices the unit, touching no other rental', async () => {
-    await db.query(`UPDATE units SET status = CASE WHEN uuid = ANY($1::uuid[]) THEN 'occupied'::unit_status ELSE 'vacant' END WHERE unit_group_uuid = $2`, [
-      ids.units.slice(0, 2),
-      ids.group,
-    ]);
+    await query(
+      db,
+      sql(`UPDATE units SET status = CASE WHEN uuid = ANY($1::uuid[]) THEN 'occupied'::unit_status ELSE 'vacant' END WHERE unit_group_uuid = $2`),
+      [ids.units.slice(0, 2), ids.group],
+    );
     await db.transaction((manager) => repriceUnitGroup(manager, ids.group));
     expect(await storedRates()).toEqual({ street: 11000, web: 9450 });
     const neighbour = await rentalOn(ids.units[0], '111111');
