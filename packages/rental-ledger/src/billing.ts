@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import {
   billingPeriodsDue,
   chargesForPeriod,
@@ -12,6 +11,7 @@ import {
   type RentalBillingTerms,
 } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { query, sql, type Queryable } from '@storage/persistence';
 import { entriesJson, periodChargeEntries } from './ledger-entries';
 
 /*
@@ -58,7 +58,7 @@ export function promotionTermsOf({ itemTypeUuid, percentage, ...terms }: StoredP
   };
 }
 
-const TERMS_SQL = `
+const TERMS = sql<BillingRow, [readonly string[], CalendarDate]>(`
 SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, coalesce(r.tenancy_start_date, r.start_date)::text AS start_date, r.next_due_date::text AS next_due_date,
        r.balance_in_pennies, r.rent_in_pennies,
        COALESCE((SELECT json_agg(json_build_object('effectiveDate', c.effective_date::text, 'rentInPennies', c.rent_in_pennies,
@@ -74,14 +74,27 @@ SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, coalesce(r.tenancy_star
                                  ORDER BY p.item_type_uuid NULLS FIRST, p.promotion_uuid)
                    FROM rental_promotions p WHERE p.rental_record_uuid = r.uuid), '[]') AS promotions
   FROM rental_records r JOIN portfolios pf ON pf.uuid = r.portfolio_uuid
- WHERE r.uuid = ANY($1::uuid[]) AND r.status = 'ACTIVE' AND r.next_due_date <= $2::date`;
+ WHERE r.uuid = ANY($1::uuid[]) AND r.status = 'ACTIVE' AND r.next_due_date <= $2::date`);
 
 /**
  * Locks the rentals still as read, posts their entries (the ledger's trigger moves their balances and next due
  * dates) and their charge-posted events (key = rental), moves the next due date of those whose periods charge
  * nothing, and notifies the outbox once; answers the rentals written.
  */
-const WRITE_SQL = `
+const WRITE = sql<
+  { uuid: string },
+  [
+    rentalRecordUuids: string[],
+    versions: string[],
+    dueFrom: CalendarDate[],
+    unchargedUuids: string[],
+    unchargedNextDue: CalendarDate[],
+    entriesJson: string,
+    eventsJson: string,
+    topic: string,
+    source: string,
+  ]
+>(`
 WITH guarded AS (
   SELECT r.uuid FROM rental_records r
     JOIN unnest($1::uuid[], $2::text[], $3::date[]) AS i(uuid, version, due_from) ON r.uuid = i.uuid
@@ -106,7 +119,7 @@ WITH guarded AS (
 )
 SELECT g.uuid::text AS uuid, (SELECT entries FROM posted) AS entries,
        (SELECT count(pg_notify('${OUTBOX_CHANNEL}', '')) FROM (SELECT FROM events LIMIT 1) n) AS notified
-  FROM guarded g`;
+  FROM guarded g`);
 
 /**
  * What billing a batch of rentals did: the rentals billed through the date; those to read and bill again (changed
@@ -125,17 +138,17 @@ export interface BilledRentals {
  * `source` the producing service, recorded on the outbox rows.
  */
 export async function billRentals(
-  db: Pick<EntityManager, 'query'>,
+  db: Queryable,
   rentalRecordUuids: readonly string[],
   through: CalendarDate,
   options: { postedOn: CalendarDate; source: string; now?: Date },
 ): Promise<BilledRentals> {
   if (rentalRecordUuids.length === 0) return { billed: [], changed: [], charges: 0 };
-  const rows: BillingRow[] = await db.query(TERMS_SQL, [rentalRecordUuids, through]);
+  const rows = await query(db, TERMS, [rentalRecordUuids, through]);
   const now = options.now ?? new Date();
   const bills = rows.map((row) => billOf(row, through, options.postedOn, now));
   const uncharged = bills.filter((bill) => bill.events.length === 0);
-  const locked: { uuid: string }[] = await db.query(WRITE_SQL, [
+  const locked = await query(db, WRITE, [
     bills.map((bill) => bill.row.uuid),
     bills.map((bill) => bill.row.version),
     bills.map((bill) => bill.row.next_due_date),

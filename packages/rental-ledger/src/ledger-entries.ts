@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import type { CalendarDate, LedgerLine, PeriodCharge } from '@storage/domain';
+import { query, sql, type Queryable } from '@storage/persistence';
 
 export const LEDGER_ENTRY_KINDS = [
   'OPENING_BALANCE',
@@ -61,15 +61,17 @@ export interface PostedEntry {
   chargeKey: string | null;
 }
 
+const POST_ENTRIES = sql<PostedEntry, [entriesJson: string]>(
+  `SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1::jsonb)`,
+);
+
 /**
  * Posts entries in the caller's transaction, in one statement; the trigger adds them to the rental's balance.
  * Returns the entries written: one whose `chargeKey` the rental has already is left out.
  */
-export async function postEntries(db: EntityManager, rentalRecordUuid: string, entries: readonly NewLedgerEntry[]): Promise<PostedEntry[]> {
+export async function postEntries(db: Queryable, rentalRecordUuid: string, entries: readonly NewLedgerEntry[]): Promise<PostedEntry[]> {
   if (entries.length === 0) return [];
-  return db.query(`SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1::jsonb)`, [
-    entriesJson(rentalRecordUuid, entries),
-  ]);
+  return query(db, POST_ENTRIES, [entriesJson(rentalRecordUuid, entries)]);
 }
 
 /**
@@ -156,15 +158,16 @@ export function periodChargeEntries(
   return { entries, charges: posted };
 }
 
-/** The rental's entries, oldest first. */
-export async function ledgerEntries(db: EntityManager, rentalRecordUuid: string): Promise<LedgerEntry[]> {
-  return db.query(
-    `SELECT uuid AS "entryUuid", seq::text AS seq, kind, description, amount_in_pennies AS "amountInPennies", posted_on::text AS "postedOn",
+const ENTRIES = sql<LedgerEntry, [rentalRecordUuid: string]>(
+  `SELECT uuid AS "entryUuid", seq::text AS seq, kind, description, amount_in_pennies AS "amountInPennies", posted_on::text AS "postedOn",
             due_on::text AS "dueOn", period_from::text AS "periodFrom", period_to::text AS "periodTo", applies_to AS "appliesTo",
             item_type_uuid AS "itemTypeUuid", promotion_uuid AS "promotionUuid", payment_uuid AS "paymentUuid"
        FROM rental_ledger_entries e WHERE rental_record_uuid = $1 ORDER BY e.seq`,
-    [rentalRecordUuid],
-  );
+);
+
+/** The rental's entries, oldest first. */
+export async function ledgerEntries(db: Queryable, rentalRecordUuid: string): Promise<LedgerEntry[]> {
+  return query(db, ENTRIES, [rentalRecordUuid]);
 }
 
 /** The entries as the domain's money rules read them. */
@@ -178,24 +181,25 @@ export interface LedgerStatementEntry extends LedgerEntry {
   balanceAfterInPennies: number;
 }
 
-/**
- * A page of the rental's ledger, oldest first: up to `limit` entries after position `after` (0 for the first
- * page), each with the balance it left. `more` says whether entries follow the page.
- */
-export async function ledgerPage(
-  db: EntityManager,
-  rentalRecordUuid: string,
-  page: { after: string; limit: number },
-): Promise<{ entries: LedgerStatementEntry[]; more: boolean }> {
-  const rows: (LedgerStatementEntry & { seq: string })[] = await db.query(
-    `SELECT * FROM (
+const LEDGER_PAGE = sql<LedgerStatementEntry, [rentalRecordUuid: string, after: string, limit: number]>(
+  `SELECT * FROM (
        SELECT uuid AS "entryUuid", seq::text AS seq, seq::text AS position, kind, description, amount_in_pennies AS "amountInPennies",
               posted_on::text AS "postedOn", due_on::text AS "dueOn", period_from::text AS "periodFrom", period_to::text AS "periodTo",
               applies_to AS "appliesTo", item_type_uuid AS "itemTypeUuid", promotion_uuid AS "promotionUuid", payment_uuid AS "paymentUuid",
               (sum(amount_in_pennies) OVER (ORDER BY seq))::int AS "balanceAfterInPennies"
          FROM rental_ledger_entries WHERE rental_record_uuid = $1) e
       WHERE e.seq::bigint > $2::bigint ORDER BY e.seq::bigint LIMIT $3`,
-    [rentalRecordUuid, page.after, page.limit + 1],
-  );
+);
+
+/**
+ * A page of the rental's ledger, oldest first: up to `limit` entries after position `after` (0 for the first
+ * page), each with the balance it left. `more` says whether entries follow the page.
+ */
+export async function ledgerPage(
+  db: Queryable,
+  rentalRecordUuid: string,
+  page: { after: string; limit: number },
+): Promise<{ entries: LedgerStatementEntry[]; more: boolean }> {
+  const rows = await query(db, LEDGER_PAGE, [rentalRecordUuid, page.after, page.limit + 1]);
   return { entries: rows.slice(0, page.limit), more: rows.length > page.limit };
 }

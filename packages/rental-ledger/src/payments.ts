@@ -1,6 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import { createEnvelope, topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { query, sql, type Queryable } from '@storage/persistence';
 import { entriesJson } from './ledger-entries';
 import { paymentEntry } from './rental-money';
 
@@ -47,6 +47,8 @@ export const RECORD_PAYMENTS_SQL = `WITH input AS (
 )
 SELECT c.uuid::text AS uuid FROM changed c, ledger, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`;
 
+const RECORD_PAYMENTS = sql<{ uuid: string }>(RECORD_PAYMENTS_SQL);
+
 /** The payment's `payment-recorded` fact: the balance after is the one read less the payment. */
 export function paymentRecordedEnvelope(payment: PaymentToRecord, occurredAt: Date): EventEnvelope<'payment-recorded'> {
   const { rentalRecordUuid, paymentUuid, amountInPennies, paidOn } = payment;
@@ -79,15 +81,11 @@ export function recordPaymentsParameters(
  * Records payments in the caller's transaction (or as a statement of its own); answers the uuids of the rentals
  * written: one changed since its version was read is left out, for the caller to read again.
  */
-export async function recordPayments(
-  db: Pick<EntityManager, 'query'>,
-  payments: readonly PaymentToRecord[],
-  source: string,
-  occurredAt = new Date(),
-): Promise<string[]> {
+export async function recordPayments(db: Queryable, payments: readonly PaymentToRecord[], source: string, occurredAt = new Date()): Promise<string[]> {
   if (payments.length === 0) return [];
-  const written: { uuid: string }[] = await db.query(
-    RECORD_PAYMENTS_SQL,
+  const written = await query(
+    db,
+    RECORD_PAYMENTS,
     recordPaymentsParameters(
       payments.map((payment) => ({ payment, envelope: paymentRecordedEnvelope(payment, occurredAt) })),
       source,
