@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import { billRentals, ledgerEntries } from '../src';
 
@@ -21,10 +21,11 @@ const LOCK = '8b3e4c50-2d6f-4e70-9b82-3c4d5e6f7082';
 
 /** A rental of 10000 a month billed on the 10th since 2026-01-10, its first period billed, with a 15.00 lock service. */
 async function rental(options: { startDate?: string; tenancyStartDate?: string; nextDueDate?: string } = {}): Promise<string> {
-  const [row]: { uuid: string }[] = await db.query(
-    `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+  const [row] = await query(
+    db,
+    sql<{ uuid: string }>(`INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                  billing_day_of_month, next_due_date, start_date, tenancy_start_date)
-     VALUES ($1, $2, $3, $4, $5, 10000, 10, $6, $7, $8) RETURNING uuid`,
+     VALUES ($1, $2, $3, $4, $5, 10000, 10, $6, $7, $8) RETURNING uuid`),
     [
       parents.portfolioUuid,
       parents.facilityUuid,
@@ -36,16 +37,18 @@ async function rental(options: { startDate?: string; tenancyStartDate?: string; 
       options.tenancyStartDate ?? null,
     ],
   );
-  await db.query(
-    `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
-     VALUES ($1, $2, 'Lock', 1500, 'FIXED_AMOUNT', '2026-01-10')`,
+  await query(
+    db,
+    sql(`INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
+     VALUES ($1, $2, 'Lock', 1500, 'FIXED_AMOUNT', '2026-01-10')`),
     [row.uuid, LOCK],
   );
   // Half off the rent in months 1 and 2, as frozen at signing.
-  await db.query(
-    `INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, name, family, discount_type, percentage, month_starts, duration_in_months,
+  await query(
+    db,
+    sql(`INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, name, family, discount_type, percentage, month_starts, duration_in_months,
                                     discount_in_pennies, applied_on)
-     VALUES ($1, $2, 'Half off two months', 'RENT', 'PERCENTAGE', 50, 1, 2, 5000, '2026-01-10')`,
+     VALUES ($1, $2, 'Half off two months', 'RENT', 'PERCENTAGE', 50, 1, 2, 5000, '2026-01-10')`),
     [row.uuid, parents.promotionUuid],
   );
   return row.uuid;
@@ -60,8 +63,11 @@ async function summary(uuid: string): Promise<(string | number | null)[][]> {
 describe('billing a rental', () => {
   it('posts every period due in order, each once: promotions in their months, a rent change from the first period on or after it', async () => {
     const uuid = await rental();
-    await db.query(
-      `INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies) VALUES ($1, '2026-03-05', 12000, 10000)`,
+    await query(
+      db,
+      sql(
+        `INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies) VALUES ($1, '2026-03-05', 12000, 10000)`,
+      ),
       [uuid],
     );
     const first = await bill([uuid], '2026-04-10');
@@ -75,10 +81,15 @@ describe('billing a rental', () => {
       ['RENT', 12000, '2026-04-10', 'Rent 2026-04-10 to 2026-05-09'],
       ['SERVICE_FEE', 1500, '2026-04-10', 'Lock'],
     ]);
-    const [row] = await db.query('SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [uuid]);
+    const [row] = await query(db, sql('SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'), [uuid]);
     expect(row).toEqual({ next: '2026-05-10', balance: 5000 + 1500 + 12000 + 1500 + 12000 + 1500 });
-    const events: { envelope: { payload: { chargeUuid: string; amountInPennies: number; balanceAfterInPennies: number; description: string } } }[] =
-      await db.query(`SELECT envelope FROM outbox WHERE key = $1 AND type = 'charge-posted' ORDER BY id`, [uuid]);
+    const events = await query(
+      db,
+      sql<{ envelope: { payload: { chargeUuid: string; amountInPennies: number; balanceAfterInPennies: number; description: string } } }>(
+        `SELECT envelope FROM outbox WHERE key = $1 AND type = 'charge-posted' ORDER BY id`,
+      ),
+      [uuid],
+    );
     expect(events.map((e) => [e.envelope.payload.amountInPennies, e.envelope.payload.balanceAfterInPennies])).toEqual([
       [5000, 5000],
       [1500, 6500],
@@ -109,11 +120,12 @@ describe('billing a rental', () => {
     const free = await rental();
     const freeFromMarch = await rental();
     for (const uuid of [free, freeFromMarch]) {
-      await db.query(
-        `INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies) VALUES ($1, $2, 0, 10000)`,
+      await query(
+        db,
+        sql(`INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies) VALUES ($1, $2, 0, 10000)`),
         [uuid, uuid === free ? '2026-02-01' : '2026-03-05'],
       );
-      await db.query(`UPDATE rental_services SET end_date = $2 WHERE rental_record_uuid = $1`, [uuid, uuid === free ? '2026-02-01' : '2026-03-05']);
+      await query(db, sql(`UPDATE rental_services SET end_date = $2 WHERE rental_record_uuid = $1`), [uuid, uuid === free ? '2026-02-01' : '2026-03-05']);
     }
     // February charges the one, March and April neither: what charges nothing posts nothing, and is billed all the same.
     expect(await bill([free, freeFromMarch], '2026-04-10')).toEqual({ billed: [free], changed: [freeFromMarch], charges: 2 });
@@ -125,8 +137,9 @@ describe('billing a rental', () => {
       ['PROMOTION_CREDIT', -5000, null, 'Half off two months'],
       ['SERVICE_FEE', 1500, '2026-02-10', 'Lock'],
     ]);
-    const rows = await db.query(
-      'SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = ANY($1) ORDER BY uuid = $2',
+    const rows = await query(
+      db,
+      sql('SELECT next_due_date::text AS next, balance_in_pennies AS balance FROM rental_records WHERE uuid = ANY($1) ORDER BY uuid = $2'),
       [[free, freeFromMarch], freeFromMarch],
     );
     expect(rows).toEqual([
@@ -137,7 +150,7 @@ describe('billing a rental', () => {
 
   it('leaves a rental that moved out, or is not due yet, alone', async () => {
     const movedOut = await rental();
-    await db.query(`UPDATE rental_records SET status = 'MOVED_OUT', end_date = '2026-02-01' WHERE uuid = $1`, [movedOut]);
+    await query(db, sql(`UPDATE rental_records SET status = 'MOVED_OUT', end_date = '2026-02-01' WHERE uuid = $1`), [movedOut]);
     const notDue = await rental();
     expect(await bill([movedOut, notDue], '2026-02-09')).toEqual({ billed: [], changed: [], charges: 0 });
     expect(await bill([movedOut], '2026-06-01')).toEqual({ billed: [], changed: [], charges: 0 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { DataSource, EntityManager } from 'typeorm';
 import { balanceOf, billingPeriodStarting, chargesForPeriod, openCharges, pastDueSince, type CalendarDate } from '@storage/domain';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import {
   applyAuctionProceeds,
@@ -35,10 +35,13 @@ afterAll(async () => {
 const TODAY = '2026-03-15';
 
 async function newRental(balanceInPennies = 0): Promise<string> {
-  const [row]: { uuid: string }[] = await db.query(
-    `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, balance_in_pennies,
+  const [row] = await query(
+    db,
+    sql<{
+      uuid: string;
+    }>(`INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, balance_in_pennies,
                                  billing_day_of_month, next_due_date, start_date)
-     VALUES ($1, $2, $3, $4, $5, 10000, $6, 15, '2026-04-15', $7) RETURNING uuid`,
+     VALUES ($1, $2, $3, $4, $5, 10000, $6, 15, '2026-04-15', $7) RETURNING uuid`),
     [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, balanceInPennies, TODAY],
   );
   return row.uuid;
@@ -46,22 +49,25 @@ async function newRental(balanceInPennies = 0): Promise<string> {
 
 /** As every writer does: the rental locked, its balance read under the lock. */
 async function locked(manager: EntityManager, rentalRecordUuid: string): Promise<LockedBalance> {
-  const [row]: { balance: number }[] = await manager.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE', [
+  const [row] = await query(manager, sql<{ balance: number }>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE'), [
     rentalRecordUuid,
   ]);
   return { rentalRecordUuid, balanceInPennies: row.balance };
 }
 
 async function balance(rentalRecordUuid: string): Promise<number> {
-  const [row]: { balance: number }[] = await db.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [rentalRecordUuid]);
+  const [row] = await query(db, sql<{ balance: number }>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'), [rentalRecordUuid]);
   return row.balance;
 }
 
 /** The balance is the sum of the entries, and the oldest open charge's due date the domain's `pastDueSince`. */
 async function expectBalanceIsSumOfEntries(rentalRecordUuid: string): Promise<void> {
   const lines = asLedgerLines(await ledgerEntries(db.manager, rentalRecordUuid));
-  const [row]: { balance: number; oldestOpenDueOn: string | null }[] = await db.query(
-    'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS "oldestOpenDueOn" FROM rental_records WHERE uuid = $1',
+  const [row] = await query(
+    db,
+    sql<{ balance: number; oldestOpenDueOn: string | null }>(
+      'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS "oldestOpenDueOn" FROM rental_records WHERE uuid = $1',
+    ),
     [rentalRecordUuid],
   );
   expect(row).toEqual({ balance: balanceOf(lines), oldestOpenDueOn: pastDueSince(lines) });
@@ -183,14 +189,14 @@ describe('the balance', () => {
   it('cannot be written but by the ledger: a rental starts at zero and a direct update is refused', async () => {
     await expect(newRental(100)).rejects.toThrow("sum of the rental's ledger entries");
     const rental = await newRental();
-    await expect(db.query('UPDATE rental_records SET balance_in_pennies = 100 WHERE uuid = $1', [rental])).rejects.toThrow(
+    await expect(query(db, sql('UPDATE rental_records SET balance_in_pennies = 100 WHERE uuid = $1'), [rental])).rejects.toThrow(
       "sum of the rental's ledger entries",
     );
-    await expect(db.query(`UPDATE rental_records SET oldest_open_due_on = '2026-01-01' WHERE uuid = $1`, [rental])).rejects.toThrow(
+    await expect(query(db, sql(`UPDATE rental_records SET oldest_open_due_on = '2026-01-01' WHERE uuid = $1`), [rental])).rejects.toThrow(
       "sum of the rental's ledger entries",
     );
     // Other columns stay writable, and so does a write that leaves the balance as it is.
-    await db.query('UPDATE rental_records SET rent_in_pennies = 12000, balance_in_pennies = balance_in_pennies WHERE uuid = $1', [rental]);
+    await query(db, sql('UPDATE rental_records SET rent_in_pennies = 12000, balance_in_pennies = balance_in_pennies WHERE uuid = $1'), [rental]);
     expect(await balance(rental)).toBe(0);
   });
 });
@@ -209,8 +215,9 @@ describe('the oldest open charge', () => {
         { kind: 'RENT', description: 'April', amountInPennies: 5_000, postedOn: TODAY, dueOn: '2026-04-15' },
       ]);
       await eventually(async () => {
-        const [row]: { waiting: number }[] = await db.query(
-          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+        const [row] = await query(
+          db,
+          sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`),
         );
         expect(row.waiting).toBe(1);
       });
@@ -221,8 +228,11 @@ describe('the oldest open charge', () => {
       await first.release();
       await second.release();
     }
-    const [row]: { balance: number; oldest: string | null }[] = await db.query(
-      'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS oldest FROM rental_records WHERE uuid = $1',
+    const [row] = await query(
+      db,
+      sql<{ balance: number; oldest: string | null }>(
+        'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS oldest FROM rental_records WHERE uuid = $1',
+      ),
       [rental],
     );
     expect(row).toEqual({ balance: 15_000, oldest: '2026-03-15' });
@@ -231,7 +241,7 @@ describe('the oldest open charge', () => {
   it('is the oldest due one a payment leaves open: a partial payment covers the oldest first, a full one leaves none', async () => {
     const rental = await newRental();
     const oldest = async (): Promise<string | null> => {
-      const [row]: { d: string | null }[] = await db.query('SELECT oldest_open_due_on::text AS d FROM rental_records WHERE uuid = $1', [rental]);
+      const [row] = await query(db, sql<{ d: string | null }>('SELECT oldest_open_due_on::text AS d FROM rental_records WHERE uuid = $1'), [rental]);
       return row.d;
     };
     await db.transaction((m) =>
@@ -253,11 +263,11 @@ describe('the oldest open charge', () => {
 describe('entries', () => {
   it('are read oldest first by posting order, also where the position gains a digit', async () => {
     const rental = await newRental();
-    await db.query(`SELECT setval(pg_get_serial_sequence('rental_ledger_entries', 'seq'), greatest(95, (SELECT max(seq) FROM rental_ledger_entries)))`);
+    await query(db, sql(`SELECT setval(pg_get_serial_sequence('rental_ledger_entries', 'seq'), greatest(95, (SELECT max(seq) FROM rental_ledger_entries)))`));
     const days = Array.from({ length: 8 }, (_, i) => `2026-04-0${i + 1}`);
     for (const day of days)
       await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: day, dueOn: day }]));
-    await db.query(`SELECT setval(pg_get_serial_sequence('rental_ledger_entries', 'seq'), 995)`);
+    await query(db, sql(`SELECT setval(pg_get_serial_sequence('rental_ledger_entries', 'seq'), 995)`));
     for (const day of days)
       await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: day, dueOn: day }]));
     const seqs = (await ledgerEntries(db.manager, rental)).map((entry) => Number(entry.seq));
@@ -268,10 +278,12 @@ describe('entries', () => {
   it('are append-only: an update or a delete is refused while the rental exists, and go with their rental', async () => {
     const rental = await newRental();
     await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: TODAY, dueOn: TODAY }]));
-    await expect(db.query('UPDATE rental_ledger_entries SET amount_in_pennies = 1 WHERE rental_record_uuid = $1', [rental])).rejects.toThrow('append-only');
-    await expect(db.query('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1', [rental])).rejects.toThrow('append-only');
-    await db.query('DELETE FROM rental_records WHERE uuid = $1', [rental]);
-    expect(await db.query('SELECT 1 FROM rental_ledger_entries WHERE rental_record_uuid = $1', [rental])).toEqual([]);
+    await expect(query(db, sql('UPDATE rental_ledger_entries SET amount_in_pennies = 1 WHERE rental_record_uuid = $1'), [rental])).rejects.toThrow(
+      'append-only',
+    );
+    await expect(query(db, sql('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1'), [rental])).rejects.toThrow('append-only');
+    await query(db, sql('DELETE FROM rental_records WHERE uuid = $1'), [rental]);
+    expect(await query(db, sql('SELECT 1 FROM rental_ledger_entries WHERE rental_record_uuid = $1'), [rental])).toEqual([]);
   });
 
   it('refuse a charge without a due date, a credit with one, and a payment that adds to the balance', async () => {
@@ -348,13 +360,16 @@ describe('migration of a database that had balances before the ledger', () => {
   it('gives each rental that owes or holds credit one opening entry, due when it was counted due, and keeps the balance', async () => {
     const undone: string[] = [];
     while (!undone.includes('RentalLedger1795330000800')) {
-      const [last]: { name: string }[] = await db.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1');
+      const [last] = await query(db, sql<{ name: string }>('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1'));
       await db.undoLastMigration({ transaction: 'each' });
       undone.push(last.name);
     }
     const [owing, delinquent, inCredit, settled] = [await newRental(7_000), await newRental(9_000), await newRental(-2_500), await newRental(0)];
-    await db.query(
-      `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since) VALUES ($1, $2, $3, 'OVERDUE', '2026-02-15')`,
+    await query(
+      db,
+      sql(
+        `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since) VALUES ($1, $2, $3, 'OVERDUE', '2026-02-15')`,
+      ),
       [delinquent, parents.facilityUuid, randomUUID()],
     );
     await db.runMigrations({ transaction: 'each' });
@@ -372,16 +387,17 @@ describe('migration of rentals that transfers opened before the tenancy start ex
   it('anchors them on the billing day before their start, so billing goes on with them', async () => {
     const undone: string[] = [];
     while (!undone.includes('LedgerOldestOpenCharge1795330000900')) {
-      const [last]: { name: string }[] = await db.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1');
+      const [last] = await query(db, sql<{ name: string }>('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1'));
       await db.undoLastMigration({ transaction: 'each' });
       undone.push(last.name);
     }
     // Opened by a transfer on March 20th, billed on the 15th as the tenancy was; and one billed on its own start day.
     const insert = async (billingDay: number, nextDueDate: string, startDate: string): Promise<string> => {
-      const [row]: { uuid: string }[] = await db.query(
-        `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+      const [row] = await query(
+        db,
+        sql<{ uuid: string }>(`INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                      billing_day_of_month, next_due_date, start_date)
-         VALUES ($1, $2, $3, $4, $5, 10000, $6, $7, $8) RETURNING uuid`,
+         VALUES ($1, $2, $3, $4, $5, 10000, $6, $7, $8) RETURNING uuid`),
         [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, billingDay, nextDueDate, startDate],
       );
       return row.uuid;
@@ -391,8 +407,9 @@ describe('migration of rentals that transfers opened before the tenancy start ex
     const own = await insert(20, '2026-04-20', '2026-03-20');
     await db.runMigrations({ transaction: 'each' });
 
-    const anchors: { uuid: string; tenancy: string | null }[] = await db.query(
-      'SELECT uuid, tenancy_start_date::text AS tenancy FROM rental_records WHERE uuid = ANY($1)',
+    const anchors = await query(
+      db,
+      sql<{ uuid: string; tenancy: string | null }>('SELECT uuid, tenancy_start_date::text AS tenancy FROM rental_records WHERE uuid = ANY($1)'),
       [[transferred, earlyInMonth, own]],
     );
     expect(Object.fromEntries(anchors.map((a) => [a.uuid, a.tenancy]))).toEqual({ [transferred]: '2026-03-15', [earlyInMonth]: '2026-02-28', [own]: null });
