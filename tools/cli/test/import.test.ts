@@ -125,4 +125,24 @@ describe('import <file>', () => {
     expect(unknown.status).toBe(2);
     expect(await databaseSnapshot(database.url)).toEqual(before);
   }, 240_000);
+
+  it("refuses a file whose portfolio uuid is another portfolio's, or not the one its portfolio has, writing nothing", async () => {
+    const portfolioFile = async (name: string, portfolio: { portfolioId: string; uuid: string }): Promise<string> => {
+      const file = path.join(dataDir, name);
+      await writeFile(file, JSON.stringify({ portfolio: { ...portfolio, name: 'Quay Storage' } }));
+      return file;
+    };
+    const quay = { portfolioId: 'quay', uuid: '6f1c2b9e-0d4a-4c41-9a51-3b0f5b7e2a10' };
+    expect(runCli('import', await portfolioFile('quay.json', quay)).status).toBe(0);
+    const before = await databaseSnapshot(database.url);
+
+    const taken = runCli('import', await portfolioFile('taken.json', { portfolioId: 'pier', uuid: quay.uuid }));
+    expect(taken.output).toContain(`portfolio: uuid ${quay.uuid} is portfolio quay's; nothing was imported`);
+    expect(taken.status).toBe(2);
+
+    const moved = runCli('import', await portfolioFile('moved.json', { portfolioId: 'quay', uuid: '0b6e3f52-7c1d-4e8a-b2f4-9d5a6c7e8f90' }));
+    expect(moved.output).toContain(`portfolio: portfolio quay's uuid is ${quay.uuid}, not 0b6e3f52-7c1d-4e8a-b2f4-9d5a6c7e8f90; nothing was imported`);
+    expect(moved.status).toBe(2);
+    expect(await databaseSnapshot(database.url)).toEqual(before);
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { InvalidRequestException } from '@storage/platform';
 import type { EntityManager } from 'typeorm';
 import type {
@@ -23,9 +23,11 @@ import { query, sql } from '@storage/persistence';
 export class CatalogService {
   /**
    * Keyed by its portfolioId (the natural key clients already use); a new one gets `uuid` when given (an import
-   * file's, the demo's), else a database uuid. An existing portfolio keeps its uuid.
+   * file's, the demo's), else a database uuid. An existing portfolio keeps its uuid: a file giving it another one, or
+   * giving it another portfolio's, is refused (409).
    */
   async putPortfolio(db: EntityManager, portfolioId: string, body: PutPortfolioRequest, uuid?: string): Promise<PortfolioResult> {
+    if (uuid !== undefined) await refuseUuidOfAnother(db, portfolioId, uuid);
     const rows = await query(
       db,
       sql<{ uuid: string; inserted: boolean }>(`INSERT INTO portfolios AS p (uuid, portfolio_id, name) VALUES (coalesce($3::uuid, gen_random_uuid()), $1, $2)
@@ -33,10 +35,11 @@ export class CatalogService {
        RETURNING uuid, (xmax = 0) AS inserted`),
       [portfolioId, body.name, uuid ?? null],
     );
-    const written = rows[0];
-    if (written !== undefined) return { uuid: written.uuid, portfolioId, name: body.name, outcome: written.inserted ? 'created' : 'updated' };
-    const [existing] = await query(db, sql<{ uuid: string }>('SELECT uuid FROM portfolios WHERE portfolio_id = $1'), [portfolioId]);
-    return { uuid: existing.uuid, portfolioId, name: body.name, outcome: 'unchanged' };
+    const [written] = rows;
+    const storedUuid = written?.uuid ?? (await query(db, sql<{ uuid: string }>('SELECT uuid FROM portfolios WHERE portfolio_id = $1'), [portfolioId]))[0].uuid;
+    if (uuid !== undefined && storedUuid !== uuid) throw new ConflictException(`portfolio ${portfolioId}'s uuid is ${storedUuid}, not ${uuid}`);
+    const outcome: Outcome = written === undefined ? 'unchanged' : written.inserted ? 'created' : 'updated';
+    return { uuid: storedUuid, portfolioId, name: body.name, outcome };
   }
 
   putUnitType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutUnitTypeRequest): Promise<Outcome> {
@@ -113,4 +116,10 @@ export class CatalogService {
     if (outcome === 'updated') await repriceGroupsOfPlan(db, uuid);
     return outcome;
   }
+}
+
+/** A uuid given for a portfolio (by an import file) must not be another portfolio's: refused by name, not by the key's error. */
+async function refuseUuidOfAnother(db: EntityManager, portfolioId: string, uuid: string): Promise<void> {
+  const [holder] = await query(db, sql<{ portfolioId: string }>('SELECT portfolio_id AS "portfolioId" FROM portfolios WHERE uuid = $1'), [uuid]);
+  if (holder !== undefined && holder.portfolioId !== portfolioId) throw new ConflictException(`uuid ${uuid} is portfolio ${holder.portfolioId}'s`);
 }
