@@ -12,6 +12,7 @@ const queryThroughPersistence = [
   'packages/delinquency',
   'packages/platform',
   'packages/rental-events',
+  'packages/rental-ledger',
   'packages/rentals',
   'packages/testing',
   'packages/unit-occupancy',
