@@ -1,10 +1,16 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import { ledgerPage } from '@storage/rental-ledger';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
 import { ApiInvalidResponse, notFound, UuidPipe } from '../common';
 import { LEDGER_PAGE_LIMIT, LedgerQuery, RentalLedgerView } from './rental-ledger.dto';
+
+const RENTAL_BALANCE = sql<{ balanceInPennies: number; nextDueDate: string }, [string, string, string]>(
+  `SELECT balance_in_pennies AS "balanceInPennies", next_due_date::text AS "nextDueDate" FROM rental_records
+          WHERE uuid = $1 AND facility_uuid = $2 AND portfolio_uuid = $3`,
+);
 
 /** A rental's ledger (extension): every charge, credit and payment, with the balance each left. */
 @ApiKeyAuth()
@@ -21,18 +27,14 @@ export class RentalLedgerController {
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
     @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
-    @Query() query: LedgerQuery,
+    @Query() ledgerQuery: LedgerQuery,
   ): Promise<RentalLedgerView> {
     // One snapshot for the rental and its entries, so the balance agrees with them.
     return this.dataSource.transaction('REPEATABLE READ', async (db) => {
-      const [rental]: { balanceInPennies: number; nextDueDate: string }[] = await db.query(
-        `SELECT balance_in_pennies AS "balanceInPennies", next_due_date::text AS "nextDueDate" FROM rental_records
-          WHERE uuid = $1 AND facility_uuid = $2 AND portfolio_uuid = $3`,
-        [rentalRecordUuid, facilityUuid, portfolio.uuid],
-      );
+      const [rental] = await query(db, RENTAL_BALANCE, [rentalRecordUuid, facilityUuid, portfolio.uuid]);
       if (rental === undefined) throw notFound('Rental record', rentalRecordUuid);
-      const limit = Number(query.limit ?? LEDGER_PAGE_LIMIT.default);
-      const page = await ledgerPage(db, rentalRecordUuid, { after: query.after ?? '0', limit });
+      const limit = Number(ledgerQuery.limit ?? LEDGER_PAGE_LIMIT.default);
+      const page = await ledgerPage(db, rentalRecordUuid, { after: ledgerQuery.after ?? '0', limit });
       return {
         rentalRecordUuid,
         ...rental,

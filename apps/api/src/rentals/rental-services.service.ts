@@ -1,5 +1,6 @@
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { addService, endService } from '@storage/rentals';
 import { notFound } from '../common';
@@ -13,6 +14,14 @@ interface ServiceItem {
   feeType: string;
   recurringService: boolean;
 }
+
+const SERVICE_ITEM = sql<ServiceItem, [string, string]>(
+  `SELECT name, price_in_pennies AS "priceInPennies", fee_type AS "feeType", (kind = 'SERVICE' AND is_recurring) AS "recurringService"
+       FROM item_types WHERE uuid = $1 AND portfolio_uuid = $2`,
+);
+const ACTIVE_SERVICE = sql<{ uuid: string }, [string, string, string]>(
+  'SELECT uuid FROM rental_services WHERE rental_record_uuid = $1 AND item_type_uuid = $2 AND (end_date IS NULL OR end_date > $3)',
+);
 
 /** Recurring services added to or removed from an active rental, from today; each change emits its before and after. */
 @Injectable()
@@ -71,11 +80,7 @@ export class RentalServicesService {
 
 /** A recurring service item type of the portfolio; anything else is the caller's field error. */
 async function serviceItem(db: EntityManager, portfolioUuid: string, itemTypeUuid: string): Promise<ServiceItem> {
-  const rows: ServiceItem[] = await db.query(
-    `SELECT name, price_in_pennies AS "priceInPennies", fee_type AS "feeType", (kind = 'SERVICE' AND is_recurring) AS "recurringService"
-       FROM item_types WHERE uuid = $1 AND portfolio_uuid = $2`,
-    [itemTypeUuid, portfolioUuid],
-  );
+  const rows = await query(db, SERVICE_ITEM, [itemTypeUuid, portfolioUuid]);
   const item = rows[0];
   if (item === undefined) throw new InvalidRequestException([{ field: 'itemTypeUuid', message: 'itemTypeUuid is not an item type of this portfolio' }]);
   if (!item.recurringService) throw new InvalidRequestException([{ field: 'itemTypeUuid', message: 'itemTypeUuid is not a recurring service' }]);
@@ -84,9 +89,6 @@ async function serviceItem(db: EntityManager, portfolioUuid: string, itemTypeUui
 
 /** The rental's service of this item type still running today, if any. */
 async function activeServiceUuid(db: EntityManager, rental: LockedRental, itemTypeUuid: string): Promise<string | null> {
-  const rows: { uuid: string }[] = await db.query(
-    'SELECT uuid FROM rental_services WHERE rental_record_uuid = $1 AND item_type_uuid = $2 AND (end_date IS NULL OR end_date > $3)',
-    [rental.uuid, itemTypeUuid, rental.facilityToday],
-  );
+  const rows = await query(db, ACTIVE_SERVICE, [rental.uuid, itemTypeUuid, rental.facilityToday]);
   return rows[0]?.uuid ?? null;
 }

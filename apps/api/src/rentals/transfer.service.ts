@@ -1,6 +1,7 @@
 import { ConflictException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { openDelinquencyStatus } from '@storage/delinquency';
+import { query, sql } from '@storage/persistence';
 import { InvalidRequestException, TypedProblemException } from '@storage/platform';
 import { transferBalance } from '@storage/rental-ledger';
 import { transfer as transferRental } from '@storage/rentals';
@@ -15,6 +16,16 @@ interface TargetUnit {
   status: string;
   webRateInPennies: number;
 }
+
+const MOVE_CONVERTED_LEAD = sql<never, [string, string]>(
+  'UPDATE leads SET converted_rental_record_uuid = $2, updated_at = now() WHERE converted_rental_record_uuid = $1',
+);
+const LOCK_TARGET_UNIT = sql<TargetUnit, [string, string]>(
+  `SELECT u.uuid, u.unit_group_uuid AS "unitGroupUuid", u.status, g.current_web_rate_in_pennies AS "webRateInPennies"
+       FROM units u JOIN unit_groups g ON g.uuid = u.unit_group_uuid
+      WHERE u.uuid = $1 AND u.facility_uuid = $2
+        FOR UPDATE OF u`,
+);
 
 /** The `type` of the 409 refusing to transfer a delinquent rental (documented on the route). */
 export const RENTAL_DELINQUENT_PROBLEM = 'tag:storage-rental,2026:problems/rental-delinquent';
@@ -62,10 +73,7 @@ export class TransferService {
       await carryAppliedPromotions(db, old.uuid, newRentalUuid);
       await transferBalance(db, { rentalRecordUuid: old.uuid, balanceInPennies: old.balanceInPennies }, newRentalUuid, today);
       // Operation 3 shows the converted lead where the tenant is now.
-      await db.query('UPDATE leads SET converted_rental_record_uuid = $2, updated_at = now() WHERE converted_rental_record_uuid = $1', [
-        old.uuid,
-        newRentalUuid,
-      ]);
+      await query(db, MOVE_CONVERTED_LEAD, [old.uuid, newRentalUuid]);
       // The balance moved with the tenant; the part of it that is credit is what the transfer credits.
       const transferCreditAmountInPennies = Math.max(0, -old.balanceInPennies);
       const transfer = {
@@ -85,13 +93,7 @@ export class TransferService {
 
 /** The target unit, locked: 400 when it is no unit of this facility, 409 when it is not vacant. */
 async function lockTargetUnit(db: EntityManager, facilityUuid: string, unitUuid: string): Promise<TargetUnit> {
-  const rows: TargetUnit[] = await db.query(
-    `SELECT u.uuid, u.unit_group_uuid AS "unitGroupUuid", u.status, g.current_web_rate_in_pennies AS "webRateInPennies"
-       FROM units u JOIN unit_groups g ON g.uuid = u.unit_group_uuid
-      WHERE u.uuid = $1 AND u.facility_uuid = $2
-        FOR UPDATE OF u`,
-    [unitUuid, facilityUuid],
-  );
+  const rows = await query(db, LOCK_TARGET_UNIT, [unitUuid, facilityUuid]);
   const unit = rows[0];
   if (unit === undefined) throw new InvalidRequestException([{ field: 'newUnitUuid', message: 'newUnitUuid is not a unit of this facility' }]);
   if (unit.status !== 'vacant') throw new ConflictException(`Unit ${unitUuid} is not vacant.`);

@@ -2,6 +2,7 @@ import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createEnvelope } from '@storage/domain';
 import type { OutboxPublisher } from '@storage/messaging';
+import { query, sql } from '@storage/persistence';
 import { issuePortalToken } from '@storage/webhooks';
 import type { ApiKeyPrincipal } from '../auth';
 import { eventTypeOf } from './subscription-input';
@@ -9,6 +10,10 @@ import { SubscriptionsService } from './subscriptions.service';
 import type { PortalLink, SendTestEvent, TestEventSent } from './webhooks.dto';
 import type { WebhooksConfig } from './webhooks.config';
 import { COMMAND_PUBLISHER, WEBHOOKS_CONFIG } from './webhooks.tokens';
+
+const SUBSCRIBED_ENDPOINTS = sql<{ endpoints: number }, [string, string]>(
+  `SELECT count(*)::int AS endpoints FROM webhook_endpoints WHERE portfolio = $1 AND $2 = ANY(event_types) AND disabled_at IS NULL`,
+);
 
 /** Operations 19 and 20: both hand work to the webhook-dispatcher (a command through the outbox; a portal link). */
 @Injectable()
@@ -24,10 +29,7 @@ export class WebhookCommandsService {
     const portfolio = await this.subscriptions.portfolio(principal, input.portfolio);
     const eventType = eventTypeOf(input.eventType, 'eventType');
     return this.dataSource.transaction(async (manager) => {
-      const [{ endpoints }] = await manager.query<[{ endpoints: number }]>(
-        `SELECT count(*)::int AS endpoints FROM webhook_endpoints WHERE portfolio = $1 AND $2 = ANY(event_types) AND disabled_at IS NULL`,
-        [portfolio.portfolioId, eventType],
-      );
+      const [{ endpoints }] = await query(manager, SUBSCRIBED_ENDPOINTS, [portfolio.portfolioId, eventType]);
       if (endpoints === 0) throw new NotFoundException(`No enabled endpoint of portfolio ${portfolio.portfolioId} subscribes to ${eventType}.`);
       const envelope = createEnvelope({
         type: 'webhook-test-event',
