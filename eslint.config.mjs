@@ -18,11 +18,8 @@ const queryThroughPersistence = [
   'packages/unit-occupancy',
   'packages/webhooks',
   'tools/cli',
-  // The api's tests and converted modules (its rentals and webhooks modules not yet).
+  'apps/api/src',
   'apps/api/test',
-  ...['auth', 'common', 'lease-signing', 'leases', 'notifications', 'onboarding', 'portfolio', 'rate-limit', 'seed', 'shopping'].map(
-    (module) => `apps/api/src/${module}`,
-  ),
 ].map((folder) => `${folder}/**/*.ts`);
 const otherApps = {
   group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'],
