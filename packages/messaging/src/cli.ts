@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { Pool } from 'pg';
-import { createPool, locateDatabase } from '@storage/persistence';
+import { createPool, locateDatabase, query, sql } from '@storage/persistence';
 import { RELAY_PREFIX } from './embedded/advisory-lock';
 import { createKafka } from './kafka/kafka-client';
 import { replayEmbedded } from './replay/embedded-replay';
@@ -18,13 +18,14 @@ function isoTime(value: string): Date {
   return time;
 }
 
+const CONSUMER_GROUPS = sql<{ group: string }, [relayPattern: string]>(
+  `SELECT consumer_group AS group FROM consumer_offsets WHERE consumer_group NOT LIKE $1 ORDER BY consumer_group`,
+);
+
 /** The groups that have consumed here: positions in the database (embedded) or the broker's groups (Kafka). */
 async function knownGroups(pool: Pool, brokers: string | undefined): Promise<string[]> {
   if (!brokers) {
-    const { rows } = await pool.query<{ group: string }>(
-      `SELECT consumer_group AS group FROM consumer_offsets WHERE consumer_group NOT LIKE $1 ORDER BY consumer_group`,
-      [`${RELAY_PREFIX}%`],
-    );
+    const rows = await query(pool, CONSUMER_GROUPS, [`${RELAY_PREFIX}%`]);
     return rows.map((row) => row.group);
   }
   const admin = createKafka(brokers, 'replay-cli').admin();

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { topicFor, type EventEnvelope } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 import { OUTBOX_CHANNEL } from './embedded/log-follower';
 
 /** The producing service's name, recorded on its outbox rows so its relay publishes them. */
@@ -27,7 +28,7 @@ export function outboxInsertSql(events: string, source: string): string {
  * so only the followers of that topic wake; with the row as payload (`AnnouncedRecords`), so a follower whose
  * next row it is need not read the log. A row too large for a payload (8000 bytes) is notified without it.
  */
-const INSERT_AND_NOTIFY = `
+const INSERT_AND_NOTIFY = sql<{ pg_notify: string }, [string, string | null, string, string, string, string]>(`
 WITH entry AS (
   ${outboxInsertSql('(VALUES ($1::text, $2, $3, $4, $6::jsonb)) AS e(topic, key, type, event_id, envelope)', '$5')}
   RETURNING id, topic, key, type, event_id, source, envelope, created_at),
@@ -35,7 +36,7 @@ announcement AS (
   SELECT topic, json_build_object('position', id::text, 'topic', topic, 'key', key, 'type', type, 'eventId', event_id,
            'source', source, 'createdAt', created_at, 'envelope', envelope)::text AS payload
     FROM entry)
-SELECT pg_notify('${OUTBOX_CHANNEL}:' || topic, CASE WHEN octet_length(payload) < 8000 THEN payload ELSE '' END) FROM announcement`;
+SELECT pg_notify('${OUTBOX_CHANNEL}:' || topic, CASE WHEN octet_length(payload) < 8000 THEN payload ELSE '' END) FROM announcement`);
 
 @Injectable()
 export class OutboxPublisher {
@@ -47,6 +48,6 @@ export class OutboxPublisher {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('OutboxPublisher.publish needs the EntityManager of the transaction that changes the state');
     }
-    await manager.query(INSERT_AND_NOTIFY, [topicFor(envelope.type), envelope.key, envelope.type, envelope.eventId, this.service, JSON.stringify(envelope)]);
+    await query(manager, INSERT_AND_NOTIFY, [topicFor(envelope.type), envelope.key, envelope.type, envelope.eventId, this.service, JSON.stringify(envelope)]);
   }
 }

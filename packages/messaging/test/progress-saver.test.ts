@@ -1,6 +1,9 @@
+import { query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
-import { Pool } from 'pg';
+import { Pool, type QueryConfig } from 'pg';
 import { ProgressSaver } from '../src/embedded/progress-saver';
+
+const POSITION = sql<{ position: string }, [string]>('SELECT position::text FROM consumer_offsets WHERE consumer_group = $1');
 
 describe('ProgressSaver (embedded consumer offsets)', () => {
   let database: TestDatabase;
@@ -15,8 +18,7 @@ describe('ProgressSaver (embedded consumer offsets)', () => {
     await database.drop();
   });
 
-  const position = async (group: string) =>
-    (await pool.query<{ position: string }>('SELECT position::text FROM consumer_offsets WHERE consumer_group = $1', [group])).rows[0]?.position;
+  const position = async (group: string) => (await query(pool, POSITION, [group]))[0]?.position;
 
   it('saves the first progress at once, then at most once per interval the furthest finished position, and all of it on flush', async () => {
     const saves = jest.spyOn(pool, 'query');
@@ -41,7 +43,7 @@ describe('ProgressSaver (embedded consumer offsets)', () => {
     through = 7n;
     saver.offer();
     await eventually(async () => expect(await position('throttled')).toBe('7'));
-    const offsetWrites = () => saves.mock.calls.filter(([sql]) => String(sql).includes('INSERT INTO consumer_offsets')).length;
+    const offsetWrites = () => saves.mock.calls.filter(([statement]) => (statement as QueryConfig).text.includes('INSERT INTO consumer_offsets')).length;
     expect(offsetWrites()).toBe(2);
 
     // Leadership ends: what is finished is saved now, not at the end of the interval.

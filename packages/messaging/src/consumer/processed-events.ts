@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 
 /**
  * The processed-event mark as one SQL statement over two parameters (group, event id): returns a row when the
@@ -8,6 +9,8 @@ import { DataSource, type EntityManager } from 'typeorm';
  */
 export const markProcessedSql = (group: string, eventId: string): string =>
   `INSERT INTO processed_events (consumer_group, event_id) VALUES (${group}, ${eventId}) ON CONFLICT DO NOTHING RETURNING 1`;
+
+const MARK_PROCESSED = sql<{ '?column?': number }, [string, string]>(markProcessedSql('$1', '$2'));
 
 /**
  * The marks of many events in one statement: `select` yields (group, event id) rows; returns the
@@ -24,7 +27,7 @@ export const markProcessedManySql = (select: string): string =>
  */
 export async function runOnce(dataSource: DataSource, group: string, eventId: string, effects: (manager: EntityManager) => Promise<void>): Promise<boolean> {
   return dataSource.transaction(async (manager) => {
-    const inserted: unknown[] = await manager.query(markProcessedSql('$1', '$2'), [group, eventId]);
+    const inserted = await query(manager, MARK_PROCESSED, [group, eventId]);
     if (inserted.length === 0) return false;
     await effects(manager);
     return true;

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { query, sql } from '@storage/persistence';
 import type { Redelivery } from './event-context';
 
 /** How a message is to be handled in light of the group's last replay. */
@@ -11,6 +12,10 @@ interface ReplayRow {
   consumed_before: Record<string, string>;
 }
 
+const LATEST_REPLAY = sql<ReplayRow, [string]>(
+  'SELECT id::text, to_time, redeliver, consumed_before FROM replay_requests WHERE consumer_group = $1 ORDER BY id DESC LIMIT 1',
+);
+
 /**
  * The group's most recent replay. A message the group had handled before it (below `consumedBefore`) is
  * redelivered if it lies in the window, and skipped if after `--to`; later messages are unaffected.
@@ -19,11 +24,8 @@ export class ReplayWindow {
   private constructor(private readonly request: ReplayRow | undefined) {}
 
   static async load(pool: Pool, group: string): Promise<ReplayWindow> {
-    const { rows } = await pool.query<ReplayRow>(
-      'SELECT id::text, to_time, redeliver, consumed_before FROM replay_requests WHERE consumer_group = $1 ORDER BY id DESC LIMIT 1',
-      [group],
-    );
-    return new ReplayWindow(rows[0]);
+    const [request] = await query(pool, LATEST_REPLAY, [group]);
+    return new ReplayWindow(request);
   }
 
   verdict(stream: string, position: bigint, time: Date): ReplayVerdict {

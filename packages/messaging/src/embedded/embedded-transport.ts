@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { Pool } from 'pg';
-import { createPool } from '@storage/persistence';
+import { createPool, query, sql } from '@storage/persistence';
 import { deliver, describe, type Delivery } from '../consumer/deliver';
 import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
@@ -28,6 +28,13 @@ export interface EmbeddedTransportOptions {
 
 /** The stream name of the embedded log in replay requests. */
 export const EMBEDDED_STREAM = 'log';
+
+const DEAD_LETTER = sql<never, [string, string, string, string, string, string, number]>(
+  `INSERT INTO dead_letters (consumer_group, topic, event_id, position, message, reason, attempts)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (consumer_group, event_id) DO UPDATE
+         SET reason = EXCLUDED.reason, attempts = EXCLUDED.attempts, created_at = now()`,
+);
 
 /**
  * Consumes the outbox table as the log. One process per group consumes (advisory lock); records are read in
@@ -166,12 +173,14 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
 
   private async deadLetter(record: LogRecord, outcome: Extract<Delivery, { kind: 'dead' }>): Promise<void> {
     this.logger.error(`${record.type} ${record.eventId} dead-lettered after ${outcome.attempts} attempt(s): ${outcome.reason}`);
-    await this.pool.query(
-      `INSERT INTO dead_letters (consumer_group, topic, event_id, position, message, reason, attempts)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (consumer_group, event_id) DO UPDATE
-         SET reason = EXCLUDED.reason, attempts = EXCLUDED.attempts, created_at = now()`,
-      [this.options.group, record.topic, record.eventId, record.position.toString(), JSON.stringify(record.envelope), outcome.reason, outcome.attempts],
-    );
+    await query(this.pool, DEAD_LETTER, [
+      this.options.group,
+      record.topic,
+      record.eventId,
+      record.position.toString(),
+      JSON.stringify(record.envelope),
+      outcome.reason,
+      outcome.attempts,
+    ]);
   }
 }

@@ -1,4 +1,5 @@
 import type { Notification, Pool, PoolClient } from 'pg';
+import { query, sql } from '@storage/persistence';
 import { advisoryUnlock, tryAdvisoryLock } from './advisory-lock';
 
 /** The channel that wakes every follower: for writers that notify once for events of any topic. */
@@ -39,6 +40,8 @@ const GAP_RECHECK_MS = 5;
 const MAX_BACKOFF_MS = 5_000;
 /** Notifications are the wake-up; an idle log is polled ever less often, down to one poll per 30 intervals. */
 const IDLE_BACKOFF = 30;
+
+const UNLISTEN_ALL = sql('UNLISTEN *');
 
 /**
  * Runs `step` while this process holds the lock, woken by LISTEN/NOTIFY with a poll as a safety net.
@@ -94,14 +97,14 @@ export class LogFollower {
       if (this.stopped) return;
       client.on('notification', onNotification);
       const channels = [OUTBOX_CHANNEL, ...this.options.topics.map(topicChannel)];
-      await client.query(channels.map((channel) => `LISTEN ${client.escapeIdentifier(channel)};`).join(' '));
+      await query(client, sql(channels.map((channel) => `LISTEN ${client.escapeIdentifier(channel)};`).join(' ')));
       await this.options.lead();
       try {
         await this.stepWhileLeading(() => broken, onProgress);
       } finally {
         await this.options.resign?.();
       }
-      await client.query('UNLISTEN *');
+      await query(client, UNLISTEN_ALL);
       await advisoryUnlock(client, this.options.lockName);
     } finally {
       client.off('notification', onNotification);

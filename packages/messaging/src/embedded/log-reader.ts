@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { query, sql } from '@storage/persistence';
 
 /** An outbox row as read from the log. `position` is the outbox id. */
 export interface LogRecord {
@@ -24,6 +25,16 @@ interface Row {
   created_at: Date;
   snapshot_xmin: string;
 }
+
+/** Prepared once per connection: it runs for every batch of the log. */
+const LOG_READ = sql<Row, [after: string, batchSize: number, topics: readonly string[] | null]>(
+  `SELECT o.id::text AS position, o.topic, o.key, o.type, o.event_id, o.source,
+                    CASE WHEN $3::text[] IS NULL OR o.topic = ANY($3::text[]) THEN o.envelope END AS envelope, o.created_at,
+                    pg_snapshot_xmin(pg_current_snapshot())::text AS snapshot_xmin
+               FROM outbox o WHERE o.id > $1 ORDER BY o.id LIMIT $2`,
+  { prepared: 'outbox_log_read' },
+);
+const FENCE = sql<{ fence: string }, []>('SELECT pg_current_xact_id()::text AS fence');
 
 /**
  * Reads the outbox in position order without skipping a row that commits late.
@@ -61,15 +72,7 @@ export class LogReader {
 
   /** The next settled records after `after`, in order; `waiting` when a gap holds the rest back. */
   async read(after: bigint): Promise<{ records: LogRecord[]; waiting: boolean }> {
-    // Prepared once per connection: it runs for every batch of the log.
-    const { rows } = await this.pool.query<Row>({
-      name: 'outbox-log-read',
-      text: `SELECT o.id::text AS position, o.topic, o.key, o.type, o.event_id, o.source,
-                    CASE WHEN $3::text[] IS NULL OR o.topic = ANY($3::text[]) THEN o.envelope END AS envelope, o.created_at,
-                    pg_snapshot_xmin(pg_current_snapshot())::text AS snapshot_xmin
-               FROM outbox o WHERE o.id > $1 ORDER BY o.id LIMIT $2`,
-      values: [after.toString(), this.batchSize, this.topics],
-    });
+    const rows = await query(this.pool, LOG_READ, [after.toString(), this.batchSize, this.topics]);
     const first = rows[0];
     if (!first) return { records: [], waiting: false };
     if (this.pendingGap && BigInt(first.snapshot_xmin) >= this.pendingGap.fence) {
@@ -102,7 +105,7 @@ export class LogReader {
 
   /** A transaction id assigned after the read, so above the id of every transaction that owns a gap it saw. */
   private async takeFence(): Promise<bigint> {
-    const { rows } = await this.pool.query<{ fence: string }>('SELECT pg_current_xact_id()::text AS fence');
-    return BigInt(rows[0].fence);
+    const [{ fence }] = await query(this.pool, FENCE);
+    return BigInt(fence);
   }
 }

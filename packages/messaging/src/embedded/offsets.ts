@@ -1,11 +1,11 @@
-import type { Pool, PoolClient } from 'pg';
+import { query, sql, type Queryable } from '@storage/persistence';
 
-type Queryable = Pick<Pool | PoolClient, 'query'>;
+const OFFSET = sql<{ position: string }, [string]>('SELECT position::text FROM consumer_offsets WHERE consumer_group = $1');
 
 /** The last log position a group (or relay) finished; 0 for a new one, so it starts at the beginning. */
 export async function readOffset(db: Queryable, group: string): Promise<bigint> {
-  const { rows } = await db.query<{ position: string }>('SELECT position::text FROM consumer_offsets WHERE consumer_group = $1', [group]);
-  return BigInt(rows[0]?.position ?? '0');
+  const [row] = await query(db, OFFSET, [group]);
+  return BigInt(row?.position ?? '0');
 }
 
 /** The save as SQL over two parameters (group, position), for a statement that writes more with it. */
@@ -13,6 +13,8 @@ export const saveOffsetSql = (group: string, position: string): string =>
   `INSERT INTO consumer_offsets (consumer_group, position) VALUES (${group}, ${position})
    ON CONFLICT (consumer_group) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`;
 
+const SAVE_OFFSET = sql<never, [string, string]>(saveOffsetSql('$1', '$2'));
+
 export async function saveOffset(db: Queryable, group: string, position: bigint): Promise<void> {
-  await db.query(saveOffsetSql('$1', '$2'), [group, position.toString()]);
+  await query(db, SAVE_OFFSET, [group, position.toString()]);
 }

@@ -1,7 +1,7 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Kafka, Message, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
-import { createPool } from '@storage/persistence';
+import { createPool, query, sql } from '@storage/persistence';
 import { describe } from '../consumer/deliver';
 import { relayLockName } from '../embedded/advisory-lock';
 import { LogFollower, type StepResult } from '../embedded/log-follower';
@@ -9,6 +9,14 @@ import { LogReader, type LogRecord } from '../embedded/log-reader';
 import { AnnouncedRecords } from '../embedded/announced-records';
 import { readOffset, saveOffsetSql } from '../embedded/offsets';
 import { createKafka, ensureTopics, PARTITIONER } from './kafka-client';
+
+const LAG = sql<{ events: string; oldest_ms: string | null }, [service: string]>(
+  `SELECT count(*)::text AS events, (extract(epoch FROM now() - min(created_at)) * 1000)::bigint::text AS oldest_ms
+         FROM outbox WHERE published_at IS NULL AND source = $1`,
+);
+const MARK_PUBLISHED = sql<never, [relay: string, through: string, positions: string[]]>(
+  `WITH published AS (UPDATE outbox SET published_at = now() WHERE id = ANY($3::bigint[])) ${saveOffsetSql('$1', '$2')}`,
+);
 
 export interface OutboxRelayOptions {
   service: string;
@@ -92,12 +100,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async lag(): Promise<RelayLag> {
-    const { rows } = await this.pool.query<{ events: string; oldest_ms: string | null }>(
-      `SELECT count(*)::text AS events, (extract(epoch FROM now() - min(created_at)) * 1000)::bigint::text AS oldest_ms
-         FROM outbox WHERE published_at IS NULL AND source = $1`,
-      [this.options.service],
-    );
-    return { events: Number(rows[0]?.events ?? 0), oldestMs: Number(rows[0]?.oldest_ms ?? 0) };
+    const [row] = await query(this.pool, LAG, [this.options.service]);
+    return { events: Number(row?.events ?? 0), oldestMs: Number(row?.oldest_ms ?? 0) };
   }
 
   private async reportLag(): Promise<void> {
@@ -162,11 +166,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** One statement, so atomic without a transaction's three more round trips. Resolves with its failure, if any. */
   private async markPublished(records: readonly LogRecord[], through: bigint): Promise<{ error: unknown } | undefined> {
     try {
-      await this.pool.query(`WITH published AS (UPDATE outbox SET published_at = now() WHERE id = ANY($3::bigint[])) ${saveOffsetSql('$1', '$2')}`, [
-        relayLockName(this.options.service),
-        through.toString(),
-        records.map((record) => record.position.toString()),
-      ]);
+      await query(this.pool, MARK_PUBLISHED, [relayLockName(this.options.service), through.toString(), records.map((record) => record.position.toString())]);
       return undefined;
     } catch (error) {
       return { error };

@@ -1,10 +1,19 @@
 import type { Pool } from 'pg';
+import { query, sql } from '@storage/persistence';
 import { advisoryUnlock, advisoryXactLock, consumerLockName, RETENTION_LOCK, tryAdvisoryLock } from '../embedded/advisory-lock';
 import { EMBEDDED_STREAM } from '../embedded/embedded-transport';
 import { readOffset, saveOffset } from '../embedded/offsets';
 import { readRetentionMark } from '../retention/retention-mark';
+import { BEGIN, COMMIT, ROLLBACK } from '../transaction-control';
 import { recordReplay } from './record-replay';
 import { EventsPruned, GroupRunning, type ReplayCommand } from './replay-request';
+
+const REPLAY_START = sql<{ start: string }, [Date]>(
+  `SELECT coalesce((SELECT min(id) - 1 FROM outbox WHERE created_at >= $1), (SELECT coalesce(max(id), 0) FROM outbox))::text AS start`,
+);
+const EVENTS_TO_REPLAY = sql<{ events: string }, [string, string, Date | null]>(
+  'SELECT count(*)::text AS events FROM outbox WHERE id > $1 AND id <= $2 AND ($3::timestamptz IS NULL OR created_at <= $3)',
+);
 
 /**
  * Moves an embedded group's log position back to the first event committed at or after `--from`. Refused
@@ -17,7 +26,7 @@ export async function replayEmbedded(pool: Pool, command: ReplayCommand, progres
       throw new GroupRunning(`consumer group "${command.group}" is running; stop its service, replay, then start it again`);
     }
     try {
-      await client.query('BEGIN');
+      await query(client, BEGIN);
       // Waits for a pruning batch under way; later batches see the group's new position and keep its events.
       await advisoryXactLock(client, RETENTION_LOCK);
       const pruned = await readRetentionMark(client);
@@ -28,26 +37,20 @@ export async function replayEmbedded(pool: Pool, command: ReplayCommand, progres
         );
       }
       const current = await readOffset(client, command.group);
-      const { rows } = await client.query<{ start: string }>(
-        `SELECT coalesce((SELECT min(id) - 1 FROM outbox WHERE created_at >= $1), (SELECT coalesce(max(id), 0) FROM outbox))::text AS start`,
-        [command.from],
-      );
-      const start = BigInt(rows[0].start);
+      const [{ start: startText }] = await query(client, REPLAY_START, [command.from]);
+      const start = BigInt(startText);
       if (start >= current) {
-        await client.query('ROLLBACK');
+        await query(client, ROLLBACK);
         progress(`group "${command.group}" is at position ${current}, before ${command.from.toISOString()}: nothing to replay`);
         return;
       }
-      const counted = await client.query<{ events: string }>(
-        'SELECT count(*)::text AS events FROM outbox WHERE id > $1 AND id <= $2 AND ($3::timestamptz IS NULL OR created_at <= $3)',
-        [start.toString(), current.toString(), command.to ?? null],
-      );
+      const [counted] = await query(client, EVENTS_TO_REPLAY, [start.toString(), current.toString(), command.to ?? null]);
       const id = await recordReplay(client, command, { [EMBEDDED_STREAM]: (current + 1n).toString() });
       await saveOffset(client, command.group, start);
-      await client.query('COMMIT');
-      progress(`group "${command.group}": log position ${current} -> ${start}; ${counted.rows[0].events} event(s) to replay (replay #${id})`);
+      await query(client, COMMIT);
+      progress(`group "${command.group}": log position ${current} -> ${start}; ${counted.events} event(s) to replay (replay #${id})`);
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await query(client, ROLLBACK).catch(() => undefined);
       throw error;
     } finally {
       await advisoryUnlock(client, consumerLockName(command.group));

@@ -1,6 +1,6 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { createPool } from '@storage/persistence';
+import { createPool, query, sql } from '@storage/persistence';
 import { describe } from '../consumer/deliver';
 import { pruneBatch, PRUNE_START, type DeliveryMode } from './prune-batch';
 
@@ -32,6 +32,8 @@ export interface PruneSummary {
 
 /** A progress line every this many batches, for a long first pass over a big table. */
 const PROGRESS_EVERY_BATCHES = 20;
+
+const CUTOFF = sql<{ cutoff: string }, [number]>('SELECT (now() - make_interval(days => $1))::text AS cutoff');
 
 /**
  * Outbox retention, like Kafka's topic retention: deletes events older than `retentionDays`, in batches of
@@ -79,8 +81,8 @@ export class OutboxPruner implements OnApplicationBootstrap, OnApplicationShutdo
   async prune(): Promise<PruneSummary> {
     const client = await this.pool.connect();
     try {
-      const { rows } = await client.query<{ cutoff: string }>('SELECT (now() - make_interval(days => $1))::text AS cutoff', [this.options.retentionDays]);
-      const summary: PruneSummary = { cutoff: rows[0].cutoff, deleted: 0, kept: 0, batches: 0, yielded: false };
+      const [{ cutoff }] = await query(client, CUTOFF, [this.options.retentionDays]);
+      const summary: PruneSummary = { cutoff, deleted: 0, kept: 0, batches: 0, yielded: false };
       let after = PRUNE_START;
       while (!this.stopped) {
         const batch = await pruneBatch(client, { mode: this.options.mode, cutoff: summary.cutoff, after, size: this.options.batchSize });

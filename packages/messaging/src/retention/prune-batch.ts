@@ -1,5 +1,7 @@
 import type { PoolClient } from 'pg';
+import { query, sql, type Sql } from '@storage/persistence';
 import { RELAY_PREFIX, RETENTION_LOCK, tryAdvisoryXactLock } from '../embedded/advisory-lock';
+import { BEGIN, COMMIT, ROLLBACK } from '../transaction-control';
 import { RETENTION_MARK } from './retention-mark';
 
 /** Kafka: the relay published the row (Kafka's own retention takes over). Embedded: the consumer groups read it. */
@@ -57,6 +59,15 @@ SELECT (SELECT count(*) FROM candidates)::int AS scanned, (SELECT count(*) FROM 
        last.created_at::text AS last_time, last.id::text AS last_id
   FROM (SELECT created_at, id FROM candidates ORDER BY created_at DESC, id DESC LIMIT 1) AS last`;
 
+interface PruneRow {
+  scanned: number;
+  deleted: number;
+  last_time: string;
+  last_id: string;
+}
+type PruneValues = [cutoff: string, afterTime: string, afterId: string, size: number];
+const PRUNE: Record<DeliveryMode, Sql<PruneRow, PruneValues>> = { kafka: sql(pruneSql('kafka')), embedded: sql(pruneSql('embedded')) };
+
 /**
  * One batch in its own transaction, under the retention lock (so a replay moving a group back waits for it).
  * Undefined when another session holds the lock: another replica is pruning.
@@ -65,23 +76,17 @@ export async function pruneBatch(
   client: PoolClient,
   batch: { mode: DeliveryMode; cutoff: string; after: PruneCursor; size: number },
 ): Promise<PruneBatch | undefined> {
-  await client.query('BEGIN');
+  await query(client, BEGIN);
   try {
     if (!(await tryAdvisoryXactLock(client, RETENTION_LOCK))) {
-      await client.query('ROLLBACK');
+      await query(client, ROLLBACK);
       return undefined;
     }
-    const { rows } = await client.query<{ scanned: number; deleted: number; last_time: string; last_id: string }>(pruneSql(batch.mode), [
-      batch.cutoff,
-      batch.after.time,
-      batch.after.id,
-      batch.size,
-    ]);
-    await client.query('COMMIT');
-    const row = rows[0];
+    const [row] = await query(client, PRUNE[batch.mode], [batch.cutoff, batch.after.time, batch.after.id, batch.size]);
+    await query(client, COMMIT);
     return row ? { scanned: row.scanned, deleted: row.deleted, next: { time: row.last_time, id: row.last_id } } : { scanned: 0, deleted: 0, next: batch.after };
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await query(client, ROLLBACK).catch(() => undefined);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import { query, sql, type Queryable } from '@storage/persistence';
 
 /** The key of the one row of `outbox_retention`. */
 export const RETENTION_MARK = 'outbox';
@@ -11,13 +11,13 @@ export interface RetentionMark {
   replayableFrom: Date;
 }
 
-export async function readRetentionMark(db: Pick<Pool | PoolClient, 'query'>): Promise<RetentionMark | undefined> {
-  const { rows } = await db.query<{ position: string; replayable_from: Date }>(
-    `SELECT pruned_through_position::text AS position,
+const MARK = sql<{ position: string; replayable_from: Date }, [string]>(
+  `SELECT pruned_through_position::text AS position,
             date_trunc('milliseconds', pruned_through_time) + interval '1 millisecond' AS replayable_from
        FROM outbox_retention WHERE name = $1`,
-    [RETENTION_MARK],
-  );
-  const row = rows[0];
+);
+
+export async function readRetentionMark(db: Queryable): Promise<RetentionMark | undefined> {
+  const [row] = await query(db, MARK, [RETENTION_MARK]);
   return row && { position: BigInt(row.position), replayableFrom: row.replayable_from };
 }
