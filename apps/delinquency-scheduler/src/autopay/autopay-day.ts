@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createEnvelope, topicFor, type CalendarDate } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { query, sql } from '@storage/persistence';
 import { recordPayments, type PaymentToRecord } from '@storage/rental-ledger';
 import { SERVICE_NAME } from '../service-info';
 import { PAYMENT_PORT, type PaymentPort } from './payment.port';
@@ -14,37 +15,44 @@ const PERIOD_CHARGE_KINDS = ['RENT', 'MOVE_IN_PRORATION', 'SERVICE_FEE', 'COVERA
  * written before the port is asked (a payment intent). Once per rental and due date: a rerun, another replica or
  * a run resumed after a crash inserts nothing again (`autopay_attempts_rental_due_on`).
  */
-const OPEN_ATTEMPTS_SQL = `
+const OPEN_ATTEMPTS = sql<never, [facilityUuid: string, businessDate: CalendarDate, periodChargeKinds: readonly string[]]>(`
 INSERT INTO autopay_attempts (rental_record_uuid, due_on, payment_method, amount_in_pennies, idempotency_key)
 SELECT r.uuid, $2::date, r.autopay_payment_method, r.balance_in_pennies, 'autopay:' || r.uuid || ':' || $2::date
   FROM rental_records r
  WHERE r.facility_uuid = $1 AND r.status = 'ACTIVE' AND r.autopay_payment_method IS NOT NULL AND r.balance_in_pennies > 0
    AND EXISTS (SELECT 1 FROM rental_ledger_entries e WHERE e.rental_record_uuid = r.uuid AND e.due_on = $2::date AND e.kind = ANY($3::ledger_entry_kind[]))
-ON CONFLICT (rental_record_uuid, due_on) DO NOTHING`;
+ON CONFLICT (rental_record_uuid, due_on) DO NOTHING`);
 
 /** The facility's attempts not settled yet: today's, and any an earlier run left between the port and its recording. */
-const PENDING_SQL = `
+const PENDING = sql<Attempt, [facilityUuid: string, businessDate: CalendarDate]>(`
 SELECT a.uuid, a.rental_record_uuid AS "rentalRecordUuid", a.due_on::text AS "dueOn", a.payment_method AS "paymentMethod",
        a.amount_in_pennies AS "amountInPennies", a.idempotency_key AS "idempotencyKey", a.payment_uuid AS "paymentUuid", p.portfolio_id AS "portfolioId"
   FROM autopay_attempts a JOIN rental_records r ON r.uuid = a.rental_record_uuid JOIN portfolios p ON p.uuid = r.portfolio_uuid
  WHERE a.status = 'PENDING' AND r.facility_uuid = $1 AND a.due_on <= $2::date
- ORDER BY a.due_on, a.uuid`;
+ ORDER BY a.due_on, a.uuid`);
 
-/** Settles an approved attempt, under the rental's lock taken before: null when another run settled it first. */
-const APPROVE_SQL = `
-WITH approved AS (
-  UPDATE autopay_attempts SET status = 'APPROVED', processor_reference = $2, completed_at = now() WHERE uuid = $1 AND status = 'PENDING' RETURNING uuid
-) SELECT uuid FROM approved`;
+/** The rental locked for its payment, with the version and balance the payment is recorded against. */
+const LOCK_RENTAL = sql<{ version: string; balanceInPennies: number }, [rentalRecordUuid: string]>(
+  `SELECT xmin::text AS version, balance_in_pennies AS "balanceInPennies" FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE`,
+);
+
+/** Settles an approved attempt, under the rental's lock taken before: no row when another run settled it first. */
+const APPROVE = sql<{ uuid: string }, [attemptUuid: string, processorReference: string]>(
+  `UPDATE autopay_attempts SET status = 'APPROVED', processor_reference = $2, completed_at = now() WHERE uuid = $1 AND status = 'PENDING' RETURNING uuid`,
+);
 
 /** Settles a declined attempt with its payment-declined fact, notified at commit; nothing when already settled. */
-const DECLINE_SQL = `
+const DECLINE = sql<
+  { notified: string },
+  [attemptUuid: string, reason: string, topic: string, key: string, type: string, eventId: string, envelope: string, source: string]
+>(`
 WITH declined AS (
   UPDATE autopay_attempts SET status = 'DECLINED', decline_reason = $2, completed_at = now() WHERE uuid = $1 AND status = 'PENDING' RETURNING uuid
 ), entry AS (
   ${outboxInsertSql('(SELECT $3::text AS topic, $4::text AS key, $5::text AS type, $6::text AS event_id, $7::jsonb AS envelope FROM declined) AS e', '$8')}
   RETURNING id
 )
-SELECT (SELECT count(pg_notify('${OUTBOX_CHANNEL}', '')) FROM (SELECT FROM entry LIMIT 1) n) AS notified`;
+SELECT (SELECT count(pg_notify('${OUTBOX_CHANNEL}', '')) FROM (SELECT FROM entry LIMIT 1) n) AS notified`);
 
 interface Attempt {
   uuid: string;
@@ -79,8 +87,8 @@ export class AutopayDay {
   ) {}
 
   async charge(facilityUuid: string, businessDate: CalendarDate, workers: number): Promise<AutopayResult> {
-    await this.dataSource.query(OPEN_ATTEMPTS_SQL, [facilityUuid, businessDate, PERIOD_CHARGE_KINDS]);
-    const pending: Attempt[] = await this.dataSource.query(PENDING_SQL, [facilityUuid, businessDate]);
+    await query(this.dataSource, OPEN_ATTEMPTS, [facilityUuid, businessDate, PERIOD_CHARGE_KINDS]);
+    const pending = await query(this.dataSource, PENDING, [facilityUuid, businessDate]);
     const result: AutopayResult = { approved: 0, declined: 0, failures: [] };
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -114,11 +122,8 @@ export class AutopayDay {
   /** The attempt settled and its payment recorded in one transaction, so an approval is recorded once or not at all. */
   private approve(attempt: Attempt, reference: string, paidOn: CalendarDate): Promise<void> {
     return this.dataSource.transaction(async (db) => {
-      const [rental]: { version: string; balanceInPennies: number }[] = await db.query(
-        `SELECT xmin::text AS version, balance_in_pennies AS "balanceInPennies" FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE`,
-        [attempt.rentalRecordUuid],
-      );
-      const settled: unknown[] = await db.query(APPROVE_SQL, [attempt.uuid, reference]);
+      const [rental] = await query(db, LOCK_RENTAL, [attempt.rentalRecordUuid]);
+      const settled = await query(db, APPROVE, [attempt.uuid, reference]);
       if (rental === undefined || settled.length === 0) return;
       // The money was taken: it is recorded even if the tenant paid or moved out meanwhile (a credit then).
       const { rentalRecordUuid, portfolioId, paymentUuid, amountInPennies } = attempt;
@@ -138,7 +143,7 @@ export class AutopayDay {
       portfolio: attempt.portfolioId,
       payload: { rentalRecordUuid, attemptUuid: attempt.uuid, amountInPennies, reason, dueDate: dueOn },
     });
-    await this.dataSource.query(DECLINE_SQL, [
+    await query(this.dataSource, DECLINE, [
       attempt.uuid,
       reason,
       topicFor(envelope.type),

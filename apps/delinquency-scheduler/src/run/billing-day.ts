@@ -1,11 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 import { billRentals } from '@storage/rental-ledger';
 import { SERVICE_NAME } from '../service-info';
 
 /** Rentals billed per statement: one read of their terms, one write of their entries, next due dates and events. */
 const BATCH = 250;
+
+const DUE_RENTALS = sql<{ uuid: string }, [facilityUuid: string, businessDate: CalendarDate]>(
+  `SELECT uuid FROM rental_records WHERE facility_uuid = $1 AND status = 'ACTIVE' AND next_due_date <= $2::date ORDER BY uuid`,
+);
 
 /** How often a rental may change under the run (a payment, say) between its read and its write before the run gives up on it. */
 const MAX_CONFLICTS = 10;
@@ -26,10 +31,7 @@ export class BillingDay {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   async bill(facilityUuid: string, businessDate: CalendarDate, workers: number): Promise<BillingResult> {
-    const due: { uuid: string }[] = await this.dataSource.query(
-      `SELECT uuid FROM rental_records WHERE facility_uuid = $1 AND status = 'ACTIVE' AND next_due_date <= $2::date ORDER BY uuid`,
-      [facilityUuid, businessDate],
-    );
+    const due = await query(this.dataSource, DUE_RENTALS, [facilityUuid, businessDate]);
     const result: BillingResult = { rentals: 0, charges: 0, failures: [] };
     let next = 0;
     const worker = async (): Promise<void> => {

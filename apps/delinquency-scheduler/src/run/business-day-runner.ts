@@ -2,12 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { addDays, type CalendarDate } from '@storage/domain';
 import { BusinessDayAdvancer, facilitySchedule } from '@storage/delinquency';
+import { query, sql } from '@storage/persistence';
 import { AutopayDay } from '../autopay/autopay-day';
 import { EmbeddedPaymentPort } from '../autopay/embedded-payment-port';
 import { BillingDay } from './billing-day';
 import type { DueRun } from './due-runs';
 import { FacilityLock } from './facility-lock';
 import { runCandidates } from './run-candidates';
+
+/** The facility's run of the date begun (again, after a failed or interrupted one). */
+const RUN_STARTED = sql<never, [facilityUuid: string, businessDate: CalendarDate]>(
+  `INSERT INTO delinquency_runs (facility_uuid, business_date, started_at) VALUES ($1, $2, now())
+       ON CONFLICT (facility_uuid, business_date) DO UPDATE SET started_at = now(), completed_at = NULL`,
+);
+
+const RUN_COMPLETED = sql<never, [facilityUuid: string, businessDate: CalendarDate, transitions: number]>(
+  `UPDATE delinquency_runs SET completed_at = now(), transitions = transitions + $3 WHERE facility_uuid = $1 AND business_date = $2`,
+);
 
 export const RUN_CONCURRENCY = Symbol('RUN_CONCURRENCY');
 
@@ -146,11 +157,7 @@ export class BusinessDayRunner {
   }
 
   private async runLocked(facilityUuid: string, businessDate: CalendarDate, options: RunOptions, workers: number): Promise<RunResult> {
-    await this.dataSource.query(
-      `INSERT INTO delinquency_runs (facility_uuid, business_date, started_at) VALUES ($1, $2, now())
-       ON CONFLICT (facility_uuid, business_date) DO UPDATE SET started_at = now(), completed_at = NULL`,
-      [facilityUuid, businessDate],
-    );
+    await query(this.dataSource, RUN_STARTED, [facilityUuid, businessDate]);
     const billing = await this.billing.bill(facilityUuid, businessDate, workers);
     // Autopay pays what billing just made due, before delinquency counts it unpaid.
     const autopay = await this.autopay.charge(facilityUuid, businessDate, workers);
@@ -192,10 +199,7 @@ export class BusinessDayRunner {
     await Promise.all(Array.from({ length: Math.min(Math.max(1, workers), candidates.length) }, worker));
     options.onProgress?.({ ...progress });
     if (failures.length > 0) throw new RunFailed(facilityUuid, businessDate, failures);
-    await this.dataSource.query(
-      `UPDATE delinquency_runs SET completed_at = now(), transitions = transitions + $3 WHERE facility_uuid = $1 AND business_date = $2`,
-      [facilityUuid, businessDate, progress.transitions],
-    );
+    await query(this.dataSource, RUN_COMPLETED, [facilityUuid, businessDate, progress.transitions]);
     return { ...progress, skipped: false };
   }
 }

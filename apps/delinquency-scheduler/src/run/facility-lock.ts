@@ -1,7 +1,12 @@
 import type { DataSource, QueryRunner } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 
 /** Namespace of the scheduler's advisory locks. */
 const LOCK_SPACE = 7302;
+
+const LOCK = sql<unknown, [lockSpace: number, facilityUuid: string]>('SELECT pg_advisory_lock($1, hashtext($2))');
+const TRY_LOCK = sql<{ locked: boolean }, [lockSpace: number, facilityUuid: string]>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked');
+const UNLOCK = sql<unknown, [lockSpace: number, facilityUuid: string]>('SELECT pg_advisory_unlock($1, hashtext($2))');
 
 /**
  * A facility's runs happen one at a time across replicas, so its days run in order: the lock is a session
@@ -19,9 +24,9 @@ export class FacilityLock {
     await runner.connect();
     try {
       if (wait) {
-        await runner.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, facilityUuid]);
+        await query(runner, LOCK, [LOCK_SPACE, facilityUuid]);
       } else {
-        const rows = (await runner.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LOCK_SPACE, facilityUuid])) as { locked: boolean }[];
+        const rows = await query(runner, TRY_LOCK, [LOCK_SPACE, facilityUuid]);
         if (rows[0]?.locked !== true) {
           await runner.release();
           return null;
@@ -36,7 +41,7 @@ export class FacilityLock {
 
   async release(): Promise<void> {
     try {
-      await this.runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_SPACE, this.facilityUuid]);
+      await query(this.runner, UNLOCK, [LOCK_SPACE, this.facilityUuid]);
     } finally {
       await this.runner.release();
     }

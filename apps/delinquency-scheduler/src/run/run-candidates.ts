@@ -1,5 +1,5 @@
-import type { EntityManager } from 'typeorm';
 import type { CalendarDate, DelinquencySchedule } from '@storage/domain';
+import { query, sql, type Queryable } from '@storage/persistence';
 
 /*
  * The rentals of one facility that a business date may change, in one set-based statement: active, with a
@@ -8,7 +8,10 @@ import type { CalendarDate, DelinquencySchedule } from '@storage/domain';
  * any more (`isClearedOn`). PAUSED and WRITTEN_OFF never qualify. The domain state machine decides again under
  * each rental's lock; this only narrows the set.
  */
-const CANDIDATES_SQL = `
+const CANDIDATES = sql<
+  { uuid: string },
+  [facilityUuid: string, businessDate: CalendarDate, overdueDay: number, overlockDay: number, lienDay: number, auctionDay: number]
+>(`
 SELECT r.uuid
   FROM rental_records r
   LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
@@ -21,21 +24,9 @@ SELECT r.uuid
                 WHEN 'OVERDUE' THEN $4::int WHEN 'OVERLOCK' THEN $5::int WHEN 'LIEN' THEN $6::int
               END <= $2::date
        END
- ORDER BY r.uuid`;
+ ORDER BY r.uuid`);
 
-export async function runCandidates(
-  db: Pick<EntityManager, 'query'>,
-  facilityUuid: string,
-  businessDate: CalendarDate,
-  schedule: DelinquencySchedule,
-): Promise<string[]> {
-  const rows: { uuid: string }[] = await db.query(CANDIDATES_SQL, [
-    facilityUuid,
-    businessDate,
-    schedule.graceDays + 1,
-    schedule.overlockDay,
-    schedule.lienDay,
-    schedule.auctionDay,
-  ]);
+export async function runCandidates(db: Queryable, facilityUuid: string, businessDate: CalendarDate, schedule: DelinquencySchedule): Promise<string[]> {
+  const rows = await query(db, CANDIDATES, [facilityUuid, businessDate, schedule.graceDays + 1, schedule.overlockDay, schedule.lienDay, schedule.auctionDay]);
   return rows.map((row) => row.uuid);
 }
