@@ -43,7 +43,9 @@ describe('ProgressSaver (embedded consumer offsets)', () => {
     through = 7n;
     saver.offer();
     await eventually(async () => expect(await position('throttled')).toBe('7'));
-    const offsetWrites = () => saves.mock.calls.filter(([statement]) => (statement as QueryConfig).text.includes('INSERT INTO consumer_offsets')).length;
+    // pg's typings give the spy the text overload's parameters; query() passes a config.
+    const offsetWrites = () =>
+      saves.mock.calls.filter(([statement]) => (statement as unknown as QueryConfig).text.includes('INSERT INTO consumer_offsets')).length;
     expect(offsetWrites()).toBe(2);
 
     // Leadership ends: what is finished is saved now, not at the end of the interval.
