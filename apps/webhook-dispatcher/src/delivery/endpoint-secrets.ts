@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import { StoredSecretUnreadable, storeResealedSecrets, type SecretKeyring } from '@storage/webhooks';
 
 export interface SealingReport {
@@ -16,6 +17,12 @@ interface StoredSecrets {
   previousSecret: string | null;
 }
 
+const UNSEALED_WITH_PRIMARY = sql<StoredSecrets, [string, string, number]>(
+  `SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints
+       WHERE id > $1 AND (NOT starts_with(secret, $2) OR NOT starts_with(previous_secret, $2))
+       ORDER BY id LIMIT $3`,
+);
+
 /**
  * The startup step of the dispatcher: seals the bare `whsec_` secrets of rows written before
  * sealing (or by an api replica not yet upgraded) and moves secrets sealed with an older key to the first key, so
@@ -26,12 +33,7 @@ export async function sealEndpointSecrets(dataSource: DataSource, keyring: Secre
   const report: SealingReport = { sealed: 0, unreadable: [] };
   const primaryPrefix = `v1:${keyring.primaryKeyId}:`;
   for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
-    const rows: StoredSecrets[] = await dataSource.query(
-      `SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints
-       WHERE id > $1 AND (NOT starts_with(secret, $2) OR NOT starts_with(previous_secret, $2))
-       ORDER BY id LIMIT $3`,
-      [after, primaryPrefix, PAGE],
-    );
+    const rows = await query(dataSource, UNSEALED_WITH_PRIMARY, [after, primaryPrefix, PAGE]);
     if (rows.length === 0) return report;
     after = rows[rows.length - 1].id;
     const resealed = rows.flatMap((row) => {

@@ -1,6 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import type { EventFilters, PublicEventType } from '@storage/domain';
 import { markProcessedSql } from '@storage/messaging';
+import { query, sql, type Queryable } from '@storage/persistence';
 
 /** What fan-out needs of an event: who it belongs to, what it is, what it is filtered on, and its payload. */
 export interface FanOutEvent {
@@ -34,7 +34,7 @@ export interface ProcessedMark {
  * transaction. Returns the messages created.
  */
 export async function fanOut(db: Queryable, event: FanOutEvent, options: FanOutOptions): Promise<number> {
-  const rows: { created: number }[] = await db.query(`WITH ${messagesCte(options, '')} SELECT count(*)::int AS created FROM created`, params(event, options));
+  const rows = await query(db, options.redeliver ? FAN_OUT.redeliver : FAN_OUT.once, params(event, options));
   return rows[0].created;
 }
 
@@ -44,18 +44,45 @@ export async function fanOut(db: Queryable, event: FanOutEvent, options: FanOutO
  * event had been applied before (a redelivery or a replay).
  */
 export async function fanOutOnce(db: Queryable, mark: ProcessedMark, event: FanOutEvent, options: FanOutOptions): Promise<number | undefined> {
-  const rows: { applied: boolean; created: number }[] = await db.query(
-    `WITH mark AS (${markProcessedSql('$10', '$11')}), ${messagesCte(options, 'EXISTS (SELECT 1 FROM mark) AND')}
-     SELECT EXISTS (SELECT 1 FROM mark) AS applied, (SELECT count(*)::int FROM created) AS created`,
-    [...params(event, options), mark.group, mark.key],
-  );
+  const rows = await query(db, options.redeliver ? FAN_OUT_ONCE.redeliver : FAN_OUT_ONCE.once, [...params(event, options), mark.group, mark.key]);
   return rows[0].applied ? rows[0].created : undefined;
 }
 
-type Queryable = Pick<EntityManager, 'query'>;
+type FanOutValues = [
+  string,
+  string,
+  PublicEventType,
+  string,
+  Date,
+  EventFilters['facilityUuid'],
+  EventFilters['unitType'],
+  EventFilters['amenityUuids'],
+  boolean,
+];
 
-function messagesCte(options: FanOutOptions, gate: string): string {
-  const onConflict = options.redeliver ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at` : 'DO NOTHING';
+/** The statements, each with and without redelivery (which sends again to endpoints that already have the event). */
+const FAN_OUT = {
+  once: fanOutSql(false),
+  redeliver: fanOutSql(true),
+};
+const FAN_OUT_ONCE = {
+  once: fanOutOnceSql(false),
+  redeliver: fanOutOnceSql(true),
+};
+
+function fanOutSql(redeliver: boolean) {
+  return sql<{ created: number }, FanOutValues>(`WITH ${messagesCte(redeliver, '')} SELECT count(*)::int AS created FROM created`);
+}
+
+function fanOutOnceSql(redeliver: boolean) {
+  return sql<{ applied: boolean; created: number }, [...FanOutValues, string, string]>(
+    `WITH mark AS (${markProcessedSql('$10', '$11')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
+     SELECT EXISTS (SELECT 1 FROM mark) AS applied, (SELECT count(*)::int FROM created) AS created`,
+  );
+}
+
+function messagesCte(redeliver: boolean, gate: string): string {
+  const onConflict = redeliver ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at` : 'DO NOTHING';
   return `created AS (
      INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, 'pending', 0, $5, $5
@@ -69,7 +96,7 @@ function messagesCte(options: FanOutOptions, gate: string): string {
      RETURNING id)`;
 }
 
-function params(event: FanOutEvent, options: FanOutOptions): unknown[] {
+function params(event: FanOutEvent, options: FanOutOptions): FanOutValues {
   return [
     event.portfolio,
     event.eventId,

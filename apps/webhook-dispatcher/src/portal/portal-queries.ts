@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import type { Bucket } from './html';
 
 export interface EndpointSummary {
@@ -48,36 +49,46 @@ const ENDPOINT_COLUMNS = `id, vendor_name AS "vendorName", url, description, eve
 
 const MESSAGE_PAGE = 100;
 
+const ENDPOINTS = sql<EndpointSummary, [string]>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 ORDER BY created_at, id`);
+const ENDPOINT = sql<EndpointSummary, [string, string]>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`);
+const STORED_SECRET = sql<{ secret: string }, [string, string]>(`SELECT secret FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`);
+const RATES = sql<{ bucket: Date; succeeded: number; failed: number }, [string, Date, 'hour' | 'day']>(
+  `SELECT date_trunc($3, attempted_at, 'UTC') AS bucket, count(*) FILTER (WHERE succeeded)::int AS succeeded, count(*) FILTER (WHERE NOT succeeded)::int AS failed
+       FROM webhook_attempts WHERE endpoint_id = $1 AND attempted_at >= $2 GROUP BY 1`,
+);
+const MESSAGES = sql<MessageView, [string, string | null, string | null]>(
+  `SELECT id, event_type AS "eventType", event_id AS "eventId", status, attempts, next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"
+       FROM webhook_messages WHERE endpoint_id = $1 AND ($2::text IS NULL OR event_type = $2) AND ($3::text IS NULL OR status = $3)
+       ORDER BY created_at DESC, id LIMIT ${MESSAGE_PAGE}`,
+);
+const ATTEMPTS = sql<AttemptView, [readonly string[]]>(
+  `SELECT message_id AS "messageId", attempted_at AS "attemptedAt", succeeded, status_code AS "statusCode", error, latency_ms AS "latencyMs", response_body AS "responseBody"
+       FROM webhook_attempts WHERE message_id = ANY($1::text[]) ORDER BY attempted_at, id`,
+);
+
 /** What the portal reads; every query is scoped by the portfolio of the link. */
 export class PortalQueries {
   constructor(private readonly dataSource: DataSource) {}
 
   endpoints(portfolio: string): Promise<EndpointSummary[]> {
-    return this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 ORDER BY created_at, id`, [portfolio]);
+    return query(this.dataSource, ENDPOINTS, [portfolio]);
   }
 
   async endpoint(portfolio: string, id: string): Promise<EndpointSummary | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-    const rows: EndpointSummary[] = await this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`, [
-      portfolio,
-      id,
-    ]);
+    const rows = await query(this.dataSource, ENDPOINT, [portfolio, id]);
     return rows[0];
   }
 
   /** The endpoint's secret as stored (sealed): read only to reveal it. */
   async storedSecret(portfolio: string, id: string): Promise<string> {
-    const rows: { secret: string }[] = await this.dataSource.query(`SELECT secret FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`, [portfolio, id]);
+    const rows = await query(this.dataSource, STORED_SECRET, [portfolio, id]);
     return rows[0].secret;
   }
 
   /** Successes and failures of attempts since `from`, bucketed by hour or day. */
   async rates(endpointId: string, from: Date, unit: 'hour' | 'day', count: number): Promise<Rates> {
-    const rows: { bucket: Date; succeeded: number; failed: number }[] = await this.dataSource.query(
-      `SELECT date_trunc($3, attempted_at, 'UTC') AS bucket, count(*) FILTER (WHERE succeeded)::int AS succeeded, count(*) FILTER (WHERE NOT succeeded)::int AS failed
-       FROM webhook_attempts WHERE endpoint_id = $1 AND attempted_at >= $2 GROUP BY 1`,
-      [endpointId, from, unit],
-    );
+    const rows = await query(this.dataSource, RATES, [endpointId, from, unit]);
     const step = unit === 'hour' ? 3_600_000 : 86_400_000;
     const start = Math.floor(from.getTime() / step) * step;
     const byBucket = new Map(rows.map((row) => [new Date(row.bucket).getTime(), row]));
@@ -99,19 +110,10 @@ export class PortalQueries {
   }
 
   messages(endpointId: string, filter: { eventType?: string; status?: string }): Promise<MessageView[]> {
-    return this.dataSource.query(
-      `SELECT id, event_type AS "eventType", event_id AS "eventId", status, attempts, next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"
-       FROM webhook_messages WHERE endpoint_id = $1 AND ($2::text IS NULL OR event_type = $2) AND ($3::text IS NULL OR status = $3)
-       ORDER BY created_at DESC, id LIMIT ${MESSAGE_PAGE}`,
-      [endpointId, filter.eventType ?? null, filter.status ?? null],
-    );
+    return query(this.dataSource, MESSAGES, [endpointId, filter.eventType ?? null, filter.status ?? null]);
   }
 
   attempts(messageIds: readonly string[]): Promise<AttemptView[]> {
-    return this.dataSource.query(
-      `SELECT message_id AS "messageId", attempted_at AS "attemptedAt", succeeded, status_code AS "statusCode", error, latency_ms AS "latencyMs", response_body AS "responseBody"
-       FROM webhook_attempts WHERE message_id = ANY($1::text[]) ORDER BY attempted_at, id`,
-      [messageIds],
-    );
+    return query(this.dataSource, ATTEMPTS, [messageIds]);
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import {
   checkPortalToken,
   enableEndpoint,
@@ -18,6 +19,10 @@ import { deniedPage, endpointPage, endpointsPage, forbiddenPage, notFoundPage, s
 import { PortalQueries } from './portal-queries';
 import { checkSession, csrfMatches, csrfToken, setSession } from './portal-session';
 import { PORTAL_SECRET } from './portal.tokens';
+
+const MESSAGE_ENDPOINT = sql<{ endpointId: string }, [string, string]>(
+  `SELECT endpoint_id AS "endpointId" FROM webhook_messages WHERE id = $1 AND portfolio = $2`,
+);
 
 const DAY = 86_400_000;
 const ROTATION_OVERLAP_MS = DAY;
@@ -175,10 +180,7 @@ export class PortalController {
   async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const grant = await this.action(request, reply);
     if (!grant) return;
-    const rows: { endpointId: string }[] = await this.dataSource.query(
-      `SELECT endpoint_id AS "endpointId" FROM webhook_messages WHERE id = $1 AND portfolio = $2`,
-      [id, grant.portfolio],
-    );
+    const rows = await query(this.dataSource, MESSAGE_ENDPOINT, [id, grant.portfolio]);
     if (!rows[0]) return send(reply, 404, notFoundPage());
     await this.dataSource.transaction((manager) => resendMessage(manager, grant.portfolio, id, this.clock.now()));
     this.engine.wake();
