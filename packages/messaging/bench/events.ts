@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { BILLING_TOPIC, createEnvelope, TOPICS, type EventEnvelope } from '@storage/domain';
-import { createDataSource, migrate, startEmbeddedPostgres } from '@storage/persistence';
+import { createDataSource, migrate, query, sql, startEmbeddedPostgres } from '@storage/persistence';
 import { describe } from '../dist/consumer/deliver';
 import { eventTransport } from '../dist/event-transport';
 import { OutboxRelay } from '../dist/kafka/outbox-relay';
@@ -22,6 +22,7 @@ const RATE = 500;
 const LATENCY_SECONDS = 10;
 const WARM_UP_SECONDS = 3;
 const SERVICE = 'bench';
+const EMPTY_LOG = sql('TRUNCATE outbox, consumer_offsets');
 
 interface Row {
   mode: string;
@@ -115,7 +116,7 @@ async function benchMode(url: string, brokers: string | undefined): Promise<Row>
       })
     : undefined;
   try {
-    await dataSource.query('TRUNCATE outbox, consumer_offsets');
+    await query(dataSource, EMPTY_LOG);
     await fillBacklog(dataSource, publisher, BACKLOG);
     let throughput: number;
     const started = performance.now();

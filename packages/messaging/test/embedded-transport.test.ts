@@ -3,9 +3,20 @@ import type { INestMicroservice } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { Pool } from 'pg';
+import { query, sql } from '@storage/persistence';
 import { eventTransport, OUTBOX_CHANNEL, OutboxPublisher } from '../src';
 import { replayEmbedded } from '../src/replay/embedded-replay';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer as startTestConsumer, type Script } from './support';
+
+const OUTBOX_EVENT = sql<{ event_id: string }, [eventId: string]>('SELECT event_id FROM outbox WHERE event_id = $1');
+const DEAD_LETTER = sql<{ topic: string; reason: string; attempts: number }, [group: string, eventId: string]>(
+  'SELECT topic, reason, attempts FROM dead_letters WHERE consumer_group = $1 AND event_id = $2',
+);
+const DEAD_LETTER_OF_EVENT = sql<{ reason: string; attempts: number }, [eventId: string]>('SELECT reason, attempts FROM dead_letters WHERE event_id = $1');
+const INSERT_UNCHECKED_EVENT = sql<never, [topic: string, eventId: string, source: string, envelope: string]>(
+  `INSERT INTO outbox (topic, key, type, event_id, source, envelope) VALUES ($1, NULL, 'payment-recorded', $2, $3, $4)`,
+);
+const NOTIFY = sql<{ pg_notify: string }, [channel: string]>(`SELECT pg_notify($1, '')`);
 
 describe('embedded transport (outbox as the log)', () => {
   let database: TestDatabase;
@@ -70,7 +81,7 @@ describe('embedded transport (outbox as the log)', () => {
     await firstInOutbox;
     await recordPayment(dataSource, publisher, second);
     // The consumer has seen `second` committed while `first` is still open.
-    await eventually(async () => expect(await dataSource.query('SELECT 1 FROM outbox WHERE event_id = $1', [second.eventId])).toHaveLength(1));
+    await eventually(async () => expect(await query(dataSource, OUTBOX_EVENT, [second.eventId])).toHaveLength(1));
     releaseFirst();
     await firstDone;
     await eventually(async () => {
@@ -95,10 +106,7 @@ describe('embedded transport (outbox as the log)', () => {
     await recordPayment(dataSource, publisher, poison);
     await recordPayment(dataSource, publisher, next);
     await eventually(async () => expect((await effects(dataSource, group)).map((row) => row.event_id)).toContain(next.eventId));
-    const [letter] = await dataSource.query('SELECT topic, reason, attempts FROM dead_letters WHERE consumer_group = $1 AND event_id = $2', [
-      group,
-      poison.eventId,
-    ]);
+    const [letter] = await query(dataSource, DEAD_LETTER, [group, poison.eventId]);
     expect(letter).toEqual({ topic: BILLING, reason: expect.stringContaining(`cannot apply payment ${poison.payload.paymentUuid}`), attempts: 3 });
   });
 
@@ -106,16 +114,11 @@ describe('embedded transport (outbox as the log)', () => {
     const eventId = randomUUID();
     // Written and announced as a producer that notifies once for any topic does (the safety poll may be 30 s away).
     await dataSource.transaction(async (manager) => {
-      await manager.query(`INSERT INTO outbox (topic, key, type, event_id, source, envelope) VALUES ($1, NULL, 'payment-recorded', $2, $3, $4)`, [
-        BILLING,
-        eventId,
-        SERVICE,
-        JSON.stringify({ eventId, type: 'payment-recorded', payload: {} }),
-      ]);
-      await manager.query(`SELECT pg_notify($1, '')`, [OUTBOX_CHANNEL]);
+      await query(manager, INSERT_UNCHECKED_EVENT, [BILLING, eventId, SERVICE, JSON.stringify({ eventId, type: 'payment-recorded', payload: {} })]);
+      await query(manager, NOTIFY, [OUTBOX_CHANNEL]);
     });
     await eventually(async () => {
-      const [letter] = await dataSource.query('SELECT reason, attempts FROM dead_letters WHERE event_id = $1', [eventId]);
+      const [letter] = await query(dataSource, DEAD_LETTER_OF_EVENT, [eventId]);
       expect(letter).toEqual({ reason: expect.stringContaining('Invalid event'), attempts: 0 });
     });
     expect(script.calls.map((call) => call.eventId)).not.toContain(eventId);

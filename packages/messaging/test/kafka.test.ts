@@ -6,10 +6,15 @@ import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
 import { Pool } from 'pg';
+import { query, sql } from '@storage/persistence';
 import { deadLetterTopic, eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
 import { replayKafka } from '../src/replay/kafka-replay';
 import { startGroupAtEnd, testRelay } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
+
+const PUBLISHED = sql<{ published: number }, [source: string]>('SELECT count(published_at)::int AS published FROM outbox WHERE source = $1');
+const UNPUBLISHED = sql<{ unpublished: number }, []>('SELECT count(*)::int AS unpublished FROM outbox WHERE published_at IS NULL');
+const DATABASE_NOW = sql<{ from: Date }, []>('SELECT now() AS from');
 
 describeWithKafka('Kafka transport and outbox relay', (brokers) => {
   const kafka = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING });
@@ -118,14 +123,14 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     // Killed once part of the events are marked published: the batch under way is lost mid-flight.
     await eventually(
       async () => {
-        const [{ published }] = await dataSource.query('SELECT count(published_at)::int AS published FROM outbox WHERE source = $1', [SERVICE]);
+        const [{ published }] = await query(dataSource, PUBLISHED, [SERVICE]);
         expect(published).toBeGreaterThan(100);
       },
       { timeoutMs: 30_000, intervalMs: 5 },
     );
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    const [{ unpublished }] = await dataSource.query('SELECT count(*)::int AS unpublished FROM outbox WHERE published_at IS NULL');
+    const [{ unpublished }] = await query(dataSource, UNPUBLISHED);
     expect(unpublished).toBeGreaterThan(0);
 
     relay = newRelay();
@@ -141,7 +146,7 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
 
   it('replays by timestamp (offsets moved back) with no effect applied twice, marking redeliveries', async () => {
     // The database's clock stamps the outbox rows, and so the Kafka messages; the window starts here.
-    const [{ from }]: { from: Date }[] = await dataSource.query('SELECT now() AS from');
+    const [{ from }] = await query(dataSource, DATABASE_NOW);
     const rental = randomUUID();
     const day = Array.from({ length: 20 }, (_, i) => payment(rental, 2_000 + i));
     for (const event of day) await recordPayment(dataSource, publisher, event);

@@ -1,6 +1,9 @@
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { Pool } from 'pg';
+import { query, sql } from '@storage/persistence';
 import { LogFollower, OUTBOX_CHANNEL, type StepResult } from '../src/embedded/log-follower';
+
+const NOTIFY_OUTBOX = sql(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 
 describe('LogFollower', () => {
   let database: TestDatabase;
@@ -41,7 +44,7 @@ describe('LogFollower', () => {
 
       const before = steps.length;
       const notifiedAt = Date.now();
-      await pool.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+      await query(pool, NOTIFY_OUTBOX);
       await eventually(() => expect(steps.length).toBeGreaterThan(before), { timeoutMs: 2_000, intervalMs: 5 });
       expect(steps[before] - notifiedAt).toBeLessThan(300);
       expect(onError).not.toHaveBeenCalled();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { Pool } from 'pg';
+import { query, sql } from '@storage/persistence';
 import type { DataSource } from 'typeorm';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
 import { eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
@@ -40,19 +41,22 @@ async function applied(dataSource: DataSource, group: string, rental: string): P
   return (await effects(dataSource, group)).filter((row) => row.rental === rental).map((row) => row.event_id);
 }
 
+const CLOCK = sql<{ since: Date }, []>('SELECT clock_timestamp() AS since');
+const LATEST_OUTBOX_READ = sql<{ at: Date | null }, [applicationName: string, since: Date]>(
+  `SELECT max(query_start) AS at FROM pg_stat_activity
+          WHERE application_name = $1 AND query LIKE '%FROM outbox o%' AND query_start > $2`,
+);
+const HEAD = sql<{ start: string }, []>(`SELECT coalesce(max(id), 0)::text AS start FROM outbox`);
+
 /** Waits until the session named `applicationName` has started `count` reads of the outbox after this call. */
 async function readsStarted(dataSource: DataSource, applicationName: string, count: number): Promise<void> {
-  let [{ since }]: { since: Date }[] = await dataSource.query('SELECT clock_timestamp() AS since');
+  let [{ since }] = await query(dataSource, CLOCK);
   for (let read = 0; read < count; read++) {
     since = await eventually(
       async () => {
-        const [started]: { at: Date }[] = await dataSource.query(
-          `SELECT max(query_start) AS at FROM pg_stat_activity
-          WHERE application_name = $1 AND query LIKE '%FROM outbox o%' AND query_start > $2`,
-          [applicationName, since],
-        );
+        const [started] = await query(dataSource, LATEST_OUTBOX_READ, [applicationName, since]);
         expect(started.at).not.toBeNull();
-        return started.at;
+        return started.at!;
       },
       { intervalMs: 2 },
     );
@@ -78,7 +82,7 @@ describe('a transaction that commits after a later log position, its id taken af
     const pool = new Pool({ connectionString: database.url, max: 2 });
     try {
       const reader = new LogReader(pool, 100);
-      const [{ start }] = await dataSource.query(`SELECT coalesce(max(id), 0)::text AS start FROM outbox`);
+      const [{ start }] = await query(dataSource, HEAD);
       let after = BigInt(start);
       const read: string[] = [];
       const readOnce = async (): Promise<void> => {

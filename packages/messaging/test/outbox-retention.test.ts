@@ -3,12 +3,14 @@ import { Global, Logger, Module, type INestApplicationContext, type INestMicrose
 import { NestFactory } from '@nestjs/core';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { eventTransport, MessagingModule, OutboxPruner, type OutboxPrunerOptions } from '../src';
 import { RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
 import { pruneSql, PRUNE_START } from '../src/retention/prune-batch';
 import { replayEmbedded } from '../src/replay/embedded-replay';
 import { EventsPruned } from '../src/replay/replay-request';
+import { BEGIN, COMMIT } from '../src/transaction-control';
 import { BILLING, effects, newScript, openDataSource, payment, SERVICE, startConsumer } from './support';
 
 const DAY_MS = 86_400_000;
@@ -19,6 +21,35 @@ interface PlanNode {
   'Index Name'?: string;
   Plans?: PlanNode[];
 }
+
+const INSERT_EVENTS = sql<never, [topic: string, source: string, daysAgo: number, published: boolean, events: string]>(
+  `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
+       SELECT $1, e->>'key', e->>'type', e->>'eventId', $2, e, now() - make_interval(days => $3), CASE WHEN $4 THEN now() END
+         FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
+);
+const REMAINING = sql<{ event_id: string }, []>('SELECT event_id FROM outbox ORDER BY id');
+const POSITION_OF_EVENT = sql<{ id: string }, [eventId: string]>('SELECT id::text FROM outbox WHERE event_id = $1');
+const INSERT_OFFSET = sql<never, [group: string, position: string, savedDaysAgo: number]>(
+  `INSERT INTO consumer_offsets (consumer_group, position, updated_at) VALUES ($1, $2, now() - make_interval(days => $3))`,
+);
+const RETENTION_MARK = sql<{ position: string }, []>('SELECT pruned_through_position::text AS position FROM outbox_retention');
+const PUBLISH = sql<never, [eventIds: string[]]>('UPDATE outbox SET published_at = now() WHERE event_id = ANY($1)');
+const INSERT_MINUTELY_EVENTS = sql<never, [topic: string, source: string]>(
+  `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
+         SELECT $1, NULL, 'payment-recorded', 'event-' || n, $2, '{}'::jsonb, now() - n * interval '1 minute', now()
+           FROM generate_series(1, 50000) AS n`,
+);
+const ANALYZE_OUTBOX = sql('ANALYZE outbox');
+const PRUNE_PLANS = {
+  kafka: sql<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${pruneSql('kafka')}`),
+  embedded: sql<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${pruneSql('embedded')}`),
+};
+const OLDER_THAN_RETENTION = sql<{ id: string }, []>(`SELECT id::text FROM outbox WHERE created_at < now() - interval '7 days'`);
+const GROUP_POSITIONS = sql<{ consumer_group: string; position: string }, [pattern: string]>(
+  'SELECT consumer_group, position::text AS position FROM consumer_offsets WHERE consumer_group LIKE $1 ORDER BY 1',
+);
+const GROUP_POSITION = sql<{ position: string }, [group: string]>('SELECT position::text FROM consumer_offsets WHERE consumer_group = $1');
+const REPLAY_REQUESTS = sql<{ id: string }, []>('SELECT id::text FROM replay_requests');
 
 function planNodes(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(planNodes)];
@@ -61,31 +92,22 @@ describe('outbox retention', () => {
   /** Valid events committed `daysAgo` days ago, in log order; their event ids. */
   async function addEvents(count: number, daysAgo: number, published = true): Promise<string[]> {
     const events = Array.from({ length: count }, () => payment(randomUUID()));
-    await dataSource.query(
-      `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
-       SELECT $1, e->>'key', e->>'type', e->>'eventId', $2, e, now() - make_interval(days => $3), CASE WHEN $4 THEN now() END
-         FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
-      [BILLING, SERVICE, daysAgo, published, JSON.stringify(events)],
-    );
+    await query(dataSource, INSERT_EVENTS, [BILLING, SERVICE, daysAgo, published, JSON.stringify(events)]);
     return events.map((event) => event.eventId);
   }
 
   async function remaining(): Promise<string[]> {
-    const rows: { event_id: string }[] = await dataSource.query('SELECT event_id FROM outbox ORDER BY id');
+    const rows = await query(dataSource, REMAINING);
     return rows.map((row) => row.event_id);
   }
 
   async function positionOf(eventId: string): Promise<string> {
-    const [row] = await dataSource.query<{ id: string }[]>('SELECT id::text FROM outbox WHERE event_id = $1', [eventId]);
+    const [row] = await query(dataSource, POSITION_OF_EVENT, [eventId]);
     return row.id;
   }
 
   async function setOffset(group: string, position: string, savedDaysAgo = 0): Promise<void> {
-    await dataSource.query(`INSERT INTO consumer_offsets (consumer_group, position, updated_at) VALUES ($1, $2, now() - make_interval(days => $3))`, [
-      group,
-      position,
-      savedDaysAgo,
-    ]);
+    await query(dataSource, INSERT_OFFSET, [group, position, savedDaysAgo]);
   }
 
   describe('Kafka mode: published means delivered', () => {
@@ -105,25 +127,20 @@ describe('outbox retention', () => {
       expect(log).toHaveBeenCalledWith(
         expect.stringMatching(/^pruned 7 event\(s\) committed before .+ in 4 batch\(es\); 2 older event\(s\) kept, not delivered yet$/),
       );
-      const [mark] = await dataSource.query('SELECT pruned_through_position::text AS position FROM outbox_retention');
+      const [mark] = await query(dataSource, RETENTION_MARK);
       expect(mark.position).toBe(lastOldPublished);
 
       // Published later: the next pass takes them.
-      await dataSource.query('UPDATE outbox SET published_at = now() WHERE event_id = ANY($1)', [oldUnpublished]);
+      await query(dataSource, PUBLISH, [oldUnpublished]);
       expect(await pruner().prune()).toMatchObject({ deleted: 2, kept: 0 });
       expect(await remaining()).toEqual([...edgeOfWindow, ...recent]);
     });
 
     it('walks the created_at index and deletes by primary key, never scanning the table', async () => {
-      await dataSource.query(
-        `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
-         SELECT $1, NULL, 'payment-recorded', 'event-' || n, $2, '{}'::jsonb, now() - n * interval '1 minute', now()
-           FROM generate_series(1, 50000) AS n`,
-        [BILLING, SERVICE],
-      );
-      await dataSource.query('ANALYZE outbox');
+      await query(dataSource, INSERT_MINUTELY_EVENTS, [BILLING, SERVICE]);
+      await query(dataSource, ANALYZE_OUTBOX);
       for (const mode of ['kafka', 'embedded'] as const) {
-        const [{ 'QUERY PLAN': plan }] = await dataSource.query(`EXPLAIN (FORMAT JSON) ${pruneSql(mode)}`, [
+        const [{ 'QUERY PLAN': plan }] = await query(dataSource, PRUNE_PLANS[mode], [
           new Date(Date.now() - 7 * DAY_MS).toISOString(),
           PRUNE_START.time,
           PRUNE_START.id,
@@ -141,11 +158,11 @@ describe('outbox retention', () => {
 
       const client = await pool.connect();
       try {
-        await client.query('BEGIN');
+        await query(client, BEGIN);
         expect(await tryAdvisoryXactLock(client, RETENTION_LOCK)).toBe(true);
         // Another replica is in the middle of a batch: this one leaves the work to it.
         expect(await pruner().prune()).toMatchObject({ deleted: 0, yielded: true });
-        await client.query('COMMIT');
+        await query(client, COMMIT);
       } finally {
         client.release();
       }
@@ -153,7 +170,7 @@ describe('outbox retention', () => {
 
       const passes = await Promise.all([pruner({ batchSize: 2 }).prune(), pruner({ batchSize: 2 }).prune(), pruner({ batchSize: 5 }).prune()]);
       const deletedByAll = passes.reduce((sum, pass) => sum + pass.deleted, 0);
-      const stillOld = await dataSource.query<unknown[]>(`SELECT 1 FROM outbox WHERE created_at < now() - interval '7 days'`);
+      const stillOld = await query(dataSource, OLDER_THAN_RETENTION);
       // Whatever a yielding pass left is taken by the next one.
       expect(deletedByAll + (await pruner().prune()).deleted).toBe(old.length);
       expect(stillOld.length).toBe(old.length - deletedByAll);
@@ -193,11 +210,7 @@ describe('outbox retention', () => {
         expect(warn).not.toHaveBeenCalledWith(expect.stringContaining(`after position ${prunedThrough} `));
         const last = await positionOf(recent[1]);
         await eventually(async () =>
-          expect(
-            await dataSource.query('SELECT consumer_group, position::text AS position FROM consumer_offsets WHERE consumer_group LIKE $1 ORDER BY 1', [
-              '%-group',
-            ]),
-          ).toEqual([
+          expect(await query(dataSource, GROUP_POSITIONS, ['%-group'])).toEqual([
             { consumer_group: 'active-group', position: last },
             { consumer_group: 'gone-group', position: last },
           ]),
@@ -228,8 +241,8 @@ describe('outbox retention', () => {
       const { message } = refusal as EventsPruned;
       const earliest = /replay --from (\S+) or later/.exec(message)?.[1];
       expect(message).toMatch(/^events committed before \S+ were deleted by outbox retention \(OUTBOX_RETENTION_DAYS\)/);
-      expect(await dataSource.query('SELECT position::text FROM consumer_offsets WHERE consumer_group = $1', ['replayed-group'])).toEqual([{ position: head }]);
-      expect(await dataSource.query('SELECT 1 FROM replay_requests')).toEqual([]);
+      expect(await query(dataSource, GROUP_POSITION, ['replayed-group'])).toEqual([{ position: head }]);
+      expect(await query(dataSource, REPLAY_REQUESTS)).toEqual([]);
 
       await replayEmbedded(pool, { ...tooEarly, from: new Date(earliest!) }, (line) => lines.push(line));
       expect(lines.join('\n')).toMatch(/log position \d+ -> \d+; 3 event\(s\) to replay/);

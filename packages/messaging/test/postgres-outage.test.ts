@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { Kafka, logLevel } from 'kafkajs';
 import type { DataSource } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import { describeWithKafka, eventually } from '@storage/testing';
 import { deadLetterTopic, eventTransport, OutboxPublisher } from '../src';
 import { ensureTopics } from '../src/kafka/kafka-client';
@@ -10,13 +11,15 @@ import { BILLING, newScript, openDataSource, payment, SERVICE, startConsumer, ty
 
 const BACKLOG = 1_500;
 
+const APPLIED = sql<{ events: number; twice: number }, [group: string]>(
+  `SELECT count(*)::int AS events, count(*) FILTER (WHERE times > 1)::int AS twice
+       FROM (SELECT count(*) AS times FROM test_effects WHERE consumer_group = $1 GROUP BY event_id) AS applied`,
+);
+const DEAD_LETTERS = sql<{ dead: number }, []>('SELECT count(*)::int AS dead FROM dead_letters');
+
 /** Counts the effects the test consumer applied, and the events applied more than once. */
 async function appliedBy(dataSource: DataSource, group: string): Promise<{ events: number; twice: number }> {
-  const [row] = await dataSource.query<{ events: number; twice: number }[]>(
-    `SELECT count(*)::int AS events, count(*) FILTER (WHERE times > 1)::int AS twice
-       FROM (SELECT count(*) AS times FROM test_effects WHERE consumer_group = $1 GROUP BY event_id) AS applied`,
-    [group],
-  );
+  const [row] = await query(dataSource, APPLIED, [group]);
   return row;
 }
 
@@ -62,7 +65,7 @@ describe('PostgreSQL killed while the embedded consumer drains the outbox', () =
     const failedWhileDown = await killMidDrain(postgres, dataSource, script, group);
 
     await eventually(async () => expect(await appliedBy(dataSource, group)).toEqual({ events: BACKLOG, twice: 0 }), { timeoutMs: 120_000, intervalMs: 500 });
-    const [{ dead }] = await dataSource.query<{ dead: number }[]>('SELECT count(*)::int AS dead FROM dead_letters');
+    const [{ dead }] = await query(dataSource, DEAD_LETTERS);
     expect(dead).toBe(0);
     process.stdout.write(`embedded: ${failedWhileDown} handler call(s) failed while PostgreSQL was down; ${BACKLOG} events applied once each\n`);
   }, 300_000);

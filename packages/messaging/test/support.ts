@@ -4,10 +4,24 @@ import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, Payload, type CustomTransportStrategy, type Server } from '@nestjs/microservices';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BILLING_TOPIC, createEnvelope, type EventEnvelope } from '@storage/domain';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { EventContext, MessagingModule, OutboxPublisher, ProcessedEvents } from '../src';
 
 export const SERVICE = 'test-producer';
+
+// The state a producer changes and the effect a consumer applies, for the tests only.
+const CREATE_TEST_PAYMENTS = sql('CREATE TABLE IF NOT EXISTS test_payments (payment_uuid uuid PRIMARY KEY, rental uuid NOT NULL)');
+const CREATE_TEST_EFFECTS = sql(
+  'CREATE TABLE IF NOT EXISTS test_effects (seq bigserial PRIMARY KEY, consumer_group text NOT NULL, event_id text NOT NULL, rental uuid NOT NULL, amount int NOT NULL)',
+);
+const INSERT_TEST_PAYMENT = sql<never, [paymentUuid: string, rental: string]>('INSERT INTO test_payments (payment_uuid, rental) VALUES ($1, $2)');
+/** A test consumer's effect of one payment event. */
+export const INSERT_TEST_EFFECT = sql<never, [group: string, eventId: string, rental: string, amount: number]>(
+  'INSERT INTO test_effects (consumer_group, event_id, rental, amount) VALUES ($1, $2, $3, $4)',
+);
+const EFFECTS = sql<{ event_id: string; rental: string; amount: number }, [group: string]>(
+  'SELECT event_id, rental, amount FROM test_effects WHERE consumer_group = $1 ORDER BY seq',
+);
 
 export function payment(rentalRecordUuid: string, amountInPennies = 100, occurredAt = new Date()): EventEnvelope<'payment-recorded'> {
   return createEnvelope({
@@ -20,11 +34,8 @@ export function payment(rentalRecordUuid: string, amountInPennies = 100, occurre
 
 export async function openDataSource(url: string): Promise<DataSource> {
   const dataSource = await createDataSource({ url, applicationName: 'messaging-test', poolSize: 20 }).initialize();
-  // The state a producer changes and the effect a consumer applies, for the tests only.
-  await dataSource.query('CREATE TABLE IF NOT EXISTS test_payments (payment_uuid uuid PRIMARY KEY, rental uuid NOT NULL)');
-  await dataSource.query(
-    'CREATE TABLE IF NOT EXISTS test_effects (seq bigserial PRIMARY KEY, consumer_group text NOT NULL, event_id text NOT NULL, rental uuid NOT NULL, amount int NOT NULL)',
-  );
+  await query(dataSource, CREATE_TEST_PAYMENTS);
+  await query(dataSource, CREATE_TEST_EFFECTS);
   return dataSource;
 }
 
@@ -59,7 +70,7 @@ export async function openTransaction(dataSource: DataSource): Promise<OpenTrans
 
 /** A write before the event, as every api operation makes: the transaction takes its id here. */
 export async function writeState(manager: EntityManager, envelope: EventEnvelope<'payment-recorded'>): Promise<void> {
-  await manager.query('INSERT INTO test_payments (payment_uuid, rental) VALUES ($1, $2)', [envelope.payload.paymentUuid, envelope.payload.rentalRecordUuid]);
+  await query(manager, INSERT_TEST_PAYMENT, [envelope.payload.paymentUuid, envelope.payload.rentalRecordUuid]);
 }
 
 /** What the consumer under test does per event id: fail N times first, or always (poison). */
@@ -83,12 +94,7 @@ export async function startConsumer(dataSource: DataSource, script: Script, stra
       if (script.poison.has(event.eventId)) throw new Error(`cannot apply payment ${event.payload.paymentUuid}`);
       const left = script.failuresLeft.get(event.eventId) ?? 0;
       await this.processed.runOnce(context.group, event.eventId, async (manager) => {
-        await manager.query('INSERT INTO test_effects (consumer_group, event_id, rental, amount) VALUES ($1, $2, $3, $4)', [
-          context.group,
-          event.eventId,
-          event.payload.rentalRecordUuid,
-          event.payload.amountInPennies,
-        ]);
+        await query(manager, INSERT_TEST_EFFECT, [context.group, event.eventId, event.payload.rentalRecordUuid, event.payload.amountInPennies]);
         // Fails after writing, inside the transaction: the rollback must undo the effect.
         if (left > 0) {
           script.failuresLeft.set(event.eventId, left - 1);
@@ -116,5 +122,5 @@ export async function startConsumer(dataSource: DataSource, script: Script, stra
 export const BILLING = BILLING_TOPIC;
 
 export async function effects(dataSource: DataSource, group: string): Promise<{ event_id: string; rental: string; amount: number }[]> {
-  return dataSource.query('SELECT event_id, rental, amount FROM test_effects WHERE consumer_group = $1 ORDER BY seq', [group]);
+  return query(dataSource, EFFECTS, [group]);
 }

@@ -1,10 +1,17 @@
 import { KafkaJSConnectionError, KafkaJSError, KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
 import { Client, DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
+import { query, sql } from '@storage/persistence';
 import { createTestDatabase, freePort, type TestDatabase } from '@storage/testing';
 import { isTransient } from '../src/consumer/transient-error';
 
 const sqlState = (code: string, message = `sqlstate ${code}`): DatabaseError => Object.assign(new DatabaseError(message, 0, 'error'), { code });
+const TERMINATE_OWN_SESSION = sql('SELECT pg_terminate_backend(pg_backend_pid())');
+const ONE = sql('SELECT 1');
+const DIVISION_BY_ZERO = sql('SELECT 1 / 0');
+const MISSING_TABLE = sql('SELECT * FROM no_such_table');
+const INVALID_UUID = sql("SELECT 'not a uuid'::uuid");
+
 /** A kafkajs protocol error as the client builds it from a broker's error code. */
 const protocolError = (type: string, retriable: boolean): KafkaJSProtocolError =>
   new KafkaJSProtocolError({ message: type, type, retriable } as unknown as Error);
@@ -38,21 +45,21 @@ describe('isTransient', () => {
     const refused = await new Client({ connectionString: `postgres://nobody@127.0.0.1:${await freePort()}/none` }).connect().catch((error: unknown) => error);
     expect(isTransient(refused)).toBe(true);
 
-    const terminated = await failureOf((client) => client.query('SELECT pg_terminate_backend(pg_backend_pid())'));
-    expect((terminated as DatabaseError).code).toBe('57P01');
+    const terminated = await failureOf((client) => query(client, TERMINATE_OWN_SESSION));
+    expect((terminated as QueryFailedError<DatabaseError>).driverError.code).toBe('57P01');
     expect(isTransient(terminated)).toBe(true);
     // The same connection afterwards: pg's own message, no code.
     const dead = new Client({ connectionString: database.url });
     dead.on('error', () => undefined);
     await dead.connect();
-    await dead.query('SELECT pg_terminate_backend(pg_backend_pid())').catch(() => undefined);
-    expect(isTransient(await dead.query('SELECT 1').catch((error: unknown) => error))).toBe(true);
+    await query(dead, TERMINATE_OWN_SESSION).catch(() => undefined);
+    expect(isTransient(await query(dead, ONE).catch((error: unknown) => error))).toBe(true);
   });
 
   it("takes a failing statement for the message's fault", async () => {
-    expect(isTransient(await failureOf((client) => client.query('SELECT 1 / 0')))).toBe(false);
-    expect(isTransient(await failureOf((client) => client.query('SELECT * FROM no_such_table')))).toBe(false);
-    expect(isTransient(await failureOf((client) => client.query("SELECT 'not a uuid'::uuid")))).toBe(false);
+    expect(isTransient(await failureOf((client) => query(client, DIVISION_BY_ZERO)))).toBe(false);
+    expect(isTransient(await failureOf((client) => query(client, MISSING_TABLE)))).toBe(false);
+    expect(isTransient(await failureOf((client) => query(client, INVALID_UUID)))).toBe(false);
   });
 
   it.each([

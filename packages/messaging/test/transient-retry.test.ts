@@ -8,11 +8,14 @@ import { DataSource } from 'typeorm';
 import type { EventEnvelope } from '@storage/domain';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
 import { deadLetterTopic, EventContext, eventTransport, MessagingModule, OutboxPublisher, ProcessedEvents } from '../src';
-import { BILLING, effects, openDataSource, payment, SERVICE } from './support';
+import { query, sql } from '@storage/persistence';
+import { BILLING, effects, INSERT_TEST_EFFECT, openDataSource, payment, SERVICE } from './support';
 
 /** More failures than the retry policy's attempts: counted as attempts, they would dead-letter the event. */
 const OUTAGE_FAILURES = 8;
 const RETRY = { backoffMs: 10, attempts: 3 };
+const DEAD_LETTERS = sql<{ event_id: string; attempts: number }, [group: string]>('SELECT event_id, attempts FROM dead_letters WHERE consumer_group = $1');
+const DEAD_LETTERS_OF_EVENT = sql<{ dead: number }, [eventId: string]>('SELECT count(*)::int AS dead FROM dead_letters WHERE event_id = $1');
 
 /** What the handler does per event id: fail like a database that is away, or always (poison). */
 interface Faults {
@@ -38,14 +41,9 @@ async function startConsumer(dataSource: DataSource, faults: Faults, strategy: S
         faults.outageLeft.set(event.eventId, left - 1);
         throw terminated();
       }
-      await this.processed.runOnce(context.group, event.eventId, (manager) =>
-        manager.query('INSERT INTO test_effects (consumer_group, event_id, rental, amount) VALUES ($1, $2, $3, $4)', [
-          context.group,
-          event.eventId,
-          event.payload.rentalRecordUuid,
-          event.payload.amountInPennies,
-        ]),
-      );
+      await this.processed.runOnce(context.group, event.eventId, async (manager) => {
+        await query(manager, INSERT_TEST_EFFECT, [context.group, event.eventId, event.payload.rentalRecordUuid, event.payload.amountInPennies]);
+      });
     }
   }
 
@@ -99,9 +97,7 @@ describe('a handler failing with a transient error (embedded transport)', () => 
     );
     expect(faults.calls.filter((id) => id === flaky.eventId)).toHaveLength(OUTAGE_FAILURES + 1);
     await eventually(async () => {
-      const dead = await dataSource.query<{ event_id: string; attempts: number }[]>('SELECT event_id, attempts FROM dead_letters WHERE consumer_group = $1', [
-        group,
-      ]);
+      const dead = await query(dataSource, DEAD_LETTERS, [group]);
       expect(dead).toEqual([{ event_id: poison.eventId, attempts: RETRY.attempts }]);
     });
     expect((await effects(dataSource, group)).filter((row) => row.event_id === flaky.eventId)).toHaveLength(1);
@@ -117,7 +113,7 @@ describe('a handler failing with a transient error (embedded transport)', () => 
     faults.outageLeft.delete(waiting.eventId);
     consumer = await startConsumer(dataSource, faults, eventTransport({ group, topics: [BILLING], databaseUrl: database.url, retry: RETRY }));
     await eventually(async () => expect((await effects(dataSource, group)).filter((row) => row.event_id === waiting.eventId)).toHaveLength(1));
-    const [{ dead }] = await dataSource.query<{ dead: number }[]>('SELECT count(*)::int AS dead FROM dead_letters WHERE event_id = $1', [waiting.eventId]);
+    const [{ dead }] = await query(dataSource, DEAD_LETTERS_OF_EVENT, [waiting.eventId]);
     expect(dead).toBe(0);
   });
 });
