@@ -10,7 +10,7 @@ const deepPackageImports = { group: ['@storage/*/*'], message: 'Import a package
 // folders listed here are converted; a workspace joins the list once none of its files calls `.query(`.
 const queryThroughPersistence = [
   'packages/delinquency',
-  'packages/messaging/src',
+  'packages/messaging',
   'packages/platform',
   'packages/rental-events',
   'packages/rental-ledger',
