@@ -1,5 +1,6 @@
 import { addDays, type CalendarDate } from '@storage/domain';
 import { ledgerEntries } from '@storage/rental-ledger';
+import { query, sql } from '@storage/persistence';
 import { AutopayDay } from '../../src/autopay/autopay-day';
 import { EmbeddedPaymentPort } from '../../src/autopay/embedded-payment-port';
 import type { ChargeRequest, PaymentPort } from '../../src/autopay/payment.port';
@@ -29,7 +30,7 @@ describe('autopay on the business day', () => {
   /** A rental with nothing owed, billed next on DUE, its autopay on `paymentMethod`. */
   async function autopayRental(paymentMethod: string): Promise<string> {
     const { rentalRecordUuid } = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 0, dueOn: '2025-02-01' });
-    await scheduler.dataSource.query('UPDATE rental_records SET autopay_payment_method = $2 WHERE uuid = $1', [rentalRecordUuid, paymentMethod]);
+    await query(scheduler.dataSource, sql('UPDATE rental_records SET autopay_payment_method = $2 WHERE uuid = $1'), [rentalRecordUuid, paymentMethod]);
     return rentalRecordUuid;
   }
 
@@ -38,15 +39,19 @@ describe('autopay on the business day', () => {
   }
 
   const balanceOf = async (rentalRecordUuid: string): Promise<number | undefined> => {
-    const rows: { balance: number }[] = await scheduler.dataSource.query('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [
+    const rows = await query(scheduler.dataSource, sql<{ balance: number }>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'), [
       rentalRecordUuid,
     ]);
     return rows[0]?.balance;
   };
   const paymentsOf = async (rentalRecordUuid: string): Promise<{ uuid: string; amount: number; paidOn: string }[]> =>
-    scheduler.dataSource.query('SELECT uuid, amount_in_pennies AS amount, paid_on::text AS "paidOn" FROM payments WHERE rental_record_uuid = $1', [
-      rentalRecordUuid,
-    ]);
+    query(
+      scheduler.dataSource,
+      sql<{ uuid: string; amount: number; paidOn: string }>(
+        'SELECT uuid, amount_in_pennies AS amount, paid_on::text AS "paidOn" FROM payments WHERE rental_record_uuid = $1',
+      ),
+      [rentalRecordUuid],
+    );
 
   it('pays what billing made due with an approving method: a PAYMENT entry, payment-recorded, nothing owed, never OVERDUE', async () => {
     const rental = await autopayRental('pm_card_visa');
@@ -100,8 +105,9 @@ describe('autopay on the business day', () => {
     await scheduler.run(DUE, facility.facilityUuid);
     await scheduler.run('2025-03-07', facility.facilityUuid);
     expect(await outboxEvents(scheduler.dataSource, rental)).toHaveLength(events.length);
-    const attempts: { status: string; reason: string }[] = await scheduler.dataSource.query(
-      'SELECT status, decline_reason AS reason FROM autopay_attempts WHERE rental_record_uuid = $1',
+    const attempts = await query(
+      scheduler.dataSource,
+      sql<{ status: string; reason: string }>('SELECT status, decline_reason AS reason FROM autopay_attempts WHERE rental_record_uuid = $1'),
       [rental],
     );
     expect(attempts).toEqual([{ status: 'DECLINED', reason: 'card_declined' }]);
@@ -111,9 +117,10 @@ describe('autopay on the business day', () => {
     const manual = (await seedRental(scheduler.dataSource, facility, { balanceInPennies: 0, dueOn: '2025-02-01' })).rentalRecordUuid;
     const inCredit = await autopayRental('pm_card_visa');
     // Paid ahead: the credit covers the month, so autopay has nothing to charge.
-    await scheduler.dataSource.query(
-      `SELECT rental_ledger_post(jsonb_build_array(jsonb_build_object('rental_record_uuid', $1::uuid, 'kind', 'PAYMENT', 'description', 'Paid ahead',
-              'amount_in_pennies', -20000, 'posted_on', '2025-02-15', 'due_on', null, 'payment_uuid', gen_random_uuid())))`,
+    await query(
+      scheduler.dataSource,
+      sql(`SELECT rental_ledger_post(jsonb_build_array(jsonb_build_object('rental_record_uuid', $1::uuid, 'kind', 'PAYMENT', 'description', 'Paid ahead',
+              'amount_in_pennies', -20000, 'posted_on', '2025-02-15', 'due_on', null, 'payment_uuid', gen_random_uuid())))`),
       [inCredit],
     );
     await scheduler.run(DUE, facility.facilityUuid);
@@ -159,8 +166,11 @@ describe('autopay on the business day', () => {
     const rental = await autopayRental('pm_card_visa');
     await scheduler.run(DUE, facility.facilityUuid);
     await expect(
-      scheduler.dataSource.query(
-        `INSERT INTO autopay_attempts (rental_record_uuid, due_on, payment_method, amount_in_pennies, idempotency_key) VALUES ($1, $2, 'pm_card_visa', 100, 'another')`,
+      query(
+        scheduler.dataSource,
+        sql(
+          `INSERT INTO autopay_attempts (rental_record_uuid, due_on, payment_method, amount_in_pennies, idempotency_key) VALUES ($1, $2, 'pm_card_visa', 100, 'another')`,
+        ),
         [rental, DUE],
       ),
     ).rejects.toThrow(/autopay_attempts_rental_due_on/);

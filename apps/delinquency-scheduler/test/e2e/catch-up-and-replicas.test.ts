@@ -1,5 +1,6 @@
 import { addDays, balanceOf, billingDayFor, daysBetween, nextDueDateAfter, type DelinquencySchedule } from '@storage/domain';
 import { asLedgerLines, ledgerEntries } from '@storage/rental-ledger';
+import { query, sql } from '@storage/persistence';
 import { BillingDay } from '../../src/run/billing-day';
 import { BusinessDayRunner } from '../../src/run/business-day-runner';
 import { DailyTimer } from '../../src/run/daily-timer';
@@ -34,8 +35,9 @@ describe('missed days are caught up in order, per facility time zone', () => {
     const chicago = await seedFacility(scheduler.dataSource, { timeZone: 'America/Chicago' });
     const late = await seedRental(scheduler.dataSource, auckland, { balanceInPennies: 10000, dueOn: '2025-03-01' });
     const fresh = await seedRental(scheduler.dataSource, chicago, { balanceInPennies: 10000, dueOn: '2025-03-01' });
-    await scheduler.dataSource.query(
-      `INSERT INTO delinquency_runs (facility_uuid, business_date, started_at, completed_at) VALUES ($1, '2025-03-05', now(), now())`,
+    await query(
+      scheduler.dataSource,
+      sql(`INSERT INTO delinquency_runs (facility_uuid, business_date, started_at, completed_at) VALUES ($1, '2025-03-05', now(), now())`),
       [auckland.facilityUuid],
     );
     const timer = new DailyTimer(scheduler.dataSource, scheduler.runner, 0);
@@ -43,8 +45,11 @@ describe('missed days are caught up in order, per facility time zone', () => {
     const now = new Date('2025-03-12T12:00:00Z');
     await timer.tick(now);
 
-    const runs: { facility_uuid: string; business_date: string }[] = await scheduler.dataSource.query(
-      `SELECT facility_uuid, business_date::text FROM delinquency_runs WHERE completed_at IS NOT NULL ORDER BY completed_at`,
+    const runs = await query(
+      scheduler.dataSource,
+      sql<{ facility_uuid: string; business_date: string }>(
+        `SELECT facility_uuid, business_date::text FROM delinquency_runs WHERE completed_at IS NOT NULL ORDER BY completed_at`,
+      ),
     );
     expect(runs.filter((run) => run.facility_uuid === auckland.facilityUuid).map((run) => run.business_date)).toEqual([
       '2025-03-05',
@@ -122,18 +127,20 @@ describe('two scheduler instances over the same rentals', () => {
       expect(billed.map((entry) => `${entry.kind}@${entry.dueOn}`)).toEqual(periods.flatMap((due) => [`RENT@${due}`, `SERVICE_FEE@${due}`]));
       const charges = ofType(await outboxEvents(first.dataSource, rentalRecordUuid), 'charge-posted').map((event) => event.payload.chargeUuid);
       expect(billed.every((entry) => charges.includes(entry.entryUuid))).toBe(true);
-      const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [
-        rentalRecordUuid,
-      ]);
+      const [{ balance }] = await query(
+        first.dataSource,
+        sql<{ balance: number }>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'),
+        [rentalRecordUuid],
+      );
       expect(balance).toBe(balanceOf(asLedgerLines(entries)));
     }
   }
 
   it('bills each period once when both bill the same rentals at once without the facility lock, payments landing in between', async () => {
-    await first.dataSource.query('DELETE FROM outbox');
+    await query(first.dataSource, sql('DELETE FROM outbox'));
     const rentals = await seedRentals(20);
     const asOf = '2025-06-20';
-    const facilities: { facility_uuid: string }[] = await first.dataSource.query('SELECT DISTINCT facility_uuid FROM rental_records WHERE uuid = ANY($1)', [
+    const facilities = await query(first.dataSource, sql<{ facility_uuid: string }>('SELECT DISTINCT facility_uuid FROM rental_records WHERE uuid = ANY($1)'), [
       rentals.map((rental) => rental.rentalRecordUuid),
     ]);
     const billing = [new BillingDay(first.dataSource), new BillingDay(second.dataSource)];
@@ -159,7 +166,7 @@ describe('two scheduler instances over the same rentals', () => {
   };
 
   it('applies each transition once even when both work on the same rentals without the facility lock', async () => {
-    await first.dataSource.query('DELETE FROM outbox');
+    await query(first.dataSource, sql('DELETE FROM outbox'));
     const rentals = await seedRentals(20);
     const asOf = '2025-04-30';
     const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 0 };
@@ -174,7 +181,7 @@ describe('two scheduler instances over the same rentals', () => {
   });
 
   it('applies each transition and its late fee once when several workers race on the same rentals', async () => {
-    await first.dataSource.query('DELETE FROM outbox');
+    await query(first.dataSource, sql('DELETE FROM outbox'));
     const rentals = await seedRentals(20);
     const asOf = '2025-04-30';
     const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 2_000 };
@@ -184,9 +191,11 @@ describe('two scheduler instances over the same rentals', () => {
     for (const { rentalRecordUuid } of rentals) {
       const [fee, ...more] = ofType(await outboxEvents(first.dataSource, rentalRecordUuid), 'charge-posted');
       expect(more).toHaveLength(0);
-      const [{ balance }] = await first.dataSource.query<[{ balance: number }]>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1', [
-        rentalRecordUuid,
-      ]);
+      const [{ balance }] = await query(
+        first.dataSource,
+        sql<{ balance: number }>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'),
+        [rentalRecordUuid],
+      );
       expect(fee?.payload.balanceAfterInPennies).toBe(balance);
       // The fee is the ledger's entry the event names, once, and the balance is the sum of the entries.
       const entries = await ledgerEntries(first.dataSource.manager, rentalRecordUuid);

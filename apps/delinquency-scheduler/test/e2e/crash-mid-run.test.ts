@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { eventually } from '@storage/testing';
+import { query, sql } from '@storage/persistence';
 import { seedFacility, seedRental } from '../support/fixtures';
 import { schedulerTestBed } from '../support/harness';
 
@@ -35,7 +36,7 @@ describe('a business-day run killed mid-billing, then rerun', () => {
     const blocker = db.createQueryRunner();
     await blocker.connect();
     await blocker.startTransaction();
-    await blocker.query('SELECT 1 FROM rental_records WHERE uuid = $1 FOR UPDATE', [held]);
+    await query(blocker, sql('SELECT 1 FROM rental_records WHERE uuid = $1 FOR UPDATE'), [held]);
 
     const killed = spawn(process.execPath, [CLI, 'delinquency', 'run', '--as-of', '2025-04-01'], { env: env(), stdio: 'ignore' });
     const exited = new Promise((resolve) => killed.once('exit', resolve));
@@ -43,12 +44,15 @@ describe('a business-day run killed mid-billing, then rerun', () => {
       // The first batch committed, the second waiting on the held rental.
       await eventually(
         async () => {
-          const [{ billed }] = await db.query(`SELECT count(*)::int AS billed FROM rental_records WHERE facility_uuid = $1 AND next_due_date > '2025-04-01'`, [
-            facility.facilityUuid,
-          ]);
+          const [{ billed }] = await query(
+            db,
+            sql<{ billed: number }>(`SELECT count(*)::int AS billed FROM rental_records WHERE facility_uuid = $1 AND next_due_date > '2025-04-01'`),
+            [facility.facilityUuid],
+          );
           expect(billed).toBe(250);
-          const [{ waiting }] = await db.query(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          const [{ waiting }] = await query(
+            db,
+            sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
           );
           expect(waiting).toBe(1);
         },
@@ -66,19 +70,30 @@ describe('a business-day run killed mid-billing, then rerun', () => {
     expect(rerun.status).toBe(0);
     // The killed run's waiting statement may still be finishing: wait until nothing of this database is in flight.
     await eventually(async () => {
-      const [{ busy }] = await db.query(
-        `SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+      const [{ busy }] = await query(
+        db,
+        sql<{ busy: number }>(
+          `SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+        ),
       );
       expect(busy).toBe(0);
     });
 
-    const perRental: { uuid: string; next_due_date: string; balance: number; entries_sum: number; rent: number; service: number }[] = await db.query(
-      `SELECT r.uuid, r.next_due_date::text AS next_due_date, r.balance_in_pennies AS balance,
+    const perRental = await query(
+      db,
+      sql<{
+        uuid: string;
+        next_due_date: string;
+        balance: number;
+        entries_sum: number;
+        rent: number;
+        service: number;
+      }>(`SELECT r.uuid, r.next_due_date::text AS next_due_date, r.balance_in_pennies AS balance,
               coalesce(sum(e.amount_in_pennies), 0)::int AS entries_sum,
               count(*) FILTER (WHERE e.kind = 'RENT' AND e.due_on = '2025-04-01')::int AS rent,
               count(*) FILTER (WHERE e.kind = 'SERVICE_FEE' AND e.due_on = '2025-04-01')::int AS service
          FROM rental_records r LEFT JOIN rental_ledger_entries e ON e.rental_record_uuid = r.uuid
-        WHERE r.facility_uuid = $1 GROUP BY r.uuid`,
+        WHERE r.facility_uuid = $1 GROUP BY r.uuid`),
       [facility.facilityUuid],
     );
     expect(perRental).toHaveLength(RENTALS);
@@ -91,11 +106,12 @@ describe('a business-day run killed mid-billing, then rerun', () => {
         balance: rental.entries_sum,
       });
     }
-    const [facts] = await db.query(
-      `SELECT count(*)::int AS facts, count(DISTINCT o.envelope->'payload'->>'chargeUuid')::int AS distinct_charges,
+    const [facts] = await query(
+      db,
+      sql(`SELECT count(*)::int AS facts, count(DISTINCT o.envelope->'payload'->>'chargeUuid')::int AS distinct_charges,
               (SELECT count(*)::int FROM rental_ledger_entries e JOIN rental_records r ON r.uuid = e.rental_record_uuid
                 WHERE r.facility_uuid = $1 AND e.due_on = '2025-04-01') AS charges
-         FROM outbox o WHERE o.type = 'charge-posted' AND o.key = ANY($2::text[])`,
+         FROM outbox o WHERE o.type = 'charge-posted' AND o.key = ANY($2::text[])`),
       [facility.facilityUuid, rentals],
     );
     expect(facts).toEqual({ facts: RENTALS * 2, distinct_charges: RENTALS * 2, charges: RENTALS * 2 });

@@ -2,6 +2,7 @@ import { addDays, balanceOf, IllegalDelinquencyTransition, type DelinquencyStatu
 import { DelinquencyConflict, InvalidDelinquencyInput } from '@storage/delinquency';
 import { asLedgerLines, ledgerEntries } from '@storage/rental-ledger';
 import { describeWithKafka } from '@storage/testing';
+import { query, sql } from '@storage/persistence';
 import { expectBasePayload, type RentalShown } from '../support/base-payload';
 import { changeBalance, seedFacility, seedRental, type FacilityFixture, type RentalFixture } from '../support/fixtures';
 import { ofType, statusTrail } from '../support/outbox';
@@ -27,8 +28,9 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     scheduler = bed.scheduler;
     consumer = await receiveEvents(scheduler.dataSource, bed.database.url, kafkaBrokers);
     facility = await seedFacility(scheduler.dataSource, { occupancyBands: OCCUPANCY_BANDS });
-    const rows: { today: string }[] = await scheduler.dataSource.query(
-      `SELECT (now() AT TIME ZONE time_zone)::date::text AS today FROM facilities WHERE uuid = $1`,
+    const rows = await query(
+      scheduler.dataSource,
+      sql<{ today: string }>(`SELECT (now() AT TIME ZONE time_zone)::date::text AS today FROM facilities WHERE uuid = $1`),
       [facility.facilityUuid],
     );
     today = rows[0].today;
@@ -40,8 +42,11 @@ function operatorActions(kafkaBrokers: string | undefined): void {
 
   const ref = (rentalRecordUuid: string) => ({ rentalRecordUuid, facilityUuid: facility.facilityUuid, portfolioUuid: facility.portfolioUuid });
   const groupRates = async (): Promise<{ street: number; web: number }> => {
-    const rows: { street: number; web: number }[] = await scheduler.dataSource.query(
-      'SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1',
+    const rows = await query(
+      scheduler.dataSource,
+      sql<{ street: number; web: number }>(
+        'SELECT current_street_rate_in_pennies AS street, current_web_rate_in_pennies AS web FROM unit_groups WHERE uuid = $1',
+      ),
       [facility.unitGroupUuid],
     );
     return rows[0];
@@ -120,12 +125,13 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-01-01' });
     const { rentalRecordUuid } = rental;
     // The coverage its Tenant protection service bills.
-    await scheduler.dataSource.query(
-      `WITH coverage AS (
+    await query(
+      scheduler.dataSource,
+      sql(`WITH coverage AS (
          INSERT INTO coverages (facility_uuid, item_type_uuid, premium_in_pennies, coverage_amount_in_pennies, description, provider)
          VALUES ($1, $3, 1200, 200000, 'Tenant protection', 'OTHER') RETURNING uuid)
        INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date)
-       SELECT $1, $2, uuid, 1200, 200000, '2024-01-01T06:00:00Z' FROM coverage`,
+       SELECT $1, $2, uuid, 1200, 200000, '2024-01-01T06:00:00Z' FROM coverage`),
       [facility.facilityUuid, rentalRecordUuid, rental.serviceItemTypeUuid],
     );
     // One run catches up February's and March's billing (posted that day, due on their own days), then every stage.
@@ -202,14 +208,15 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     ]);
     expect(balanceOf(asLedgerLines(entries))).toBe(0);
 
-    const [state] = await scheduler.dataSource.query(
-      `SELECT r.status, r.balance_in_pennies, u.status AS unit_status, d.written_off_in_pennies,
+    const [state] = await query(
+      scheduler.dataSource,
+      sql(`SELECT r.status, r.balance_in_pennies, u.status AS unit_status, d.written_off_in_pennies,
               (SELECT count(*)::int FROM gate_codes g WHERE g.rental_record_uuid = r.uuid) AS gate_codes,
               (SELECT count(*)::int FROM gate_code_suspensions s WHERE s.rental_record_uuid = r.uuid) AS suspensions,
               ARRAY(SELECT s.end_date::text FROM rental_services s WHERE s.rental_record_uuid = r.uuid) AS service_ends,
               ARRAY(SELECT e.end_date IS NOT NULL FROM coverage_enrollments e WHERE e.rental_record_uuid = r.uuid) AS coverages_ended
          FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid JOIN delinquencies d ON d.rental_record_uuid = r.uuid
-        WHERE r.uuid = $1`,
+        WHERE r.uuid = $1`),
       [rentalRecordUuid],
     );
     expect(state).toEqual({

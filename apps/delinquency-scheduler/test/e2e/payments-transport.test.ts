@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BILLING_TOPIC, createEnvelope } from '@storage/domain';
 import { eventTransport, OutboxPublisher } from '@storage/messaging';
 import { describeWithKafka, eventually } from '@storage/testing';
+import { query, sql } from '@storage/persistence';
 import { PAYMENTS_GROUP } from '../../src/payments/payments.controller';
 import { clearBalance, seedFacility, seedRental } from '../support/fixtures';
 import { outboxEvents, statusTrail } from '../support/outbox';
@@ -76,9 +77,11 @@ function paymentsSuite(kafkaBrokers: string | undefined): void {
     const [paid] = (await outboxEvents(scheduler.dataSource, cleared.rentalRecordUuid)).filter((event) => event.type === 'delinquency-status-change').slice(-1);
     expect(paid?.type === 'delinquency-status-change' && paid.payload.delinquencyStatusChange.paymentDate).toBe('2025-03-12');
     expect(statusTrail(await outboxEvents(scheduler.dataSource, partial.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07', 'OVERDUE→OVERLOCK@2025-03-11']);
-    const processed: { count: number }[] = await scheduler.dataSource.query('SELECT count(*)::int AS count FROM processed_events WHERE consumer_group = $1', [
-      PAYMENTS_GROUP,
-    ]);
+    const processed = await query(
+      scheduler.dataSource,
+      sql<{ count: number }>('SELECT count(*)::int AS count FROM processed_events WHERE consumer_group = $1'),
+      [PAYMENTS_GROUP],
+    );
     // The unknown rental's payment too: handled (marked processed), not dead-lettered after retries.
     expect(processed[0].count).toBe(3);
   });

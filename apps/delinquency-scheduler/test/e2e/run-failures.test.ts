@@ -1,3 +1,4 @@
+import { query, sql } from '@storage/persistence';
 import { RunFailed } from '../../src/run/business-day-runner';
 import { seedFacility, seedRental, type RentalFixture } from '../support/fixtures';
 import { outboxEvents, statusTrail } from '../support/outbox';
@@ -16,21 +17,25 @@ describe('a rental whose transition fails', () => {
     scheduler = bed.scheduler;
   });
   afterAll(() => bed.close());
-  afterEach(() => scheduler.dataSource.query('DROP TRIGGER IF EXISTS refuse_test_rental ON delinquencies'));
+  afterEach(() => query(scheduler.dataSource, sql('DROP TRIGGER IF EXISTS refuse_test_rental ON delinquencies')));
 
   /** Makes every write of `rental`'s delinquency fail, as a broken row or a bug would. */
   async function breakRental(rental: RentalFixture): Promise<void> {
-    await scheduler.dataSource.query(`
+    await query(
+      scheduler.dataSource,
+      sql(`
       CREATE OR REPLACE FUNCTION refuse_test_rental() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF NEW.rental_record_uuid = '${rental.rentalRecordUuid}' THEN RAISE EXCEPTION 'refused for the test'; END IF;
         RETURN NEW;
-      END $$`);
-    await scheduler.dataSource.query(
-      'CREATE TRIGGER refuse_test_rental BEFORE INSERT OR UPDATE ON delinquencies FOR EACH ROW EXECUTE FUNCTION refuse_test_rental()',
+      END $$`),
+    );
+    await query(
+      scheduler.dataSource,
+      sql('CREATE TRIGGER refuse_test_rental BEFORE INSERT OR UPDATE ON delinquencies FOR EACH ROW EXECUTE FUNCTION refuse_test_rental()'),
     );
   }
-  const repair = () => scheduler.dataSource.query('DROP TRIGGER refuse_test_rental ON delinquencies');
+  const repair = () => query(scheduler.dataSource, sql('DROP TRIGGER refuse_test_rental ON delinquencies'));
 
   it('is reported alone; the others of its message are applied once each', async () => {
     const facility = await seedFacility(scheduler.dataSource);
@@ -72,7 +77,7 @@ describe('a rental whose transition fails', () => {
     expect(failed).toBeInstanceOf(RunFailed);
     expect((failed as RunFailed).failures.map((failure) => failure.rentalRecordUuid)).toEqual([broken.rentalRecordUuid]);
     const completed = () =>
-      scheduler.dataSource.query('SELECT 1 FROM delinquency_runs WHERE facility_uuid = $1 AND completed_at IS NOT NULL', [facility.facilityUuid]);
+      query(scheduler.dataSource, sql('SELECT 1 FROM delinquency_runs WHERE facility_uuid = $1 AND completed_at IS NOT NULL'), [facility.facilityUuid]);
     expect(await completed()).toHaveLength(0);
 
     await repair();
@@ -90,11 +95,14 @@ describe('a rental whose transition fails', () => {
     const [, broken] = rentals;
     if (broken === undefined) throw new Error('five rentals were seeded');
     // A next due date that is not one of its billing days, as a bad row would: its periods cannot be computed.
-    await scheduler.dataSource.query(`UPDATE rental_records SET next_due_date = '2025-04-02' WHERE uuid = $1`, [broken.rentalRecordUuid]);
+    await query(scheduler.dataSource, sql(`UPDATE rental_records SET next_due_date = '2025-04-02' WHERE uuid = $1`), [broken.rentalRecordUuid]);
     const billed = async (rental: RentalFixture): Promise<string[]> =>
       (
-        await scheduler.dataSource.query<{ due: string }[]>(
-          `SELECT due_on::text AS due FROM rental_ledger_entries WHERE rental_record_uuid = $1 AND period_from IS NOT NULL AND kind = 'RENT' ORDER BY seq`,
+        await query(
+          scheduler.dataSource,
+          sql<{ due: string }>(
+            `SELECT due_on::text AS due FROM rental_ledger_entries WHERE rental_record_uuid = $1 AND period_from IS NOT NULL AND kind = 'RENT' ORDER BY seq`,
+          ),
           [rental.rentalRecordUuid],
         )
       ).map((row) => row.due);
@@ -104,7 +112,7 @@ describe('a rental whose transition fails', () => {
     expect((failed as RunFailed).failures.map((failure) => failure.rentalRecordUuid)).toEqual([broken.rentalRecordUuid]);
     for (const rental of rentals) expect(await billed(rental)).toEqual(rental === broken ? [] : ['2025-04-01']);
 
-    await scheduler.dataSource.query(`UPDATE rental_records SET next_due_date = '2025-04-01' WHERE uuid = $1`, [broken.rentalRecordUuid]);
+    await query(scheduler.dataSource, sql(`UPDATE rental_records SET next_due_date = '2025-04-01' WHERE uuid = $1`), [broken.rentalRecordUuid]);
     await scheduler.run('2025-04-02', facility.facilityUuid);
     for (const rental of rentals) expect(await billed(rental)).toEqual(['2025-04-01']);
   });

@@ -1,3 +1,4 @@
+import { query, sql } from '@storage/persistence';
 import { schedulerTestBed } from '../support/harness';
 
 /*
@@ -19,7 +20,7 @@ describe("a business-day worker's connection", () => {
     // The pool hands out its most recently released connection first: the worker's.
     const runner = dataSource.createQueryRunner();
     try {
-      const [setting] = (await runner.query('SHOW enable_seqscan')) as { enable_seqscan: string }[];
+      const [setting] = await query(runner, sql<{ enable_seqscan: string }>('SHOW enable_seqscan'));
       expect(setting?.enable_seqscan).toBe('on');
     } finally {
       await runner.release();

@@ -1,9 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { parseEnvelope, type EventEnvelope, type EventType } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 
 /** Every event the outbox holds (for one rental when given), in log order, each validated. */
 export async function outboxEvents(db: DataSource, rentalRecordUuid?: string): Promise<EventEnvelope[]> {
-  const rows: { envelope: unknown }[] = await db.query('SELECT envelope FROM outbox WHERE $1::text IS NULL OR key = $1 ORDER BY id', [
+  const rows = await query(db, sql<{ envelope: unknown }>('SELECT envelope FROM outbox WHERE $1::text IS NULL OR key = $1 ORDER BY id'), [
     rentalRecordUuid ?? null,
   ]);
   return rows.map((row) => parseEnvelope(row.envelope));
