@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { BusinessDayAdvancer } from '@storage/delinquency';
-import { createDataSource, locateDatabase, migrate } from '@storage/persistence';
+import { createDataSource, locateDatabase, migrate, query, sql } from '@storage/persistence';
 import { BillingDay, type BillingResult } from '../dist/run/billing-day';
 import { BusinessDayRunner, type RunOptions, type RunResult } from '../dist/run/business-day-runner';
 import { runBusinessDate } from '../dist/run/run-business-date';
@@ -71,7 +71,7 @@ class TimedBusinessDayRunner extends BusinessDayRunner {
  * an empty map when the server is not on this machine.
  */
 async function sessionCpuSeconds(dataSource: DataSource): Promise<Map<number, number>> {
-  const sessions: { pid: number }[] = await dataSource.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  const sessions = await query(dataSource, sql<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()'));
   const ticksPerSecond = 100;
   const seconds = new Map<number, number>();
   for (const { pid } of sessions) {
@@ -102,14 +102,14 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
   const admin = new Client({ connectionString: database.url });
   admin.on('error', () => undefined); // its query in flight reports a lost connection
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
+  await query(admin, sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  await query(admin, sql(`CREATE DATABASE ${name}`));
   const url = new URL(database.url);
   url.pathname = `/${name}`;
   const dataSource = await createDataSource({ url: url.toString(), applicationName: 'bench-scheduler', poolSize: concurrency + 2 }).initialize();
   try {
     await migrate(url.toString());
-    await dataSource.query(BENCH_UUID_FUNCTION);
+    await query(dataSource, BENCH_UUID_FUNCTION);
     const generating = Date.now();
     await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: day });
     process.stderr.write(`  ${rentals} rentals generated in ${((Date.now() - generating) / 1000).toFixed(1)} s\n`);
@@ -121,7 +121,7 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     const billing = new TimedBillingDay(dataSource);
     const runner = new TimedBusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, 'delinquency-scheduler'), billing, concurrency);
     // Every session of the pool open before the clock starts, so their CPU is counted from here.
-    await Promise.all(Array.from({ length: concurrency + 2 }, () => dataSource.query('SELECT pg_sleep(0.05)')));
+    await Promise.all(Array.from({ length: concurrency + 2 }, () => query(dataSource, sql('SELECT pg_sleep(0.05)'))));
     const databaseCpuBefore = await sessionCpuSeconds(dataSource);
     const nodeCpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
@@ -131,7 +131,7 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     const databaseCpuAfter = await sessionCpuSeconds(dataSource);
     clearInterval(sampler);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    const [{ events }] = await dataSource.query<[{ events: number }]>('SELECT count(*)::int AS events FROM outbox');
+    const [{ events }] = await query(dataSource, sql<{ events: number }>('SELECT count(*)::int AS events FROM outbox'));
     return {
       day,
       rentals,
@@ -150,7 +150,7 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     };
   } finally {
     await dataSource.destroy();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await query(admin, sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     await admin.end();
     await database.release();
   }
@@ -163,7 +163,7 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
  */
 async function settle(dataSource: DataSource): Promise<void> {
   try {
-    await dataSource.query('CHECKPOINT');
+    await query(dataSource, sql('CHECKPOINT'));
   } catch (error) {
     process.stderr.write(
       `  no CHECKPOINT before the run (${error instanceof Error ? error.message : String(error)}): the time includes writing out the generated rows\n`,

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { addDays, type CalendarDate } from '@storage/domain';
+import { query, sql } from '@storage/persistence';
 
 /**
  * Which rentals bill on the business date: on a typical day the billing days are spread over the month (1 to 28,
@@ -20,50 +21,63 @@ export async function createScaleDataset(
   const { facilities, rentals, businessDate } = options;
   const billingDayOfToday = Number(businessDate.slice(8, 10));
   if (billingDayOfToday > 28) throw new RangeError(`A benchmark business date is a billing day (1 to 28), got ${businessDate}`);
-  await db.query(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'bench', 'Bench')`);
-  await db.query(
-    `INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'Standard')`,
+  await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'bench', 'Bench')`));
+  await query(
+    db,
+    sql(
+      `INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'Standard')`,
+    ),
   );
   // Parents before the rows naming them: the foreign keys check every insert.
-  await db.query(
-    `INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES (bench_uuid('p', 0), '00000000-0000-4000-8000-000000000001', 'Flat', '[]')`,
+  await query(
+    db,
+    sql(
+      `INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES (bench_uuid('p', 0), '00000000-0000-4000-8000-000000000001', 'Flat', '[]')`,
+    ),
   );
-  await db.query(
-    `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies, fee_type)
-     VALUES ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', 'Tenant protection', 'SERVICE', 1200, 'FIXED_AMOUNT')`,
+  await query(
+    db,
+    sql(`INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies, fee_type)
+     VALUES ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', 'Tenant protection', 'SERVICE', 1200, 'FIXED_AMOUNT')`),
   );
-  await db.query(
-    `INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
+  await query(
+    db,
+    sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
      SELECT bench_uuid('f', i), '00000000-0000-4000-8000-000000000001', 'Facility ' || i, '1 Main St', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago'
-       FROM generate_series(1, $1) i`,
+       FROM generate_series(1, $1) i`),
     [facilities],
   );
-  await db.query(
-    `INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height)
-     SELECT bench_uuid('s', i), bench_uuid('f', i), '00000000-0000-4000-8000-000000000002', 10, 10, 8 FROM generate_series(1, $1) i`,
+  await query(
+    db,
+    sql(`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height)
+     SELECT bench_uuid('s', i), bench_uuid('f', i), '00000000-0000-4000-8000-000000000002', 10, 10, 8 FROM generate_series(1, $1) i`),
     [facilities],
   );
-  await db.query(
-    `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
+  await query(
+    db,
+    sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
                               base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
      SELECT bench_uuid('g', i), bench_uuid('f', i), bench_uuid('s', i), '10x10', bench_uuid('p', 0), 10000, 9000, 10000, 9000
-       FROM generate_series(1, $1) i`,
+       FROM generate_series(1, $1) i`),
     [facilities],
   );
-  await db.query(
-    `INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status)
-     SELECT bench_uuid('u', i), bench_uuid('f', 1 + i % $2), bench_uuid('g', 1 + i % $2), 'U' || i, 'occupied' FROM generate_series(1, $1) i`,
+  await query(
+    db,
+    sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status)
+     SELECT bench_uuid('u', i), bench_uuid('f', 1 + i % $2), bench_uuid('g', 1 + i % $2), 'U' || i, 'occupied' FROM generate_series(1, $1) i`),
     [rentals, facilities],
   );
-  await db.query(
-    `INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone)
+  await query(
+    db,
+    sql(`INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone)
      SELECT bench_uuid('t', i), '00000000-0000-4000-8000-000000000001', 'Tenant', 'No ' || i, 'tenant' || i || '@example.com', '5125550100'
-       FROM generate_series(1, $1) i`,
+       FROM generate_series(1, $1) i`),
     [rentals],
   );
   // Billed since January 2024 on their billing day: due today when it is today's, else later this month or next.
-  await db.query(
-    `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
+  await query(
+    db,
+    sql(`INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
                                  billing_day_of_month, next_due_date, start_date)
      SELECT bench_uuid('r', i), '00000000-0000-4000-8000-000000000001', bench_uuid('f', 1 + i % $2), bench_uuid('u', i), bench_uuid('g', 1 + i % $2),
             bench_uuid('t', i), 10000, d.day,
@@ -71,38 +85,41 @@ export async function createScaleDataset(
                  WHEN d.day > $4 THEN $3::date + (d.day - $4)
                  ELSE ($3::date + interval '1 month')::date + (d.day - $4) END,
             make_date(2024, 1, d.day)
-       FROM generate_series(1, $1) i CROSS JOIN LATERAL (SELECT CASE WHEN $5 = 'worst' THEN $4 ELSE 1 + i % 28 END AS day) d`,
+       FROM generate_series(1, $1) i CROSS JOIN LATERAL (SELECT CASE WHEN $5 = 'worst' THEN $4 ELSE 1 + i % 28 END AS day) d`),
     [rentals, facilities, businessDate, billingDayOfToday, options.spread],
   );
-  await db.query(
-    `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
+  await query(
+    db,
+    sql(`INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
      SELECT bench_uuid('r', i), '00000000-0000-4000-8000-000000000003', 'Tenant protection', 1200, 'FIXED_AMOUNT', '2024-01-01'
-       FROM generate_series(3, $1, 3) i`,
+       FROM generate_series(3, $1, 3) i`),
     [rentals],
   );
   // Every tenth rental is delinquent: it owes rent due so many days ago that today brings its next stage, its quarter
   // (i / 10 % 4) saying which (the ledger's trigger sets the balance and the oldest open charge).
-  await db.query(
-    `INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on)
+  await query(
+    db,
+    sql(`INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on)
      SELECT bench_uuid('r', i), 'RENT', 'Rent', 10000, d.due, d.due
-       FROM generate_series(10, $1, 10) i CROSS JOIN LATERAL (SELECT $2::date - (ARRAY[6, 10, 30, 60])[1 + (i / 10) % 4] AS due) d`,
+       FROM generate_series(10, $1, 10) i CROSS JOIN LATERAL (SELECT $2::date - (ARRAY[6, 10, 30, 60])[1 + (i / 10) % 4] AS due) d`),
     [rentals, businessDate],
   );
-  await db.query(
-    `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since, status_changed_on)
+  await query(
+    db,
+    sql(`INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since, status_changed_on)
      SELECT bench_uuid('r', i), bench_uuid('f', 1 + i % $2), bench_uuid('d', i),
             ((ARRAY['OVERDUE', 'OVERLOCK', 'LIEN'])[(i / 10) % 4])::rental_delinquency_status,
             $3::date - (ARRAY[6, 10, 30, 60])[1 + (i / 10) % 4], $4::date
-       FROM generate_series(10, $1, 10) i WHERE (i / 10) % 4 <> 0`,
+       FROM generate_series(10, $1, 10) i WHERE (i / 10) % 4 <> 0`),
     [rentals, facilities, businessDate, addDays(businessDate, -1)],
   );
   // A live database's tables have long been vacuumed (visibility map, hint bits) and analysed by autovacuum.
-  await db.query('VACUUM ANALYZE');
+  await query(db, sql('VACUUM ANALYZE'));
 }
 
 /** Deterministic uuids from a kind and a number, so related rows can name each other without lookups. */
-export const BENCH_UUID_FUNCTION = `
+export const BENCH_UUID_FUNCTION = sql(`
 CREATE OR REPLACE FUNCTION bench_uuid(kind text, n bigint) RETURNS uuid LANGUAGE sql IMMUTABLE AS $$
   SELECT (substr(md5(kind || ':' || n), 1, 8) || '-' || substr(md5(kind || ':' || n), 9, 4) || '-4' || substr(md5(kind || ':' || n), 14, 3)
           || '-8' || substr(md5(kind || ':' || n), 18, 3) || '-' || substr(md5(kind || ':' || n), 21, 12))::uuid
-$$`;
+$$`);
