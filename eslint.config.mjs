@@ -21,6 +21,7 @@ const queryThroughPersistence = [
   'tools/cli',
   'apps/api/src',
   'apps/api/test',
+  'apps/delinquency-scheduler',
 ].map((folder) => `${folder}/**/*.ts`);
 const otherApps = {
   group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'],
