@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { TOPICS } from '@storage/domain';
 import { OutboxRelay } from '@storage/messaging';
-import { createDataSource, migrate, startEmbeddedPostgres } from '@storage/persistence';
+import { createDataSource, migrate, query, sql, startEmbeddedPostgres } from '@storage/persistence';
 import { generateSecret, SecretKeyring, signatureHeader, signingKey } from '@storage/webhooks';
 import { deliveryBody } from '../dist/fan-out/fan-out';
 import { testEvent } from '../dist/fan-out/test-event';
@@ -106,8 +106,11 @@ async function main(): Promise<void> {
   const endpoints = async (portfolio: string, count: number): Promise<void> => {
     for (let i = 0; i < count; i += 1) {
       const id = randomUUID();
-      await db.query(
-        `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, secret) VALUES ($1, $2, $3, $4, 'bench', '{moved-in}', $5)`,
+      await query(
+        db,
+        sql(
+          `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, secret) VALUES ($1, $2, $3, $4, 'bench', '{moved-in}', $5)`,
+        ),
         [id, portfolio, `bench-${i}`, `${origin}/${portfolio}/${i}`, keyring.seal(generateSecret(), id)],
       );
     }
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
 
   /** CPU seconds so far of the backends serving the bench's producers, by pid (they live as long as the pool keeps them). */
   const producerBackends = async (): Promise<Map<number, number>> => {
-    const rows = await db.query<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'bench-producer'`);
+    const rows = await query(db, sql<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'bench-producer'`));
     return new Map(rows.map(({ pid }) => [pid, processCpuSeconds(pid)]));
   };
 
@@ -211,14 +214,15 @@ async function main(): Promise<void> {
   row('CPU s per 10k deliveries at 100 events/s: services + PostgreSQL', cpuSplit(at100), '<= 20');
   progress(`  CPU of the services in that run: ${at100.each}`);
   row('  of which PostgreSQL serving the producers (their BEGIN, INSERT and NOTIFY, COMMIT)', per10k(at100, at100.cpu.producers));
-  const [stages] = await db.query<[{ consume50: number; consume99: number; deliver50: number; deliver99: number }]>(
-    `WITH t AS (
+  const [stages] = await query(
+    db,
+    sql<{ consume50: number; consume99: number; deliver50: number; deliver99: number }>(`WITH t AS (
        SELECT extract(epoch FROM m.created_at) * 1000 - split_part(m.event_id, '-', 6)::bigint AS consume,
               extract(epoch FROM a.attempted_at - m.created_at) * 1000 AS deliver
        FROM webhook_messages m JOIN webhook_attempts a ON a.message_id = m.id WHERE m.portfolio = 'p100')
      SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY consume)::int AS consume50, percentile_cont(0.99) WITHIN GROUP (ORDER BY consume)::int AS consume99,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY deliver)::int AS deliver50, percentile_cont(0.99) WITHIN GROUP (ORDER BY deliver)::int AS deliver99
-     FROM t`,
+     FROM t`),
   );
   row(
     '  of which event -> fan-out / fan-out -> attempt p50, p99 (database clock, ms resolution)',

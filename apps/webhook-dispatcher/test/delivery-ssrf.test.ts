@@ -3,6 +3,7 @@ import { seedEndpoint } from './support/endpoints';
 import { sampleEvent } from './support/events';
 import { createHarness, type Harness } from './support/harness';
 import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
+import { query, sql } from '@storage/persistence';
 
 /** Hostnames as a rebinding attacker would answer them at delivery time. */
 const DNS: Record<string, string[]> = {
@@ -73,8 +74,11 @@ describe('delivery refuses hostile targets even when they are already stored', (
     // No allowlist here: the rules of production.
     expect(await h.engine({ allowed: '', resolve }).runOnce()).toBe(hostile.length);
     expect(receiver.requests).toHaveLength(0);
-    const attempts: { url: string; error: string | null; status_code: number | null }[] = await h.dataSource.query(
-      `SELECT e.url, a.error, a.status_code FROM webhook_attempts a JOIN webhook_endpoints e ON e.id = a.endpoint_id`,
+    const attempts = await query(
+      h.dataSource,
+      sql<{ url: string; error: string | null; status_code: number | null }>(
+        `SELECT e.url, a.error, a.status_code FROM webhook_attempts a JOIN webhook_endpoints e ON e.id = a.endpoint_id`,
+      ),
     );
     expect(attempts).toHaveLength(hostile.length);
     for (const attempt of attempts) {
@@ -89,7 +93,7 @@ describe('delivery refuses hostile targets even when they are already stored', (
   });
 
   it('delivers to the same receiver once its subnet is allowed (the control)', async () => {
-    await h.dataSource.query('DELETE FROM webhook_endpoints');
+    await query(h.dataSource, sql('DELETE FROM webhook_endpoints'));
     await seedEndpoint(h.dataSource, { url: `https://hooks.test:${receiver.port}/hook` });
     await h.publish(sampleEvent('moved-out'));
     await h.engine({ allowed: '127.0.0.1/32', resolve }).runOnce();

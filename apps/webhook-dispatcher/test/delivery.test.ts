@@ -10,6 +10,7 @@ import { sampleEvent } from './support/events';
 import { createHarness, type Harness } from './support/harness';
 import { makeCertificate, TestReceiver, type ReceivedRequest, type TestCertificate } from './support/receiver';
 import { TEST_SECRET_KEY, testKeyring } from './support/secret-keys';
+import { query, sql } from '@storage/persistence';
 
 /** What standardwebhooks expects: the spec's hook-* headers under their webhook-* names. */
 function verify(secret: string, request: ReceivedRequest): unknown {
@@ -46,9 +47,9 @@ describe('delivery engine', () => {
   });
   afterEach(async () => h.close());
 
-  const onlyMessage = async () => (await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_messages'))[0];
-  const attempts = async () => await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_attempts ORDER BY attempted_at, id');
-  const endpoint = async (id: string) => (await h.dataSource.query<Record<string, unknown>[]>('SELECT * FROM webhook_endpoints WHERE id = $1', [id]))[0];
+  const onlyMessage = async () => (await query(h.dataSource, sql<Record<string, unknown>>('SELECT * FROM webhook_messages')))[0];
+  const attempts = async () => await query(h.dataSource, sql<Record<string, unknown>>('SELECT * FROM webhook_attempts ORDER BY attempted_at, id'));
+  const endpoint = async (id: string) => (await query(h.dataSource, sql<Record<string, unknown>>('SELECT * FROM webhook_endpoints WHERE id = $1'), [id]))[0];
 
   it('delivers every event type signed so that standardwebhooks verifies it, body {"data":[payload]}', async () => {
     const { secret } = await seedEndpoint(h.dataSource, { url: receiver.url() });
@@ -62,7 +63,7 @@ describe('delivery engine', () => {
     const recorded = await attempts();
     expect(recorded).toHaveLength(7);
     expect(recorded.every((a) => a.succeeded === true && a.status_code === 204)).toBe(true);
-    expect((await h.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'succeeded'`))[0].n).toBe(7);
+    expect((await query(h.dataSource, sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'succeeded'`)))[0].n).toBe(7);
   });
 
   it('records the attempts finished with one whose endpoint was deleted meanwhile, instead of losing them all', async () => {
@@ -82,12 +83,13 @@ describe('delivery engine', () => {
     engine.start();
     try {
       await eventually(() => expect(held).toHaveLength(2));
-      await h.dataSource.query('DELETE FROM webhook_endpoints WHERE id = $1', [gone.id]);
+      await query(h.dataSource, sql('DELETE FROM webhook_endpoints WHERE id = $1'), [gone.id]);
       for (const answer of held) answer();
       await eventually(
         async () => {
-          const rows = await h.dataSource.query<{ status: string; attempts: number }[]>(
-            'SELECT status, attempts FROM webhook_messages WHERE endpoint_id = $1',
+          const rows = await query(
+            h.dataSource,
+            sql<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_messages WHERE endpoint_id = $1'),
             [kept.id],
           );
           expect(rows).toEqual([{ status: 'succeeded', attempts: 1 }]);
@@ -177,15 +179,15 @@ describe('delivery engine', () => {
     expect((await onlyMessage()).next_attempt_at).toEqual(new Date(h.clock.now().getTime() + 300 * SECOND));
     await h.publish(sampleEvent('moved-out'));
     await engine.runOnce();
-    const [fresh] = await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_messages WHERE event_type = 'moved-out'`);
+    const [fresh] = await query(h.dataSource, sql<Record<string, unknown>>(`SELECT * FROM webhook_messages WHERE event_type = 'moved-out'`));
     expect(fresh.next_attempt_at).toEqual(new Date(h.clock.now().getTime() + 60 * SECOND));
 
     answer = 'hang';
     await h.publish(sampleEvent('moved-in'));
     await engine.runOnce();
-    const [timedOut] = await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_messages WHERE event_type = 'moved-in'`);
+    const [timedOut] = await query(h.dataSource, sql<Record<string, unknown>>(`SELECT * FROM webhook_messages WHERE event_type = 'moved-in'`));
     expect(timedOut.next_attempt_at).toEqual(new Date(h.clock.now().getTime() + 60 * SECOND));
-    const [attempt] = await h.dataSource.query<Record<string, unknown>[]>(`SELECT * FROM webhook_attempts WHERE message_id = $1`, [timedOut.id]);
+    const [attempt] = await query(h.dataSource, sql<Record<string, unknown>>(`SELECT * FROM webhook_attempts WHERE message_id = $1`), [timedOut.id]);
     expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'no answer within 300 ms' });
     expect((await endpoint(id)).disabled_at).toBeNull();
   });
@@ -237,7 +239,7 @@ describe('delivery engine', () => {
     await engine.runOnce();
     const disabled = await endpoint(id);
     expect(disabled.disabled_reason).toBe('every delivery failed for 5 days');
-    const pending = await h.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'pending'`);
+    const pending = await query(h.dataSource, sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'pending'`));
     expect(pending[0].n).toBe(0);
   });
 
@@ -250,7 +252,7 @@ describe('delivery engine', () => {
     expect(() => verify(oldSecret, receiver.requests[0])).not.toThrow();
     receiver.requests.length = 0;
     const newSecret = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
-    await h.dataSource.query(`UPDATE webhook_endpoints SET previous_secret = secret, secret = $2, previous_secret_expires_at = $3 WHERE id = $1`, [
+    await query(h.dataSource, sql(`UPDATE webhook_endpoints SET previous_secret = secret, secret = $2, previous_secret_expires_at = $3 WHERE id = $1`), [
       id,
       testKeyring.seal(newSecret, id),
       new Date(h.clock.now().getTime() + 86_400_000),
@@ -308,7 +310,7 @@ describe('delivery engine', () => {
     it('sends nothing when the stored secret was altered or copied from another endpoint', async () => {
       const { id } = await seedEndpoint(h.dataSource, { url: receiver.url() });
       const copied = testKeyring.seal(generateSecret(), '00000000-0000-4000-8000-000000000000');
-      await h.dataSource.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1', [id, copied]);
+      await query(h.dataSource, sql('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1'), [id, copied]);
       await h.publish(sampleEvent('moved-in'));
       await h.engine().runOnce();
       expect(await notSent()).toContain(`the secret of endpoint ${id} sealed with key "test-1" fails authentication`);
@@ -320,10 +322,10 @@ describe('delivery engine', () => {
       await h.publish(sampleEvent('moved-in'));
       await engine.runOnce();
       expect(receiver.requests).toHaveLength(1);
-      await h.dataSource.query('DELETE FROM webhook_attempts');
+      await query(h.dataSource, sql('DELETE FROM webhook_attempts'));
       receiver.requests.length = 0;
       const copied = testKeyring.seal(generateSecret(), '00000000-0000-4000-8000-000000000000');
-      await h.dataSource.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1', [id, copied]);
+      await query(h.dataSource, sql('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1'), [id, copied]);
       await h.publish(sampleEvent('moved-out'));
       await engine.runOnce();
       expect(await notSent()).toContain(`the secret of endpoint ${id} sealed with key "test-1" fails authentication`);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { DataSource } from 'typeorm';
 import type { EventEnvelope } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
 import { seedEndpoint } from './support/endpoints';
@@ -75,7 +75,7 @@ describe('webhook-dispatcher killed mid-delivery', () => {
       response.end();
     };
     // The killed process's claims would come back when their 60 s lease ends; end them now instead of waiting.
-    await db.query(`UPDATE webhook_messages SET next_attempt_at = now() WHERE status = 'pending' AND next_attempt_at > now()`);
+    await query(db, sql(`UPDATE webhook_messages SET next_attempt_at = now() WHERE status = 'pending' AND next_attempt_at > now()`));
     await start();
 
     const eventIdOf = (request: ReceivedRequest) => verify(secret, request).data[0]?.eventId;
@@ -88,10 +88,10 @@ describe('webhook-dispatcher killed mid-delivery', () => {
       hookIdsByEvent.set(eventId, (hookIdsByEvent.get(eventId) ?? new Set()).add(String(request.headers['hook-id'])));
     }
     expect([...hookIdsByEvent.values()].every((ids) => ids.size === 1)).toBe(true);
-    const [{ messages }] = await db.query<[{ messages: number }]>(`SELECT count(*)::int AS messages FROM webhook_messages`);
+    const [{ messages }] = await query(db, sql<{ messages: number }>(`SELECT count(*)::int AS messages FROM webhook_messages`));
     expect(messages).toBe(EVENTS);
     await eventually(async () => {
-      const [{ delivered }] = await db.query<[{ delivered: number }]>(`SELECT count(*)::int AS delivered FROM webhook_messages WHERE status = 'succeeded'`);
+      const [{ delivered }] = await query(db, sql<{ delivered: number }>(`SELECT count(*)::int AS delivered FROM webhook_messages WHERE status = 'succeeded'`));
       expect(delivered).toBe(EVENTS);
     });
   }, 90_000);

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import type { DataSource } from 'typeorm';
 import { createEnvelope, PUBLIC_EVENT_TYPES, type EventEnvelope } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, launchBrowser, type TestDatabase } from '@storage/testing';
 import { issuePortalToken } from '@storage/webhooks';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
@@ -33,7 +33,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
     receiver = await new TestReceiver(certificate).start();
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'dispatcher-e2e' }).initialize();
-    await db.query(`INSERT INTO api_keys (uuid, key_hash, key_prefix, scope) VALUES ($1, $2, 'sk_e2e', 'write')`, [PORTAL_KEY, randomUUID()]);
+    await query(db, sql(`INSERT INTO api_keys (uuid, key_hash, key_prefix, scope) VALUES ($1, $2, 'sk_e2e', 'write')`), [PORTAL_KEY, randomUUID()]);
     dispatcher = await startDispatcher({
       DATABASE_URL: database.url,
       WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32',
@@ -55,7 +55,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       res.statusCode = 204;
       res.end();
     };
-    await db.query('DELETE FROM webhook_endpoints');
+    await query(db, sql('DELETE FROM webhook_endpoints'));
   });
 
   it('delivers every event type, each verified by standardwebhooks', async () => {
@@ -131,7 +131,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       await publish(lost);
       await eventually(
         async () => {
-          const [endpoint] = await db.query<{ disabled_reason: string | null }[]>('SELECT disabled_reason FROM webhook_endpoints WHERE id = $1', [id]);
+          const [endpoint] = await query(db, sql<{ disabled_reason: string | null }>('SELECT disabled_reason FROM webhook_endpoints WHERE id = $1'), [id]);
           expect(endpoint?.disabled_reason).toContain('410');
         },
         { timeoutMs: 15_000 },
@@ -168,7 +168,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       await publish(failed);
       await eventually(
         async () => {
-          const rows: { status: string; attempts: number }[] = await db.query('SELECT status, attempts FROM webhook_messages ORDER BY event_type');
+          const rows = await query(db, sql<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_messages ORDER BY event_type'));
           expect(rows.map((r) => r.attempts)).toEqual([1, 1]);
         },
         { timeoutMs: 15_000 },
@@ -220,9 +220,11 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const rotated = await page.locator('#secret').innerText();
       expect(rotated).toMatch(/^whsec_/);
       expect(rotated).not.toBe(secret);
-      const [stored] = await db.query<{ secret: string; previous_secret: string }[]>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1', [
-        id,
-      ]);
+      const [stored] = await query(
+        db,
+        sql<{ secret: string; previous_secret: string }>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1'),
+        [id],
+      );
       expect(stored.secret).toMatch(/^v1:test-1:/);
       expect(stored.secret).not.toContain(rotated.slice('whsec_'.length));
       expect(testKeyring.open(stored.secret, id)).toBe(rotated);
@@ -230,7 +232,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       expect(dispatcher.output()).not.toContain(rotated);
 
       // A secret sealed with a key this dispatcher does not hold: the page says so instead of failing.
-      await db.query(`UPDATE webhook_endpoints SET secret = 'v1:retired-key:AAAAAAAAAAAAAAAA:AAAA' WHERE id = $1`, [id]);
+      await query(db, sql(`UPDATE webhook_endpoints SET secret = 'v1:retired-key:AAAAAAAAAAAAAAAA:AAAA' WHERE id = $1`), [id]);
       const unreadable = await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}?reveal=1`);
       expect(unreadable!.status()).toBe(200);
       expect(await page.locator('#notice').innerText()).toContain('sealed with key "retired-key", which is not in the keyring');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { generateSecret, SecretKeyring } from '@storage/webhooks';
 import { sealEndpointSecrets } from '../src/delivery/endpoint-secrets';
@@ -21,17 +21,17 @@ describe('sealing stored endpoint secrets at startup', () => {
     await db?.destroy();
     await database?.drop();
   });
-  beforeEach(async () => db.query('DELETE FROM webhook_endpoints'));
+  beforeEach(async () => query(db, sql('DELETE FROM webhook_endpoints')));
 
   const stored = async (id: string) =>
-    (await db.query<{ secret: string; previous_secret: string | null }[]>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1', [id]))[0];
+    (await query(db, sql<{ secret: string; previous_secret: string | null }>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1'), [id]))[0];
   const seedMany = (count: number, sealWith: SecretKeyring | null) =>
     Promise.all(Array.from({ length: count }, (_, index) => seedEndpoint(db, { url: `${URL}${index}`, sealWith })));
 
   it('seals bare secrets of rows written before sealing, the previous secret too, and is idempotent', async () => {
     const [legacy, rotated] = await seedMany(2, null);
     const previous = generateSecret();
-    await db.query(`UPDATE webhook_endpoints SET previous_secret = $2, previous_secret_expires_at = now() + interval '1 day' WHERE id = $1`, [
+    await query(db, sql(`UPDATE webhook_endpoints SET previous_secret = $2, previous_secret_expires_at = now() + interval '1 day' WHERE id = $1`), [
       rotated.id,
       previous,
     ]);
@@ -65,7 +65,7 @@ describe('sealing stored endpoint secrets at startup', () => {
     const seeded = await seedMany(1_100, null);
     const reports = await Promise.all([sealEndpointSecrets(db, testKeyring), sealEndpointSecrets(db, testKeyring), sealEndpointSecrets(db, testKeyring)]);
     expect(reports.reduce((sum, report) => sum + report.sealed, 0)).toBe(1_100);
-    const rows = await db.query<{ id: string; secret: string }[]>('SELECT id, secret FROM webhook_endpoints');
+    const rows = await query(db, sql<{ id: string; secret: string }>('SELECT id, secret FROM webhook_endpoints'));
     const secrets = new Map(seeded.map(({ id, secret }) => [id, secret]));
     for (const row of rows) expect(testKeyring.open(row.secret, row.id)).toBe(secrets.get(row.id));
   });

@@ -8,6 +8,7 @@ import { seedEndpoint } from './support/endpoints';
 import { sampleEvent } from './support/events';
 import { createHarness, type Harness } from './support/harness';
 import { makeCertificate, type TestCertificate } from './support/receiver';
+import { query, sql } from '@storage/persistence';
 
 const GROUP = 'webhook-dispatcher';
 const NO_CLAIM = { count: 0, leaseUntil: new Date(0) };
@@ -44,8 +45,9 @@ describe('fan-out of many events in one statement', () => {
   afterEach(async () => h.close());
 
   const messages = async () =>
-    h.dataSource.query<{ endpoint_id: string; event_id: string; body: string }[]>(
-      'SELECT endpoint_id, event_id, body FROM webhook_messages ORDER BY event_id, endpoint_id',
+    query(
+      h.dataSource,
+      sql<{ endpoint_id: string; event_id: string; body: string }>('SELECT endpoint_id, event_id, body FROM webhook_messages ORDER BY event_id, endpoint_id'),
     );
 
   it('creates the messages one fan-out per event would, each once, and marks every event processed', async () => {
@@ -75,12 +77,12 @@ describe('fan-out of many events in one statement', () => {
     const batched = await messages();
 
     // The same events, one statement each, in a fresh database: the same messages.
-    await h.dataSource.query('DELETE FROM webhook_messages');
+    await query(h.dataSource, sql('DELETE FROM webhook_messages'));
     for (const event of events) await h.dataSource.transaction((manager) => fanOut(manager, event, { now: h.clock.now() }));
     expect(batched.map(({ endpoint_id, event_id, body }) => ({ endpoint_id, event_id, body }))).toEqual(await messages());
 
     // Each alone, a batch of one (the statement's form with plain parameters), under another group's marks: the same.
-    await h.dataSource.query('DELETE FROM webhook_messages');
+    await query(h.dataSource, sql('DELETE FROM webhook_messages'));
     const alone = async () => {
       const created: (number | undefined)[] = [];
       for (const event of events)
@@ -92,7 +94,7 @@ describe('fan-out of many events in one statement', () => {
     expect(await alone()).toEqual([undefined, undefined, undefined, undefined]);
 
     // Delivered again (a crash before the offset was saved): nothing new, every event known as applied.
-    await h.dataSource.query('DELETE FROM webhook_messages');
+    await query(h.dataSource, sql('DELETE FROM webhook_messages'));
     expect(
       await fanOutManyOnce(
         h.dataSource,
@@ -122,7 +124,7 @@ describe('fan-out of many events in one statement', () => {
     // The first event goes alone, the others that arrived meanwhile in one statement (then each alone, as one is bad).
     expect(seen.wakes).toBe(2);
     expect(seen.outstanding).toBe(0);
-    const marks = await h.dataSource.query<{ event_id: string }[]>('SELECT event_id FROM processed_events WHERE consumer_group = $1', [GROUP]);
+    const marks = await query(h.dataSource, sql<{ event_id: string }>('SELECT event_id FROM processed_events WHERE consumer_group = $1'), [GROUP]);
     expect(marks.map((m) => m.event_id).sort()).toEqual(events.map((e) => e.eventId).sort());
   });
 
@@ -141,7 +143,7 @@ describe('fan-out of many events in one statement', () => {
       true,
     );
     expect(seen.outstanding).toBe(0);
-    const rows = await h.dataSource.query<{ id: string; due_now: boolean }[]>('SELECT id, next_attempt_at <= $1 AS due_now FROM webhook_messages', [
+    const rows = await query(h.dataSource, sql<{ id: string; due_now: boolean }>('SELECT id, next_attempt_at <= $1 AS due_now FROM webhook_messages'), [
       h.clock.now(),
     ]);
     expect(rows).toHaveLength(3);

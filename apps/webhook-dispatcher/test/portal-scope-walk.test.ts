@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { issuePortalToken } from '@storage/webhooks';
 import { csrfToken, SESSION_COOKIE } from '../src/portal/portal-session';
@@ -66,13 +66,17 @@ describe('portal scope walk', () => {
 
   /** A digest of every row of every table: equal digests, nothing changed. */
   const snapshot = async (): Promise<Record<string, string>> => {
-    const tables: { name: string }[] = await db.query(
-      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    const tables = await query(
+      db,
+      sql<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+      ),
     );
     const digests = await Promise.all(
       tables.map(async ({ name }) => {
-        const [row] = await db.query<{ digest: string }[]>(
-          `SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`,
+        const [row] = await query(
+          db,
+          sql<{ digest: string }>(`SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`),
         );
         return [name, row.digest] as const;
       }),
@@ -81,8 +85,11 @@ describe('portal scope walk', () => {
   };
 
   const insertKey = async (scope: 'read' | 'write', portfolioUuid: string, revoked = false): Promise<string> => {
-    const [key] = await db.query<{ uuid: string }[]>(
-      `INSERT INTO api_keys (key_hash, key_prefix, scope, portfolio_uuids, revoked_at) VALUES ($1, 'sk_walk', $2, $3, $4) RETURNING uuid`,
+    const [key] = await query(
+      db,
+      sql<{ uuid: string }>(
+        `INSERT INTO api_keys (key_hash, key_prefix, scope, portfolio_uuids, revoked_at) VALUES ($1, 'sk_walk', $2, $3, $4) RETURNING uuid`,
+      ),
       [randomUUID(), scope, [portfolioUuid], revoked ? new Date() : null],
     );
     return key.uuid;
@@ -91,8 +98,8 @@ describe('portal scope walk', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'portal-scope-walk' }).initialize();
-    const [acme] = await db.query<{ uuid: string }[]>(`INSERT INTO portfolios (portfolio_id, name) VALUES ('acme', 'Acme') RETURNING uuid`);
-    const [globex] = await db.query<{ uuid: string }[]>(`INSERT INTO portfolios (portfolio_id, name) VALUES ('globex', 'Globex') RETURNING uuid`);
+    const [acme] = await query(db, sql<{ uuid: string }>(`INSERT INTO portfolios (portfolio_id, name) VALUES ('acme', 'Acme') RETURNING uuid`));
+    const [globex] = await query(db, sql<{ uuid: string }>(`INSERT INTO portfolios (portfolio_id, name) VALUES ('globex', 'Globex') RETURNING uuid`));
     keys.write = await insertKey('write', acme.uuid);
     keys.read = await insertKey('read', acme.uuid);
     keys.revoked = await insertKey('write', acme.uuid, true);
@@ -100,11 +107,12 @@ describe('portal scope walk', () => {
 
     // A disabled endpoint with a failed message: something for every action to change.
     ({ id: endpointId } = await seedEndpoint(db, { portfolio: 'acme', url: ENDPOINT_URL }));
-    await db.query(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'walk' WHERE id = $1`, [endpointId]);
+    await query(db, sql(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'walk' WHERE id = $1`), [endpointId]);
     messageId = `msg_${randomUUID().replaceAll('-', '')}`;
-    await db.query(
-      `INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, created_at)
-       VALUES ($1, $2, 'acme', 'walk-event', 'moved-in', '{}', 'failed', 8, now() - interval '1 hour')`,
+    await query(
+      db,
+      sql(`INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, created_at)
+       VALUES ($1, $2, 'acme', 'walk-event', 'moved-in', '{}', 'failed', 8, now() - interval '1 hour')`),
       [messageId, endpointId],
     );
 
@@ -152,20 +160,21 @@ describe('portal scope walk', () => {
 
   it('the write key of the portfolio makes every action succeed (so the refusals above were of valid actions)', async () => {
     const token = linkOf('acme', keys.write);
-    const [{ secret: sealedBefore }] = await db.query<{ secret: string }[]>('SELECT secret FROM webhook_endpoints WHERE id = $1', [endpointId]);
+    const [{ secret: sealedBefore }] = await query(db, sql<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1'), [endpointId]);
     const expected: Record<string, number> = { 'GET /portal': 200, 'GET /portal/endpoints/:id': 200 };
     for (const action of actions()) {
       const answer = await action.send(token);
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 303 });
     }
     expect((await request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token)).body).toContain('whsec_');
-    const [endpoint] = await db.query<{ secret: string; disabled: boolean }[]>(
-      'SELECT secret, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1',
+    const [endpoint] = await query(
+      db,
+      sql<{ secret: string; disabled: boolean }>('SELECT secret, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1'),
       [endpointId],
     );
     expect(endpoint.secret).not.toBe(sealedBefore);
     expect(endpoint.disabled).toBe(false);
-    const [message] = await db.query<{ status: string }[]>('SELECT status FROM webhook_messages WHERE id = $1', [messageId]);
+    const [message] = await query(db, sql<{ status: string }>('SELECT status FROM webhook_messages WHERE id = $1'), [messageId]);
     expect(message.status).toBe('pending');
   });
 });

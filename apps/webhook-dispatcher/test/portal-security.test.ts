@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { issuePortalToken } from '@storage/webhooks';
 import { seedEndpoint } from './support/endpoints';
@@ -48,15 +48,16 @@ describe('portal security', () => {
   };
   const csrfOf = (page: string): string => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
   const disabled = async (id: string): Promise<boolean> =>
-    (await db.query<{ disabled: boolean }[]>('SELECT disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1', [id]))[0].disabled;
+    (await query(db, sql<{ disabled: boolean }>('SELECT disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1'), [id]))[0].disabled;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'portal-security-test' }).initialize();
     for (const portfolio of ['acme', 'globex'] as const) {
-      const [row] = await db.query<{ uuid: string }[]>(`INSERT INTO portfolios (portfolio_id, name) VALUES ($1, $1) RETURNING uuid`, [portfolio]);
-      const [key] = await db.query<{ uuid: string }[]>(
-        `INSERT INTO api_keys (key_hash, key_prefix, scope, portfolio_uuids) VALUES ($1, 'sk_test', 'write', $2) RETURNING uuid`,
+      const [row] = await query(db, sql<{ uuid: string }>(`INSERT INTO portfolios (portfolio_id, name) VALUES ($1, $1) RETURNING uuid`), [portfolio]);
+      const [key] = await query(
+        db,
+        sql<{ uuid: string }>(`INSERT INTO api_keys (key_hash, key_prefix, scope, portfolio_uuids) VALUES ($1, 'sk_test', 'write', $2) RETURNING uuid`),
         [randomUUID(), [row.uuid]],
       );
       keys[portfolio] = key.uuid;
@@ -72,12 +73,12 @@ describe('portal security', () => {
   it('a session stops at once when its API key is revoked: pages and actions alike', async () => {
     const cookie = await login('acme');
     const { id } = await seedEndpoint(db, { portfolio: 'acme', url: 'https://receiver.example/revoked' });
-    await db.query('UPDATE webhook_endpoints SET disabled_at = now() WHERE id = $1', [id]);
+    await query(db, sql('UPDATE webhook_endpoints SET disabled_at = now() WHERE id = $1'), [id]);
     const page = await request('GET', `/portal/endpoints/${id}`, { cookie });
     expect(page.status).toBe(200);
     const csrf = csrfOf(page.body);
 
-    await db.query('UPDATE api_keys SET revoked_at = now() WHERE uuid = $1', [keys.acme]);
+    await query(db, sql('UPDATE api_keys SET revoked_at = now() WHERE uuid = $1'), [keys.acme]);
     try {
       for (const path of ['/portal', `/portal/endpoints/${id}`, `/portal/endpoints/${id}?reveal=1`]) {
         const answer = await request('GET', path, { cookie });
@@ -90,7 +91,7 @@ describe('portal security', () => {
       // A new link of the revoked key does not log in either.
       expect((await request('GET', link('acme'))).status).toBe(401);
     } finally {
-      await db.query('UPDATE api_keys SET revoked_at = NULL WHERE uuid = $1', [keys.acme]);
+      await query(db, sql('UPDATE api_keys SET revoked_at = NULL WHERE uuid = $1'), [keys.acme]);
     }
   });
 
@@ -100,7 +101,7 @@ describe('portal security', () => {
     const other = await login('acme');
     expect(other).not.toBe(cookie);
     const { id } = await seedEndpoint(db, { portfolio: 'acme', url: 'https://receiver.example/csrf' });
-    await db.query('UPDATE webhook_endpoints SET disabled_at = now() WHERE id = $1', [id]);
+    await query(db, sql('UPDATE webhook_endpoints SET disabled_at = now() WHERE id = $1'), [id]);
 
     expect((await request('POST', `/portal/endpoints/${id}/enable`, { cookie })).status).toBe(403);
     expect((await request('POST', `/portal/endpoints/${id}/enable`, { cookie, form: { csrf: 'forged' } })).status).toBe(403);

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { generateSecret, type SecretKeyring } from '@storage/webhooks';
 import { testKeyring } from './secret-keys';
+import { query, sql } from '@storage/persistence';
 
 export interface SeedEndpoint {
   portfolio?: string;
@@ -20,9 +21,10 @@ export interface SeedEndpoint {
 export async function seedEndpoint(dataSource: DataSource, seed: SeedEndpoint): Promise<{ id: string; secret: string }> {
   const id = randomUUID();
   const secret = generateSecret();
-  await dataSource.query(
-    `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret)
-     VALUES ($1, $2, $3, $4, 'test endpoint', $5, $6, $7, $8, $9)`,
+  await query(
+    dataSource,
+    sql(`INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret)
+     VALUES ($1, $2, $3, $4, 'test endpoint', $5, $6, $7, $8, $9)`),
     [
       id,
       seed.portfolio ?? 'acme',
