@@ -22,6 +22,7 @@ const queryThroughPersistence = [
   'apps/api/src',
   'apps/api/test',
   'apps/delinquency-scheduler',
+  'apps/webhook-dispatcher',
 ].map((folder) => `${folder}/**/*.ts`);
 const otherApps = {
   group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'],
