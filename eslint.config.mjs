@@ -6,92 +6,83 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const deepPackageImports = { group: ['@storage/*/*'], message: 'Import a package from its root only.' };
-// One way to reach the database: SQL runs through @storage/persistence's query(db, sql<Row>(…), values). The
-// folders listed here are converted; a workspace joins the list once none of its files calls `.query(`.
-const queryThroughPersistence = [
-  'packages/delinquency',
-  'packages/messaging',
-  'packages/platform',
-  'packages/rental-events',
-  'packages/rental-ledger',
-  'packages/rentals',
-  'packages/testing',
-  'packages/unit-occupancy',
-  'packages/webhooks',
-  'tools/cli',
-  'apps/api/src',
-  'apps/api/test',
-  'apps/delinquency-scheduler',
-  'apps/webhook-dispatcher',
-].map((folder) => `${folder}/**/*.ts`);
+// One way to reach the database: SQL runs through @storage/persistence's query(db, sql<Row>(…), values), in every
+// workspace's sources, tests and benches; only query itself and the migrations (TypeORM's QueryRunner) call `.query(`.
+const queryThroughPersistence = ['apps', 'packages', 'tools'].map((root) => `${root}/*/{src,test,bench}/**/*.ts`);
+const queryItself = ['packages/persistence/src/query.ts', 'packages/persistence/src/transactions-in-one-message.ts', 'packages/persistence/src/migrations/**'];
 const otherApps = {
   group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'],
   message: 'Apps never import other apps.',
 };
 
-export default tseslint.config(
-  // Plain JavaScript is not linted, except the api benchmark scripts (run by node as they are).
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '!apps/api/bench/*.js', '**/*.mjs', '.data/**'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
-  {
-    languageOptions: {
-      globals: globals.node,
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+// Every workspace lints from its own folder (`eslint --config ../../eslint.config.mjs src test`), where ESLint would
+// read `files` and `ignores` from that folder; the repository root as every object's base keeps the paths below true.
+export default tseslint
+  .config(
+    // Plain JavaScript is not linted, except the api benchmark scripts (run by node as they are).
+    { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '!apps/api/bench/*.js', '**/*.mjs', '.data/**'] },
+    js.configs.recommended,
+    ...tseslint.configs.recommendedTypeChecked,
+    {
+      languageOptions: {
+        globals: globals.node,
+        parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      },
+      rules: {
+        '@typescript-eslint/no-floating-promises': 'error',
+        '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+        '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+        '@typescript-eslint/no-extraneous-class': 'off',
+        '@typescript-eslint/require-await': 'off',
+        'no-restricted-imports': ['error', { patterns: [deepPackageImports, otherApps] }],
+      },
     },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      '@typescript-eslint/no-extraneous-class': 'off',
-      '@typescript-eslint/require-await': 'off',
-      'no-restricted-imports': ['error', { patterns: [deepPackageImports, otherApps] }],
+    {
+      files: ['packages/domain/**/*.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              deepPackageImports,
+              otherApps,
+              {
+                group: ['@nestjs/*', 'kafkajs', 'typeorm', 'pg', 'fastify', 'undici', 'node:http', 'node:https', 'http', 'https', '@storage/*'],
+                message: 'packages/domain is pure: no NestJS, Kafka, database or HTTP code.',
+              },
+            ],
+          },
+        ],
+      },
     },
-  },
-  {
-    files: ['packages/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            deepPackageImports,
-            otherApps,
-            {
-              group: ['@nestjs/*', 'kafkajs', 'typeorm', 'pg', 'fastify', 'undici', 'node:http', 'node:https', 'http', 'https', '@storage/*'],
-              message: 'packages/domain is pure: no NestJS, Kafka, database or HTTP code.',
-            },
-          ],
-        },
-      ],
+    {
+      files: queryThroughPersistence,
+      ignores: queryItself,
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+            message: 'Run SQL with query(db, sql<Row>(text), values) of @storage/persistence: bound values, typed rows, RETURNING rows answered.',
+          },
+        ],
+      },
     },
-  },
-  {
-    files: queryThroughPersistence,
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
-          message: 'Run SQL with query(db, sql<Row>(text), values) of @storage/persistence: bound values, typed rows, RETURNING rows answered.',
-        },
-      ],
+    {
+      files: ['apps/api/bench/*.js'],
+      ...tseslint.configs.disableTypeChecked,
+      languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, sourceType: 'commonjs', globals: globals.node },
+      rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
     },
-  },
-  {
-    files: ['apps/api/bench/*.js'],
-    ...tseslint.configs.disableTypeChecked,
-    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, sourceType: 'commonjs', globals: globals.node },
-    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
-  },
-  {
-    files: ['**/test/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-non-null-assertion': 'off',
-      '@typescript-eslint/unbound-method': 'off',
+    {
+      files: ['**/test/**/*.ts'],
+      rules: {
+        '@typescript-eslint/no-unsafe-assignment': 'off',
+        '@typescript-eslint/no-unsafe-member-access': 'off',
+        '@typescript-eslint/no-unsafe-argument': 'off',
+        '@typescript-eslint/no-non-null-assertion': 'off',
+        '@typescript-eslint/unbound-method': 'off',
+      },
     },
-  },
-);
+  )
+  .map((config) => ({ basePath: import.meta.dirname, ...config }));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, createEnvelope, isUuid, type EventEnvelope } from '@storage/domain';
 import { runOnce } from '@storage/messaging';
+import { query, sql } from '@storage/persistence';
 import { describeWithKafka } from '@storage/testing';
 import { PAYMENTS_GROUP } from '../../src/payments/payments.controller';
 import { expectBasePayload } from '../support/base-payload';
@@ -46,8 +47,10 @@ function journey(kafkaBrokers: string | undefined): void {
   const expectBase = (event: EventEnvelope<'delinquency-status-change' | 'auction'>, balance: number, nextDueDate = '2025-04-01') =>
     expectBasePayload(event, facility, rental, { balance, nextDueDate });
 
-  const suspended = async (): Promise<boolean> =>
-    (await scheduler.dataSource.query<unknown[]>('SELECT 1 FROM gate_code_suspensions WHERE rental_record_uuid = $1', [rental.rentalRecordUuid])).length === 1;
+  const SUSPENSIONS = sql<{ rentalRecordUuid: string }>(
+    'SELECT rental_record_uuid AS "rentalRecordUuid" FROM gate_code_suspensions WHERE rental_record_uuid = $1',
+  );
+  const suspended = async (): Promise<boolean> => (await query(scheduler.dataSource, SUSPENSIONS, [rental.rentalRecordUuid])).length === 1;
 
   it('stays current through the grace days', async () => {
     await runDays('2025-03-01', '2025-03-06');
