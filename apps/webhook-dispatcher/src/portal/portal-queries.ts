@@ -1,16 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { query, sql } from '@storage/persistence';
+import type { Subscription } from '@storage/webhooks';
 import type { Bucket } from './html';
 
-export interface EndpointSummary {
-  id: string;
-  vendorName: string;
-  url: string;
-  description: string;
-  eventTypes: string[];
-  facilityUuids: string[];
-  unitTypes: string[];
-  amenityUuids: string[];
+/** An endpoint as the portal shows it: the subscription (its portfolio is the portal's) and its delivery state. */
+export interface EndpointSummary extends Omit<Subscription, 'portfolio'> {
   previousSecretExpiresAt: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
