@@ -9,17 +9,20 @@ import { STATE_VERSION, transitionWrite, transitionWriteParameters, VERSIONED_TR
 
 /*
  * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
- * by the transition write (`transitionWrite`, the statement `writeTransition` runs too), each in its own
- * transaction, many of them in one round trip (`transactionsInOneMessage` of `@storage/persistence`).
+ * by the transition write (`transitionWrite`, the statement `writeTransition` runs too), a worker's batch of
+ * rentals in one transaction sent as one message (`transactionsInOneMessage` of `@storage/persistence`).
  *
  * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
- * decides each rental's transition from what it read, and sends `BEGIN; lock the rental; one statement with
- * data-modifying CTEs (VERSIONED_TRANSITION_WRITE_SQL: late fee, delinquency, auction, gate suspension, outbox rows); COMMIT`. The write
- * applies only if the rental is still as read: the state version (STATE_VERSION) read under the lock
- * must equal the one the decision was made on. Otherwise it writes nothing and the rental is read and
- * decided again, as it is after a transition when the date brings another (catch-up). The version is
- * read by a statement after the lock: a statement that waited for the lock would still see the snapshot
- * from before the holder's commit (Postgres rechecks only the locked row, not the joined delinquency).
+ * decides each rental's transition from what it read, and sends `BEGIN; lock the batch's rentals; for each,
+ * one statement with data-modifying CTEs (VERSIONED_TRANSITION_WRITE_SQL: late fee, delinquency, auction, gate
+ * suspension, outbox rows); say which wrote; COMMIT`: one commit and one lock round per batch rather than per
+ * rental, which is what a transition mostly cost. Each write applies only if its rental is still as read: the
+ * state version (STATE_VERSION) read under the lock must equal the one the decision was made on. Otherwise it
+ * writes nothing and the rental is read and decided again, as it is after a transition when the date brings
+ * another (catch-up). The version is read by a statement after the lock: a statement that waited for the lock
+ * would still see the snapshot from before the holder's commit (Postgres rechecks only the locked row, not the
+ * joined delinquency). Should any write of a batch fail, the whole batch is rolled back and each of its rentals
+ * written in a transaction of its own, so one bad rental is reported alone and the others go on, once each.
  *
  * Outbox rows carry no NOTIFY in every transaction: a transaction that notifies holds a cluster-wide lock
  * through its commit, which serialises every commit of the run behind one WAL flush each. Instead a worker
@@ -33,7 +36,10 @@ const NOTIFY_EVERY_MS = 100;
 /** How often a rental may change under a worker between its read and its write before the run gives up on it. */
 const MAX_CONFLICTS = 10;
 
-const LOCK = sql<unknown, [string]>('SELECT 1 FROM rental_records WHERE uuid = $1::uuid FOR NO KEY UPDATE', { prepared: 'delinquency_run_lock' });
+/** The batch's rentals, locked in uuid order (as billing locks them), so two writers of overlapping batches cannot deadlock. */
+const LOCK = sql<unknown, [readonly string[]]>('SELECT 1 FROM rental_records WHERE uuid = ANY($1::uuid[]) ORDER BY uuid FOR NO KEY UPDATE', {
+  prepared: 'delinquency_run_lock_batch',
+});
 
 /** The rentals' states, pending auctions (canceled if the rental is cleared), event contexts and state versions. */
 const STATES = sql<StateRow, [readonly string[]]>(
@@ -59,6 +65,21 @@ interface StateRow extends RentalEventContextRow, LockedRentalRow {
 }
 
 const WRITE = sql<{ applied: boolean }>(VERSIONED_TRANSITION_WRITE_SQL, { prepared: 'delinquency_run_write' });
+
+/**
+ * The rentals of a batch whose write applied, asked at the end of its transaction (only the last statement of a
+ * transaction sent in one message answers): the delinquency holds the status and last event time the write gave
+ * it. Each write's last event time is later than the one it was decided from, so a rental that was not written
+ * still shows an earlier one, unless another writer committed, in between, a change to the same status in the
+ * same millisecond: a rental already where this write would have taken it.
+ */
+const APPLIED = sql<{ uuid: string }, [readonly string[], readonly string[], readonly Date[]]>(
+  `
+SELECT d.rental_record_uuid::text AS uuid
+  FROM unnest($1::uuid[], $2::rental_delinquency_status[], $3::timestamptz[]) AS w(rental_record_uuid, status, last_event_at)
+  JOIN delinquencies d ON d.rental_record_uuid = w.rental_record_uuid AND d.status = w.status AND d.last_event_at = w.last_event_at`,
+  { prepared: 'delinquency_run_applied' },
+);
 
 /**
  * Set for a worker's session, reset on release. Every statement of the run looks rows up by key, but a table
@@ -124,18 +145,15 @@ export class BusinessDayWorker {
   ) {}
 
   /**
-   * Applies every transition `businessDate` brings each rental, in order, each in its own transaction
-   * (a rental that is behind catches up stage by stage). A rental that fails is reported and the others go on.
+   * Applies every transition `businessDate` brings each rental, in order (a rental that is behind catches up
+   * stage by stage), a batch of rentals per transaction. A rental that fails is reported and the others go on.
    */
   async advance(rentalRecordUuids: readonly string[], businessDate: CalendarDate, schedule: DelinquencySchedule): Promise<AdvanceResult> {
     const result: AdvanceResult = { transitions: 0, failures: [] };
     const conflicts = new Map<string, number>();
-    // Rentals of a message that failed: each is then written in a message of its own, so one bad rental
-    // is reported alone and the others go on.
+    // Rentals of a batch that failed (and wrote nothing): each is then written in a transaction of its own, so
+    // one bad rental is reported alone and the others go on.
     const alone = new Set<string>();
-    // The last event time each write of a failed message would have stored: a rental read again with it has
-    // had that write committed before the failure, and it is counted.
-    const unconfirmed = new Map<string, number>();
     let pending = rentalRecordUuids.filter((uuid) => {
       if (isUuid(uuid)) return true;
       result.failures.push({ rentalRecordUuid: uuid, error: new Error(`Not a rental record uuid: ${String(uuid)}`) });
@@ -151,9 +169,6 @@ export class BusinessDayWorker {
       }
       const writes: Write[] = [];
       for (const row of rows) {
-        const lastEventAt = unconfirmed.get(row.rental_record_uuid);
-        if (lastEventAt !== undefined && row.last_event_at?.getTime() === lastEventAt) result.transitions++;
-        unconfirmed.delete(row.rental_record_uuid);
         try {
           const decision = decide(row, businessDate, schedule);
           if (decision !== null) writes.push({ row, decision, ...this.writeParameters(row, decision, businessDate, schedule) });
@@ -175,10 +190,9 @@ export class BusinessDayWorker {
           const [only] = batch;
           if (batch.length === 1 && only !== undefined) result.failures.push({ rentalRecordUuid: only.row.rental_record_uuid, error });
           else {
-            for (const { row, lastEventAt } of batch) {
+            for (const { row } of batch) {
               alone.add(row.rental_record_uuid);
               again.push(row.rental_record_uuid);
-              unconfirmed.set(row.rental_record_uuid, lastEventAt.getTime());
             }
           }
           continue;
@@ -217,15 +231,20 @@ export class BusinessDayWorker {
   }
 
   /**
-   * The writes in one message, each its own transaction: lock, write if unchanged, commit. Says which wrote.
-   * Should a statement fail, the transactions before it are committed and the error is thrown.
+   * The writes in one transaction, sent as one message: lock the rentals, write each if unchanged, say which
+   * wrote, commit. Says which wrote. Should a statement fail, nothing is written and the error is thrown.
    */
   private async write(writes: readonly Write[]): Promise<boolean[]> {
-    const answers = await transactionsInOneMessage(
-      this.runner,
-      writes.map(({ row, parameters }) => [bind(LOCK, [row.rental_record_uuid]), bind(WRITE, parameters)] as const),
-    );
-    const applied = answers.map(([answer]) => answer?.applied === true);
+    const uuids = writes.map(({ row }) => row.rental_record_uuid);
+    const [answer = []] = await transactionsInOneMessage(this.runner, [
+      [
+        bind(LOCK, [uuids]),
+        ...writes.map(({ parameters }) => bind(WRITE, parameters)),
+        bind(APPLIED, [uuids, writes.map(({ decision }) => decision.transition.to), writes.map(({ lastEventAt }) => lastEventAt)]),
+      ],
+    ]);
+    const written = new Set(answer.map((row) => row.uuid));
+    const applied = uuids.map((uuid) => written.has(uuid));
     if (applied.includes(true)) {
       this.unnotified = true;
       if (this.notifications.due()) await this.notify();
@@ -272,7 +291,7 @@ interface Write {
   row: StateRow;
   decision: Decision;
   parameters: unknown[];
-  /** The time of its last event, which the write stores as the delinquency's last_event_at. */
+  /** The time of its last event, which the write stores as the delinquency's last_event_at: how a write is known to have applied. */
   lastEventAt: Date;
 }
 

@@ -5,8 +5,8 @@ import { outboxEvents, statusTrail } from '../support/outbox';
 import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
 
 /*
- * A run writes several rentals' transactions in one message; a rental whose write fails must be reported
- * alone, with nothing of it written, while the others of its message are applied once each.
+ * A run writes a batch of rentals' transitions in one transaction; a rental whose write fails must be reported
+ * alone, with nothing of it written, while the others of its batch are applied once each.
  */
 describe('a rental whose transition fails', () => {
   let bed: Awaited<ReturnType<typeof schedulerTestBed>>;
@@ -61,6 +61,33 @@ describe('a rental whose transition fails', () => {
     }
     expect(await outboxEvents(scheduler.dataSource, broken.rentalRecordUuid)).toEqual([]);
     for (const rental of healthy) {
+      expect(statusTrail(await outboxEvents(scheduler.dataSource, rental.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07']);
+    }
+  });
+
+  it('does not fail a batch of healthy rentals, which commits as one transaction', async () => {
+    const facility = await seedFacility(scheduler.dataSource);
+    const rentals: RentalFixture[] = [];
+    for (let i = 0; i < 4; i++) rentals.push(await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-03-01' }));
+    const uuids = rentals.map((rental) => rental.rentalRecordUuid);
+    const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 2000 };
+
+    const worker = await scheduler.advancer.worker();
+    try {
+      expect(await worker.advance(uuids, '2025-03-07', schedule)).toEqual({ transitions: 4, failures: [] });
+    } finally {
+      await worker.release();
+    }
+    // One transaction: every row it wrote (delinquencies, late fees, outbox rows) carries its id.
+    const transactions = await query(
+      scheduler.dataSource,
+      sql<{ transaction: string }, [string[]]>(`
+        SELECT xmin::text AS transaction FROM delinquencies WHERE rental_record_uuid = ANY($1::uuid[])
+        UNION SELECT xmin::text FROM rental_ledger_entries WHERE rental_record_uuid = ANY($1::uuid[]) AND kind = 'LATE_FEE'`),
+      [uuids],
+    );
+    expect(transactions).toHaveLength(1);
+    for (const rental of rentals) {
       expect(statusTrail(await outboxEvents(scheduler.dataSource, rental.rentalRecordUuid))).toEqual(['null→OVERDUE@2025-03-07']);
     }
   });
