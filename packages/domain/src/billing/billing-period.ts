@@ -1,4 +1,4 @@
-import { daysBetween, isCalendarDate, type CalendarDate } from '../calendar-date';
+import { isCalendarDate, type CalendarDate } from '../calendar-date';
 
 /** The latest billing day of a month: every month has it, so a due date never moves with the month's length. */
 export const LAST_BILLING_DAY = 28;
@@ -26,8 +26,7 @@ export function billingDayFor(startDate: CalendarDate): number {
 /** The first billing day strictly after `from`: this month's when still ahead, else next month's. */
 export function nextDueDateAfter(from: CalendarDate, billingDayOfMonth: number): CalendarDate {
   assertBillingDay(billingDayOfMonth);
-  const [year, month, day] = parts(from);
-  return billingDayIn(year, billingDayOfMonth > day ? month : month + 1, billingDayOfMonth);
+  return format(...monthOfNextDue(parts(from), billingDayOfMonth), billingDayOfMonth);
 }
 
 /**
@@ -35,25 +34,24 @@ export function nextDueDateAfter(from: CalendarDate, billingDayOfMonth: number):
  * billing day after it.
  */
 export function billingPeriodStarting(startDate: CalendarDate, dueDate: CalendarDate): BillingPeriod {
-  const billingDay = billingDayFor(startDate);
-  const firstDue = nextDueDateAfter(startDate, billingDay);
-  let month: number;
-  if (dueDate === startDate) {
-    month = 1;
-  } else {
-    if (dueDate < firstDue || dayOf(dueDate) !== billingDay) {
-      throw new RangeError(`${dueDate} is not a due date of a rental that started on ${startDate} (billing day ${billingDay})`);
-    }
-    month = 2 + monthsBetween(firstDue, dueDate);
+  const start = parts(startDate);
+  const [year, month, day] = parts(dueDate);
+  const billingDay = Math.min(start[2], LAST_BILLING_DAY);
+  const [firstYear, firstMonth] = monthOfNextDue(start, billingDay);
+  // Months since the first due date; the move-in day itself is month 1.
+  const afterFirst = (year - firstYear) * 12 + (month - firstMonth);
+  if (dueDate !== startDate && (afterFirst < 0 || day !== billingDay)) {
+    throw new RangeError(`${dueDate} is not a due date of a rental that started on ${startDate} (billing day ${billingDay})`);
   }
-  const to = nextDueDateAfter(dueDate, billingDay);
-  const [year, monthOfTo] = parts(to);
+  // The next due date is this month's billing day when still ahead, else next month's (every month has it).
+  const [toYear, toMonth] = monthOfNextDue([year, month, day], billingDay);
   return {
     from: dueDate,
-    to,
-    month,
-    days: daysBetween(dueDate, to),
-    fullMonthDays: daysBetween(billingDayIn(year, monthOfTo - 1, billingDay), to),
+    to: format(toYear, toMonth, billingDay),
+    month: dueDate === startDate ? 1 : 2 + afterFirst,
+    days: toMonth === month ? billingDay - day : daysInMonth(year, month) - day + billingDay,
+    // From the billing day of the month before the next due date's to it: that month's length.
+    fullMonthDays: toMonth === 1 ? daysInMonth(toYear - 1, 12) : daysInMonth(toYear, toMonth - 1),
   };
 }
 
@@ -68,20 +66,31 @@ export function billingPeriodsDue(startDate: CalendarDate, from: CalendarDate, t
   return periods;
 }
 
-/** 1-based month `month` may run past December or before January: Date.UTC carries it into the year. */
-function billingDayIn(year: number, month: number, billingDay: number): CalendarDate {
-  return new Date(Date.UTC(year, month - 1, billingDay)).toISOString().slice(0, 10);
+/*
+ * The arithmetic is on year, month and day numbers rather than Date objects and ISO strings: billing computes a
+ * period for every rental of a run, a million on the worst day.
+ */
+
+type YearMonthDay = [year: number, month: number, day: number];
+
+/** The year and month of the first billing day strictly after a day: its own month's when still ahead, else the next. */
+function monthOfNextDue([year, month, day]: YearMonthDay, billingDay: number): [year: number, month: number] {
+  if (billingDay > day) return [year, month];
+  return month === 12 ? [year + 1, 1] : [year, month + 1];
 }
 
-function monthsBetween(from: CalendarDate, to: CalendarDate): number {
-  const [y1, m1] = parts(from);
-  const [y2, m2] = parts(to);
-  return (y2 - y1) * 12 + (m2 - m1);
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 
-function parts(date: CalendarDate): [number, number, number] {
+function format(year: number, month: number, day: number): CalendarDate {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+function parts(date: CalendarDate): YearMonthDay {
   if (!isCalendarDate(date)) throw new RangeError(`Not a YYYY-MM-DD calendar date: ${String(date)}`);
-  return date.split('-').map(Number) as [number, number, number];
+  return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
 }
 
 function dayOf(date: CalendarDate): number {

@@ -67,8 +67,10 @@ describe('billing periods', () => {
           expect(period.month).toBe(month);
           expect(period.days).toBe(daysBetween(period.from, period.to));
           expect(Number(period.to.slice(8))).toBe(billingDay);
-          expect(period.fullMonthDays).toBeGreaterThanOrEqual(28);
-          expect(period.fullMonthDays).toBeLessThanOrEqual(31);
+          // The whole billing month ending at `to` runs from the same billing day a month earlier (Date's calendar).
+          const [toYear, toMonth] = period.to.split('-').map(Number) as [number, number];
+          const monthBefore = new Date(Date.UTC(toYear, toMonth - 2, billingDay)).toISOString().slice(0, 10);
+          expect(period.fullMonthDays).toBe(daysBetween(monthBefore, period.to));
           if (month === 1) expect(period.days).toBeLessThanOrEqual(period.fullMonthDays);
           else expect(period.days).toBe(period.fullMonthDays);
           // Short only for a move-in after the 28th.
