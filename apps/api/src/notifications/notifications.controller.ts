@@ -33,7 +33,7 @@ export class NotificationView {
     description: 'The signing link of a lease, when the message carries one and the key may write (null for a read key).',
   })
   link!: string | null;
-  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
 }
 
 const NOTIFICATIONS_LIMIT = 100;

@@ -234,7 +234,7 @@ const DEFAULT_COVERAGE_LOCK = 7304;
  * pass: the coverage writes of one facility take turns, until commit.
  */
 async function lockFacilityCoverages(db: EntityManager, facilityUuid: string): Promise<void> {
-  await query(db, sql('SELECT pg_advisory_xact_lock($1, hashtext($2))'), [DEFAULT_COVERAGE_LOCK, facilityUuid]);
+  await query(db, sql<unknown>('SELECT pg_advisory_xact_lock($1, hashtext($2))'), [DEFAULT_COVERAGE_LOCK, facilityUuid]);
 }
 
 /** The units' owner refuses what breaks their rules; the api answers it 409. */

@@ -71,8 +71,8 @@ export class VehicleView {
   @ApiProperty({ format: 'uuid' }) facilityUuid!: string;
   @ApiProperty({ format: 'uuid' }) rentalRecordUuid!: string;
   @ApiProperty({ format: 'uuid' }) vehicleUuid!: string;
-  @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
+  @ApiProperty({ type: 'string', format: 'date-time' }) updatedAt!: Date;
   @ApiProperty() type!: string;
   @ApiProperty() licensePlateNumber!: string;
   @ApiProperty() make!: string;
@@ -83,14 +83,14 @@ export class VehicleView {
 export class CoverageHistoryRecord {
   @ApiProperty({ format: 'uuid', description: 'Enrollment identifier.' }) monumentCoverageEnrollmentUuid!: string;
   @ApiProperty({ format: 'uuid' }) unitRentalRecordUuid!: string;
-  @ApiProperty({ format: 'date-time' }) coverageStartDate!: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) coverageStartDate!: Date;
   @ApiProperty() unitNumber!: string;
   @ApiProperty({ format: 'uuid', description: 'For private coverage: 11111111-1111-1111-1111-111111111111.' }) coverageUuid!: string;
   @ApiProperty({ description: 'Pennies.' }) coveragePremium!: number;
   @ApiProperty({ description: 'Pennies.' }) coverageAmount!: number;
-  @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
-  @ApiPropertyOptional({ type: 'string', format: 'date-time', nullable: true }) coverageEndDate?: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
+  @ApiProperty({ type: 'string', format: 'date-time' }) updatedAt!: Date;
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', nullable: true }) coverageEndDate?: Date | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) partnerCoverageId?: string | null;
 }
 

@@ -142,11 +142,14 @@ export class TenantsService {
   }
 }
 
+/** A tenant as `findTenant` reads one: the person's own details, not the row's bookkeeping. */
+type Tenant = Omit<Person, 'portfolioUuid' | 'createdAt' | 'updatedAt'>;
+
 /** A person of the portfolio with this email who has rented before. */
-async function findTenant(db: EntityManager, portfolioUuid: string, email: string): Promise<Person | null> {
+async function findTenant(db: EntityManager, portfolioUuid: string, email: string): Promise<Tenant | null> {
   const rows = await query(
     db,
-    sql<Person>(`SELECT p.uuid, p.first_name AS "firstName", p.last_name AS "lastName", p.email, p.phone, p.phone_type AS "phoneType",
+    sql<Tenant>(`SELECT p.uuid, p.first_name AS "firstName", p.last_name AS "lastName", p.email, p.phone, p.phone_type AS "phoneType",
             p.is_sms_enrolled AS "isSmsEnrolled", p.address_line1 AS "addressLine1", p.address_line2 AS "addressLine2", p.city, p.state,
             p.country, p.zip, p.id_type AS "idType", p.id_code AS "idCode", p.id_state AS "idState", p.id_country AS "idCountry",
             to_char(p.id_issue_date, 'YYYY-MM-DD') AS "idIssueDate", to_char(p.id_expiration_date, 'YYYY-MM-DD') AS "idExpirationDate",
@@ -162,7 +165,7 @@ async function findTenant(db: EntityManager, portfolioUuid: string, email: strin
 
 const asDateTime = (date: string | null): string | null => (date === null ? null : `${date}T00:00:00.000Z`);
 
-async function personalInfo(db: EntityManager, person: Person, links: { facilityUuid: string; leadUuid: string }): Promise<PersonalInfo> {
+async function personalInfo(db: EntityManager, person: Tenant, links: { facilityUuid: string; leadUuid: string }): Promise<PersonalInfo> {
   const vehicles = await query(
     db,
     sql<{
