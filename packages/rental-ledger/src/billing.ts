@@ -82,7 +82,7 @@ SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, coalesce(r.tenancy_star
  * nothing, and notifies the outbox once; answers the rentals written.
  */
 const WRITE = sql<
-  { uuid: string },
+  { uuid: string; entries: string; notified: string },
   [
     rentalRecordUuids: string[],
     versions: string[],
