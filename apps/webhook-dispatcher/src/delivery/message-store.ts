@@ -144,7 +144,7 @@ const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[
  * Rows are found by `= ANY(the ids)`: joined to the unnest alone, the generic plan (which guesses 100 attempts)
  * scanned all of webhook_messages for each batch of a few.
  */
-const RECORD_SUCCEEDED = sql<never>(
+const RECORD_SUCCEEDED = sql<unknown>(
   `WITH a AS (SELECT * FROM ${ATTEMPTS}),
      attempts AS (
        INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
