@@ -121,7 +121,7 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     const billing = new TimedBillingDay(dataSource);
     const runner = new TimedBusinessDayRunner(dataSource, new BusinessDayAdvancer(dataSource, 'delinquency-scheduler'), billing, concurrency);
     // Every session of the pool open before the clock starts, so their CPU is counted from here.
-    await Promise.all(Array.from({ length: concurrency + 2 }, () => query(dataSource, sql('SELECT pg_sleep(0.05)'))));
+    await Promise.all(Array.from({ length: concurrency + 2 }, () => query(dataSource, sql<unknown>('SELECT pg_sleep(0.05)'))));
     const databaseCpuBefore = await sessionCpuSeconds(dataSource);
     const nodeCpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();

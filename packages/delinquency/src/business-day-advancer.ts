@@ -89,7 +89,7 @@ SELECT d.rental_record_uuid::text AS uuid
  */
 const KEY_LOOKUPS_ONLY = sql('SET enable_seqscan = off');
 const SEQUENTIAL_SCANS_AGAIN = sql('RESET enable_seqscan');
-const NOTIFY_OUTBOX = sql(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+const NOTIFY_OUTBOX = sql<unknown>(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 
 /** What a worker did with its rentals: transitions applied, and the rentals it could not advance. */
 export interface AdvanceResult {

@@ -28,5 +28,5 @@ export class DatabaseModule implements OnApplicationShutdown {
 }
 
 export function databaseReadiness(dataSource: DataSource): ReadinessCheck {
-  return { name: 'database', check: async () => void (await query(dataSource, sql('SELECT 1'))) };
+  return { name: 'database', check: async () => void (await query(dataSource, sql<unknown>('SELECT 1'))) };
 }
