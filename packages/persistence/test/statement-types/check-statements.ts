@@ -1,0 +1,89 @@
+import type { Client } from 'pg';
+import ts from 'typescript';
+import { query, sql } from '../../src';
+import { describeStatement, type StatementDescription } from './describe-statement';
+import type { FoundStatement, Statements } from './find-statements';
+
+/**
+ * A statement and what is wrong with it. `uncheckable` says why it was not compared at all: its text is built at run
+ * time, or PostgreSQL refuses it (a table or function the code creates as it runs, or a real mistake).
+ */
+export interface Checked {
+  readonly statement: FoundStatement;
+  readonly uncheckable: string | undefined;
+  readonly problems: readonly string[];
+}
+
+const TYPE_NAMES = sql<{ oid: number; name: string }, [number[]]>(
+  'SELECT oid::int AS oid, format_type(oid, NULL) AS name FROM pg_type WHERE oid = ANY($1::oid[])',
+);
+
+/**
+ * Describes every statement on one connection, one after the other, and compares each with its types: its `Row`'s
+ * properties are the columns PostgreSQL answers (names, and types as node-pg parses them; not nullability, which a
+ * description does not tell), and its `Values` tuple has as many elements as PostgreSQL found parameters.
+ */
+export async function checkStatements(client: Client, found: Statements): Promise<Checked[]> {
+  const described = new Map<string, StatementDescription | Error>();
+  for (const { texts } of found.statements) {
+    if (Array.isArray(texts)) for (const text of texts) if (!described.has(text)) described.set(text, await describeStatement(client, text));
+  }
+  const typeNames = await namesOfTypes(client, [...described.values()]);
+  return found.statements.map((statement) => {
+    const { texts } = statement;
+    if (!Array.isArray(texts)) return { statement, uncheckable: `its text is built at run time (${(texts as Error).message})`, problems: [] };
+    const descriptions = texts.map((text) => described.get(text) as StatementDescription | Error);
+    const refused = descriptions.find((description) => description instanceof Error);
+    if (refused !== undefined) return { statement, uncheckable: `PostgreSQL refuses it: ${refused.message}`, problems: [] };
+    const problems = (descriptions as StatementDescription[]).flatMap((description, index) => {
+      const variant = texts.length > 1 ? ` (variant ${index + 1} of ${texts.length})` : '';
+      return compare(found, statement, description, typeNames).map((problem) => problem + variant);
+    });
+    return { statement, uncheckable: undefined, problems };
+  });
+}
+
+async function namesOfTypes(client: Client, descriptions: readonly (StatementDescription | Error)[]): Promise<Map<number, string>> {
+  const oids = new Set(descriptions.flatMap((description) => (description instanceof Error ? [] : description.columns.map((column) => column.typeOid))));
+  const rows = await query(client, TYPE_NAMES, [[...oids]]);
+  return new Map(rows.map((row) => [row.oid, row.name]));
+}
+
+function compare(found: Statements, statement: FoundStatement, description: StatementDescription, typeNames: ReadonlyMap<number, string>): string[] {
+  const { checker, parsedValues } = found;
+  const problems: string[] = [];
+  const { row, values } = statement;
+  const names = description.columns.map((column) => column.name);
+  const twice = names.filter((name, index) => names.indexOf(name) !== index);
+  if (twice.length > 0) problems.push(`answers ${twice.join(', ')} twice: a row keeps only the last`);
+  if (row.kind === 'none') {
+    // never reads as any type at all; unknown and void say the rows are not read.
+    if (row.type === 'never' && names.length > 0) problems.push(`answers ${names.join(', ')} but its Row is never: name them, or unknown if they are not read`);
+  } else if (names.length === 0) {
+    problems.push(`answers no rows (no RETURNING?) but its Row names ${[...row.properties.keys()].join(', ')}`);
+  } else {
+    for (const name of names.filter((column) => !row.properties.has(column))) problems.push(`answers ${name}, which its Row lacks`);
+    for (const name of [...row.properties.keys()].filter((property) => !names.includes(property))) problems.push(`its Row's ${name} is no column of it`);
+    for (const column of description.columns) {
+      const claimed = row.properties.get(column.name);
+      const parsed = parsedValues.get(column.typeOid) ?? checker.getStringType();
+      if (claimed !== undefined && !compatible(checker, claimed, parsed)) {
+        const typeName = typeNames.get(column.typeOid) ?? `oid ${column.typeOid}`;
+        problems.push(
+          `${column.name} is ${typeName}, which node-pg answers as ${checker.typeToString(parsed)}, but its Row says ${checker.typeToString(claimed)}`,
+        );
+      }
+    }
+  }
+  if (values !== undefined && values !== description.parameterTypes.length) {
+    problems.push(`its Values has ${values} elements, PostgreSQL finds ${description.parameterTypes.length} parameters`);
+  }
+  return problems;
+}
+
+/** The claimed type, null and undefined aside (nullability is not checked), is one of the values node-pg answers. */
+function compatible(checker: ts.TypeChecker, claimed: ts.Type, parsed: ts.Type): boolean {
+  const nonNull = checker.getNonNullableType(claimed);
+  if (nonNull.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) || parsed.flags & ts.TypeFlags.Unknown) return true;
+  return checker.isTypeAssignableTo(nonNull, parsed);
+}
