@@ -5,7 +5,7 @@ import { bind, query, sql, transactionsInOneMessage } from '@storage/persistence
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
-import { STATE_VERSION, transitionWrite, transitionWriteParameters, VERSIONED_TRANSITION_WRITE_SQL } from './transition-write';
+import { STATE_VERSION, transitionWrite, transitionWriteParameters, VERSIONED_TRANSITION_WRITE_SQL, type TransitionWritten } from './transition-write';
 
 /*
  * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
@@ -64,7 +64,7 @@ interface StateRow extends RentalEventContextRow, LockedRentalRow {
   state_version: string;
 }
 
-const WRITE = sql<{ applied: boolean }>(VERSIONED_TRANSITION_WRITE_SQL, { prepared: 'delinquency_run_write' });
+const WRITE = sql<TransitionWritten>(VERSIONED_TRANSITION_WRITE_SQL, { prepared: 'delinquency_run_write' });
 
 /**
  * The rentals of a batch whose write applied, asked at the end of its transaction (only the last statement of a

@@ -204,6 +204,12 @@ WITH unchanged AS (
 SELECT EXISTS (SELECT FROM unchanged) AS applied, (SELECT count(*) FROM ledger) AS ledger_entries`;
 }
 
+/** What the transition write answers: whether it applied, and the ledger entries it posted (count: bigint, a string). */
+export interface TransitionWritten {
+  applied: boolean;
+  ledger_entries: string;
+}
+
 /**
  * The business-day run's: writes only if the rental is still at the state version its transition was decided on.
  * Its own text rather than one guard with "or no version given", so the run's hot statement keeps the plain

@@ -5,9 +5,16 @@ import { query, sql } from '@storage/persistence';
 import { loadRentalEventContext } from '@storage/rental-events';
 import { pendingAuction } from './auctions';
 import type { LockedRental } from './locked-rental';
-import { TRANSITION_WRITE_SQL, transitionWrite, transitionWriteParameters, type DelinquencyView, type TransitionOptions } from './transition-write';
+import {
+  TRANSITION_WRITE_SQL,
+  transitionWrite,
+  transitionWriteParameters,
+  type DelinquencyView,
+  type TransitionOptions,
+  type TransitionWritten,
+} from './transition-write';
 
-const WRITE = sql<{ applied: boolean }>(TRANSITION_WRITE_SQL);
+const WRITE = sql<TransitionWritten>(TRANSITION_WRITE_SQL);
 const NOTIFY = sql<unknown, [string, string]>('SELECT pg_notify($1, $2)');
 
 /**
