@@ -25,8 +25,6 @@ const UNCHECKED: readonly { file: string; source: RegExp; why: string }[] = [
   { file: 'packages/unit-occupancy/src/bulk-catalog.ts', source: /\.text\}/, why: "rows from the caller's statement" },
   { file: 'packages/rentals/src/bulk-rentals.ts', source: /\.text\}/, why: "rows from the caller's statement" },
   { file: 'packages/rentals/src/existing-rentals.ts', source: /^insertStatement\(/, why: 'the columns the imported rows have' },
-  { file: 'packages/delinquency/src/transition-writer.ts', source: /^TRANSITION_WRITE_SQL$/, why: 'parameter numbers computed by param()' },
-  { file: 'packages/delinquency/src/business-day-advancer.ts', source: /^VERSIONED_TRANSITION_WRITE_SQL$/, why: 'parameter numbers computed by param()' },
   { file: 'apps/api/src/onboarding/references.ts', source: /\$\{reference\.table\}/, why: 'the table each reference names' },
   { file: 'apps/api/src/seed/demo-shoppers.ts', source: /\(\$\{columns\}\)/, why: 'the columns the demo rows have' },
   { file: 'apps/api/src/seed/scale-seed.ts', source: /^statement$|\$\{id\(|^coverageHistory\(/, why: 'values inlined, checked by the CLI' },

@@ -14,10 +14,10 @@ interface Binding {
 type Scope = ReadonlyMap<ts.Symbol, Binding>;
 
 /**
- * Every text a statement's first argument can be, folded from the source: literals and templates, `+`, constants
- * (imported too), `[…].join(…)`, both branches of a conditional, and calls of functions whose body is one returned
- * expression, their parameters bound to the call's arguments. Anything else (a value only known at run time) throws
- * `Unfoldable` naming the expression.
+ * Every text a statement's first argument can be, folded from the source: literals and templates, `+` (of numbers
+ * too), constants (imported too), `OBJECT.key`, `[…].join(…)` and `.indexOf(…)` (of `Object.keys` too), both branches
+ * of a conditional, and calls of functions whose body is one returned expression, their parameters bound to the
+ * call's arguments. Anything else (a value only known at run time) throws `Unfoldable` naming the expression.
  */
 export function foldText(checker: ts.TypeChecker, expression: ts.Expression): string[] {
   return fold(checker, expression, new Map());
@@ -35,7 +35,9 @@ function fold(checker: ts.TypeChecker, node: ts.Expression, scope: Scope): strin
     );
   }
   if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-    return combine(fold(checker, node.left, scope), fold(checker, node.right, scope), node);
+    const sum =
+      isNumber(checker, node.left) && isNumber(checker, node.right) ? (left: string, right: string) => String(Number(left) + Number(right)) : undefined;
+    return combine(fold(checker, node.left, scope), fold(checker, node.right, scope), node, sum);
   }
   // Both branches are statements the code may run, whatever the condition is at run time.
   if (ts.isConditionalExpression(node)) return variants([...fold(checker, node.whenTrue, scope), ...fold(checker, node.whenFalse, scope)], node);
@@ -61,6 +63,7 @@ function foldIdentifier(checker: ts.TypeChecker, node: ts.Identifier, scope: Sco
 function foldCall(checker: ts.TypeChecker, node: ts.CallExpression, scope: Scope): string[] {
   const callee = node.expression;
   if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'join') return foldJoin(checker, node, callee.expression, scope);
+  if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'indexOf') return foldIndexOf(checker, node, callee.expression, scope);
   const declaration = functionDeclaration(resolve(checker, checker.getSymbolAtLocation(callee)));
   if (declaration === undefined) throw unfoldable(node, 'a call of a function not folded');
   const returned = onlyReturned(declaration);
@@ -76,25 +79,44 @@ function foldCall(checker: ts.TypeChecker, node: ts.CallExpression, scope: Scope
 }
 
 function foldJoin(checker: ts.TypeChecker, call: ts.CallExpression, target: ts.Expression, scope: Scope): string[] {
-  const elements = arrayElements(checker, target);
-  if (elements === undefined) throw unfoldable(call, 'a join of something other than a constant array');
   const separators = call.arguments[0] === undefined ? [','] : fold(checker, call.arguments[0], scope);
-  const parts = elements.reduce<string[][]>((lists, element) => lists.flatMap((list) => fold(checker, element, scope).map((text) => [...list, text])), [[]]);
   return variants(
-    parts.flatMap((list) => separators.map((separator) => list.join(separator))),
+    foldList(checker, target, scope).flatMap((list) => separators.map((separator) => list.join(separator))),
     call,
   );
 }
 
+/** `LIST.indexOf(x)` of a constant list: where each text of x is in it. */
+function foldIndexOf(checker: ts.TypeChecker, call: ts.CallExpression, target: ts.Expression, scope: Scope): string[] {
+  if (call.arguments.length !== 1) throw unfoldable(call, 'an indexOf from a position');
+  const searched = fold(checker, call.arguments[0], scope);
+  return variants(
+    foldList(checker, target, scope).flatMap((list) => searched.map((text) => String(list.indexOf(text)))),
+    call,
+  );
+}
+
+/** Every list of texts a constant array can be: an array literal, or `Object.keys` of a constant object. */
+function foldList(checker: ts.TypeChecker, node: ts.Expression, scope: Scope): string[][] {
+  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) return foldList(checker, node.expression, scope);
+  if (ts.isIdentifier(node)) {
+    const initializer = constantInitializer(resolve(checker, checker.getSymbolAtLocation(node)));
+    if (initializer !== undefined) return foldList(checker, initializer, scope);
+  }
+  if (ts.isArrayLiteralExpression(node) && !node.elements.some(ts.isSpreadElement)) {
+    return node.elements.reduce<string[][]>((lists, element) => lists.flatMap((list) => fold(checker, element, scope).map((text) => [...list, text])), [[]]);
+  }
+  if (ts.isCallExpression(node) && isObjectKeys(node.expression) && node.arguments.length === 1) {
+    return [constantObject(checker, node.arguments[0], node).properties.map((property) => propertyName(property.name as ts.PropertyName) ?? '')];
+  }
+  throw unfoldable(node, 'not a constant array');
+}
+
 /** `OBJECT.key` or `OBJECT[key]` of a constant object literal, for each key the key folds to. */
 function foldProperty(checker: ts.TypeChecker, node: ts.Expression, target: ts.Expression, keys: readonly string[], scope: Scope): string[] {
-  const initializer = ts.isIdentifier(target) ? constantInitializer(resolve(checker, checker.getSymbolAtLocation(target))) : undefined;
-  const object = initializer && (ts.isAsExpression(initializer) || ts.isSatisfiesExpression(initializer)) ? initializer.expression : initializer;
-  if (object === undefined || !ts.isObjectLiteralExpression(object)) throw unfoldable(node, 'a property of something other than a constant object');
+  const object = constantObject(checker, target, node);
   const values = keys.map((key) => {
-    const property = object.properties.find(
-      (candidate) => candidate.name !== undefined && ts.isPropertyAssignment(candidate) && propertyName(candidate.name) === key,
-    );
+    const property = object.properties.find((candidate) => ts.isPropertyAssignment(candidate) && propertyName(candidate.name) === key);
     if (property === undefined || !ts.isPropertyAssignment(property)) throw unfoldable(node, `no property ${key} in the constant object`);
     return property.initializer;
   });
@@ -104,15 +126,15 @@ function foldProperty(checker: ts.TypeChecker, node: ts.Expression, target: ts.E
   );
 }
 
-function propertyName(name: ts.PropertyName): string | undefined {
-  return ts.isIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name) ? name.text : undefined;
+function constantObject(checker: ts.TypeChecker, target: ts.Expression, node: ts.Expression): ts.ObjectLiteralExpression {
+  const initializer = ts.isIdentifier(target) ? constantInitializer(resolve(checker, checker.getSymbolAtLocation(target))) : undefined;
+  const object = initializer && (ts.isAsExpression(initializer) || ts.isSatisfiesExpression(initializer)) ? initializer.expression : initializer;
+  if (object === undefined || !ts.isObjectLiteralExpression(object)) throw unfoldable(node, 'a property of something other than a constant object');
+  return object;
 }
 
-function arrayElements(checker: ts.TypeChecker, node: ts.Expression): readonly ts.Expression[] | undefined {
-  const literal = ts.isIdentifier(node) ? constantInitializer(resolve(checker, checker.getSymbolAtLocation(node))) : node;
-  const bare = literal && ts.isAsExpression(literal) ? literal.expression : literal;
-  if (bare === undefined || !ts.isArrayLiteralExpression(bare) || bare.elements.some(ts.isSpreadElement)) return undefined;
-  return bare.elements;
+function propertyName(name: ts.PropertyName): string | undefined {
+  return ts.isIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name) ? name.text : undefined;
 }
 
 /** The symbol an import or re-export stands for. */
@@ -146,12 +168,17 @@ function onlyReturned(declaration: FunctionLike): ts.Expression | undefined {
   return last !== undefined && ts.isReturnStatement(last) && constantsOnly ? last.expression : undefined;
 }
 
-function combine(left: readonly string[], right: readonly string[], node: ts.Node): string[] {
+function combine(left: readonly string[], right: readonly string[], node: ts.Node, add = (head: string, tail: string) => head + tail): string[] {
   return variants(
-    left.flatMap((head) => right.map((tail) => head + tail)),
+    left.flatMap((head) => right.map((tail) => add(head, tail))),
     node,
   );
 }
+
+const isObjectKeys = (callee: ts.Expression): boolean =>
+  ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'Object' && callee.name.text === 'keys';
+
+const isNumber = (checker: ts.TypeChecker, node: ts.Expression): boolean => (checker.getTypeAtLocation(node).flags & ts.TypeFlags.NumberLike) !== 0;
 
 function variants(texts: string[], node: ts.Node): string[] {
   const distinct = [...new Set(texts)];
