@@ -343,9 +343,15 @@ describe('seed demo --yes after delinquency ran', () => {
     const scaleBefore = await scale();
 
     for (const rental of [seeded, opened]) {
-      await bringToAuction(db, rental);
+      const { facility, today } = await bringToAuction(db, rental);
       await pay(rental, 1000);
       expect(await leftOn(rental)).toEqual({ delinquencies: 1, suspensions: 1, auctions: 1, payments: 1 });
+      // The business day's bookkeeping, as the scheduler's runner records a facility's completed day.
+      await query(
+        db,
+        sql(`INSERT INTO delinquency_runs (facility_uuid, business_date, started_at, completed_at) VALUES ($1, $2, now(), now()) ON CONFLICT DO NOTHING`),
+        [facility, today],
+      );
     }
 
     await seedDemo(db, { whenExists: 'replace', apiKey: KEY, dataDir, log: () => undefined });
@@ -355,6 +361,14 @@ describe('seed demo --yes after delinquency ran', () => {
     expect(await query(db, sql('SELECT 1 FROM rental_records WHERE uuid = $1'), [opened])).toEqual([]);
     expect(await leftOn(opened)).toEqual({ delinquencies: 0, suspensions: 0, auctions: 0, payments: 0 });
     expect(await danglingReferences()).toEqual([]);
+    // The scheduler's runs went with the demo's facilities: the new demo's business day runs again.
+    expect(
+      await query(
+        db,
+        sql(`SELECT r.business_date FROM delinquency_runs r JOIN facilities f ON f.uuid = r.facility_uuid JOIN portfolios p ON p.uuid = f.portfolio_uuid
+          WHERE p.portfolio_id = 'demo'`),
+      ),
+    ).toEqual([]);
     // Another portfolio is untouched.
     expect(await scale()).toEqual(scaleBefore);
   });

@@ -29,3 +29,4 @@ export {
 } from './rental-money';
 export { billRentals, promotionTermsOf, type BilledRentals, type StoredPromotionTerms } from './billing';
 export { paymentRecordedEnvelope, RECORD_PAYMENTS_SQL, recordPayments, recordPaymentsParameters, type PaymentToRecord } from './payments';
+export { postCurrentRentInBulk, type RentalOwingCurrentPeriod } from './bulk-rent-charges';

@@ -10,3 +10,14 @@ export { CHANGE_RENTS_SQL } from './rent-changes';
 export { endRental, type RentalEnd } from './rental-end';
 export { addService, endService, type NewService } from './services';
 export { transfer, type Transfer } from './transfer';
+export {
+  enrollCoverageInBulk,
+  importRentalsInBulk,
+  issueGateCodesInBulk,
+  recordVehiclesInBulk,
+  type BulkCoverageEnrollment,
+  type BulkGateCode,
+  type BulkRental,
+  type BulkVehicle,
+} from './bulk-rentals';
+export { forgetRentals } from './forget-rentals';

@@ -3,3 +3,5 @@
 export { repriceUnitGroup, type BaseRates, type RepriceOptions, type UnitGroupRates } from './unit-group-rates';
 export { setUnitStatus, type OccupancyStatus } from './unit-status';
 export { saveUnit, saveUnitGroup, UnitConflict, type SaveOutcome, type UnitGroupValues } from './unit-catalog';
+export { createUnitGroupsInBulk, createUnitsInBulk, type BulkUnit, type BulkUnitGroup } from './bulk-catalog';
+export { forgetFacilityUnits } from './forget-units';

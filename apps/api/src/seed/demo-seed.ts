@@ -1,12 +1,13 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { postEntries } from '@storage/rental-ledger';
 import { importRentals } from '@storage/rentals';
 import { todayIn } from '../common';
 import { createApiKey } from '../auth/create-api-key';
 import { describe, writePortfolio } from '../onboarding/import/import-portfolio';
 import { DEMO_PORTFOLIO_ID, demoPortfolio } from './demo-data';
+import { removePortfolio } from './demo-removal';
 import { insertShoppers } from './demo-shoppers';
 import { query, sql } from '@storage/persistence';
 
@@ -46,9 +47,10 @@ export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions)
   }
   const demo = demoPortfolio(todayIn('UTC'));
   const records = await dataSource.transaction(async (db) => {
-    // Leads name the rentals they converted to, written after them: the foreign keys are checked at commit.
+    // Leads name the rentals they converted to, written after them, and the demo replaced is removed table by table:
+    // the foreign keys are checked at commit.
     await query(db, sql('SET CONSTRAINTS ALL DEFERRED'));
-    if (exists) await removeDemo(db);
+    if (exists) await removePortfolio(db, DEMO_PORTFOLIO_ID);
     // Each part through its owner: the portfolio as onboarding imports it, the tenancies as @storage/rentals brings
     // existing ones in (letting their units), their ledgers through @storage/rental-ledger.
     const imported = await writePortfolio(db, demo.portfolio, () => undefined);
@@ -70,65 +72,4 @@ export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions)
   );
   options.log(`Demo API key (write, portfolio ${DEMO_PORTFOLIO_ID}): ${key}  (also in ${file})`);
   return { seeded: true, apiKey: key };
-}
-
-interface UuidColumns {
-  table: string;
-  /** Its `uuid` key, when it has one: what rows referring to its rows refer to. */
-  hasKey: boolean;
-  /** Its other uuid columns: references to rows of other tables (`rental_record_uuid`, `converted_rental_record_uuid`…). */
-  references: string[];
-}
-
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-
-/**
- * Deletes everything of the demo portfolio, whatever table holds it: derived from the catalog, not from a list a new
- * table could be missing from. The demo's rows are the portfolio's and, transitively, every row with a uuid column
- * referring to one of them (uuids are unique across tables, so a column holding a demo row's uuid refers to it).
- * Tables are emptied of them in the order their rows were found, parents first: the ledger's entries go with their
- * rental (by its foreign key; the append-only ledger refuses any other delete). Keys (`api_keys`) and webhook
- * subscriptions name portfolios by arrays or text, not by a uuid column, and stay, as before.
- */
-async function removeDemo(db: EntityManager): Promise<void> {
-  const columns = await query(
-    db,
-    sql<{ table: string; column: string }>(`SELECT c.table_name AS table, c.column_name AS column
-       FROM information_schema.columns c JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-      WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.data_type = 'uuid'
-      ORDER BY c.table_name, c.ordinal_position`),
-  );
-  const tables = new Map<string, UuidColumns>();
-  for (const { table, column } of columns) {
-    const entry = tables.get(table) ?? { table, hasKey: false, references: [] };
-    if (column === 'uuid') entry.hasKey = true;
-    else entry.references.push(column);
-    tables.set(table, entry);
-  }
-  await query(db, sql('CREATE TEMPORARY TABLE demo_rows (uuid uuid PRIMARY KEY, found_in integer NOT NULL) ON COMMIT DROP'));
-  await query(db, sql(`INSERT INTO demo_rows SELECT uuid, 0 FROM portfolios WHERE portfolio_id = $1`), [DEMO_PORTFOLIO_ID]);
-  // Rows found in a round refer to rows found in the one before; each table's first round orders the deletes.
-  const firstFound = new Map<string, number>([['portfolios', 0]]);
-  for (let round = 1; ; round++) {
-    let found = 0;
-    for (const { table, hasKey, references } of tables.values()) {
-      if (!hasKey || references.length === 0) continue;
-      const refersToLastRound = references.map((column) => `${quoted(column)} IN (SELECT uuid FROM demo_rows WHERE found_in = $1)`).join(' OR ');
-      const added = await query(
-        db,
-        sql<unknown>(`INSERT INTO demo_rows SELECT uuid, $1 + 1 FROM ${quoted(table)} WHERE ${refersToLastRound} ON CONFLICT DO NOTHING RETURNING uuid`),
-        [round - 1],
-      );
-      if (added.length > 0 && !firstFound.has(table)) firstFound.set(table, round);
-      found += added.length;
-    }
-    if (found === 0) break;
-  }
-  // Tables whose rows are found by no round (no key of their own: `delinquencies`, `unit_group_amenities`…) go last.
-  const roundOf = (table: string): number => firstFound.get(table) ?? Number.MAX_SAFE_INTEGER;
-  const order = [...tables.values()].sort((a, b) => roundOf(a.table) - roundOf(b.table));
-  for (const { table, hasKey, references } of order) {
-    const demoColumns = [...(hasKey ? ['uuid'] : []), ...references];
-    await query(db, sql(`DELETE FROM ${quoted(table)} WHERE ${demoColumns.map((column) => `${quoted(column)} IN (SELECT uuid FROM demo_rows)`).join(' OR ')}`));
-  }
 }
