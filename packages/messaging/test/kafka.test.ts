@@ -78,6 +78,27 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     expect(script.calls.filter((call) => call.eventId === event.eventId).map((call) => call.attempt)).toEqual([1, 2, 3]);
   });
 
+  it("commits the group's offsets within a second of its last batch, while it keeps running", async () => {
+    const event = payment(randomUUID(), 40);
+    await recordPayment(dataSource, publisher, event);
+    await eventually(async () => expect(await applied([event.eventId])).toEqual([event.eventId]), { timeoutMs: 20_000 });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await eventually(
+        async () => {
+          const ends = await admin.fetchTopicOffsets(BILLING);
+          const [committed] = await admin.fetchOffsets({ groupId: group, topics: [BILLING] });
+          const byPartition = (entries: { partition: number; offset: string }[]) => [...entries].sort((a, b) => a.partition - b.partition).map((e) => e.offset);
+          expect(byPartition(committed.partitions)).toEqual(byPartition(ends.map(({ partition, high }) => ({ partition, offset: high }))));
+        },
+        { timeoutMs: 5_000 },
+      );
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
   it('sends a poison message to the dead-letter topic with its reason and goes on', async () => {
     const rental = randomUUID();
     const poison = payment(rental, 40);

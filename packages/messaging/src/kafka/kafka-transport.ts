@@ -8,6 +8,7 @@ import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
 import type { RetryPolicy } from '../consumer/retry-policy';
 import { createKafka, deadLetterTopic, ensureTopics, PARTITIONER } from './kafka-client';
+import { OffsetCommits } from './offset-commits';
 import { handlePartitionBatch } from './partition-batch';
 
 export interface KafkaTransportOptions {
@@ -29,14 +30,17 @@ export interface KafkaTransportOptions {
  */
 const GROUP_TIMEOUTS = { sessionTimeout: 6_000, heartbeatInterval: 1_000 };
 
+/** Offsets are committed at most this often while messages flow (`OffsetCommits`), as the embedded log's. */
+const COMMIT_INTERVAL_MS = 1_000;
+
 /** The stream name of a Kafka partition in replay requests. */
 export const kafkaStream = (topic: string, partition: number): string => `${topic}:${partition}`;
 
 /**
  * Consumes Kafka topics as a consumer group. Partitions are handled at once, and the messages of a partition's
- * batch in lanes by key (`handlePartitionBatch`), so messages of one key keep their order; offsets are committed
- * after a message is handled or dead-lettered to `<topic>.dlq`, as the contiguous prefix of finished messages
- * (at least once). If even the dead-letter write fails, the error goes to kafkajs, which fetches the message
+ * batch in lanes by key (`handlePartitionBatch`), so messages of one key keep their order; the offset resolved is
+ * the contiguous prefix of messages handled or dead-lettered to `<topic>.dlq`, committed within a second and when
+ * the consumer stops (at least once: `OffsetCommits`). If even the dead-letter write fails, the error goes to kafkajs, which fetches the message
  * again instead of committing past it.
  */
 export class KafkaTransport extends Server implements CustomTransportStrategy {
@@ -47,11 +51,15 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   private producer: Producer | undefined;
   private replay: ReplayWindow | undefined;
   private readonly stopping = new AbortController();
+  private readonly commits: OffsetCommits;
 
   constructor(private readonly options: KafkaTransportOptions) {
     super();
     this.logger = new Logger(`KafkaTransport:${options.group}`);
     this.kafka = createKafka(options.kafkaBrokers, options.group);
+    this.commits = new OffsetCommits(COMMIT_INTERVAL_MS, (error) =>
+      this.logger.warn(`offsets not committed, their messages will be redelivered: ${describe(error)}`),
+    );
     this.pool = createPool({ connectionString: options.databaseUrl, max: 1, application_name: `consumer:${options.group}` }, (error) =>
       this.logger.warn(`database connection lost: ${error.message}`),
     );
@@ -79,10 +87,19 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     await this.consumer.run({
       partitionsConsumedConcurrently: this.options.partitions,
       eachBatchAutoResolve: false,
-      eachBatch: (payload) =>
-        handlePartitionBatch(payload, this.options.lanes, (message) =>
-          this.handle(payload.batch.topic, payload.batch.partition, message, () => payload.heartbeat()),
-        ),
+      autoCommit: false,
+      eachBatch: async (payload) => {
+        try {
+          await handlePartitionBatch(payload, this.options.lanes, (message) =>
+            this.handle(payload.batch.topic, payload.batch.partition, message, () => payload.heartbeat()),
+          );
+        } catch (error) {
+          // The finished prefix is committed, the rest fetched again.
+          await this.commits.afterBatch(payload, true);
+          throw error;
+        }
+        await this.commits.afterBatch(payload, false);
+      },
     });
     this.logger.log(`consuming ${this.options.topics.join(', ')}`);
   }
@@ -90,6 +107,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     // A message waiting out an outage is given up (not committed), so disconnecting does not wait for the outage.
     this.stopping.abort();
+    await this.commits.close();
     await this.consumer?.disconnect();
     await this.producer?.disconnect();
     await this.pool.end();

@@ -6,7 +6,7 @@ import { laneOf } from '../embedded/lanes';
  * hash, the lanes at once, so a batch's messages share the handlers' round trips (the dispatcher's fan-out
  * statement) instead of each waiting for the one before. The offset resolved is that of the contiguous prefix of
  * finished messages (at least once). After a failure no lane starts another message, and the failure is thrown
- * once the lanes under way have finished: kafkajs commits the resolved prefix and fetches the rest again.
+ * once the lanes under way have finished: the resolved prefix is committed and kafkajs fetches the rest again.
  */
 export async function handlePartitionBatch(payload: EachBatchPayload, lanes: number, handle: (message: KafkaMessage) => Promise<void>): Promise<void> {
   const { messages } = payload.batch;
