@@ -91,7 +91,7 @@ describe('every typed SQL statement against the migrated schema', () => {
     expect([...found.parsedValues.keys()].sort((a, b) => a - b)).toEqual(parsedByPg);
   });
 
-  it('report a wrong alias, a wrong type, a wrong count of values, and what PostgreSQL refuses', async () => {
+  it('report a wrong alias, a wrong type, a wrong count of values, what PostgreSQL refuses, and rows of several commands', async () => {
     const fixtureText = await readFile(FIXTURE, 'utf8');
     const nameOf = (checked: Checked): string => {
       const line = fixtureText.split('\n')[Number(/:(\d+)$/.exec(checked.statement.at)?.[1]) - 1];
@@ -111,6 +111,8 @@ describe('every typed SQL statement against the migrated schema', () => {
       NEVER_ROWS: ['answers name but its Row is never: name them, or unknown if they are not read'],
       UNREAD_ROWS: [],
       BUILT_AT_RUN_TIME: ['its text is built at run time (table: not a constant)'],
+      TWO_COMMANDS: [],
+      ROWS_OF_TWO_COMMANDS: ['runs 2 commands, whose rows query does not answer, but its Row names x'],
     });
   });
 });

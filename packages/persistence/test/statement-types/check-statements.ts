@@ -3,6 +3,7 @@ import ts from 'typescript';
 import { query, sql } from '../../src';
 import { describeStatement, type StatementDescription } from './describe-statement';
 import type { FoundStatement, Statements } from './find-statements';
+import { splitCommands } from './split-commands';
 
 /**
  * A statement and what is wrong with it. `uncheckable` says why it was not compared at all: its text is built at run
@@ -21,29 +22,52 @@ const TYPE_NAMES = sql<{ oid: number; name: string }, [number[]]>(
 /**
  * Describes every statement on one connection, one after the other, and compares each with its types: its `Row`'s
  * properties are the columns PostgreSQL answers (names, and types as node-pg parses them; not nullability, which a
- * description does not tell), and its `Values` tuple has as many elements as PostgreSQL found parameters.
+ * description does not tell), and its `Values` tuple has as many elements as PostgreSQL found parameters. A text of
+ * several commands is described command by command, and answers no rows.
  */
 export async function checkStatements(client: Client, found: Statements): Promise<Checked[]> {
-  const described = new Map<string, StatementDescription | Error>();
+  const described = new Map<string, Description[]>();
   for (const { texts } of found.statements) {
-    if (Array.isArray(texts)) for (const text of texts) if (!described.has(text)) described.set(text, await describeStatement(client, text));
+    if (Array.isArray(texts)) for (const text of texts) if (!described.has(text)) described.set(text, await describeCommands(client, text));
   }
-  const typeNames = await namesOfTypes(client, [...described.values()]);
+  const typeNames = await namesOfTypes(client, [...described.values()].flat());
   return found.statements.map((statement) => {
     const { texts } = statement;
     if (!Array.isArray(texts)) return { statement, uncheckable: `its text is built at run time (${(texts as Error).message})`, problems: [] };
-    const descriptions = texts.map((text) => described.get(text) as StatementDescription | Error);
-    const refused = descriptions.find((description) => description instanceof Error);
+    const descriptions = texts.map((text) => described.get(text) as Description[]);
+    const refused = descriptions.flat().find((description) => description instanceof Error);
     if (refused !== undefined) return { statement, uncheckable: `PostgreSQL refuses it: ${refused.message}`, problems: [] };
-    const problems = (descriptions as StatementDescription[]).flatMap((description, index) => {
+    const problems = (descriptions as StatementDescription[][]).flatMap((commands, index) => {
       const variant = texts.length > 1 ? ` (variant ${index + 1} of ${texts.length})` : '';
-      return compare(found, statement, description, typeNames).map((problem) => problem + variant);
+      const compared = commands.length === 1 ? compare(found, statement, commands[0], typeNames) : compareCommands(statement, commands);
+      return compared.map((problem) => problem + variant);
     });
     return { statement, uncheckable: undefined, problems };
   });
 }
 
-async function namesOfTypes(client: Client, descriptions: readonly (StatementDescription | Error)[]): Promise<Map<number, string>> {
+type Description = StatementDescription | Error;
+
+/** A text of several commands (run as one simple query) is described a command at a time. */
+async function describeCommands(client: Client, text: string): Promise<Description[]> {
+  const commands = splitCommands(text);
+  if (commands.length === 1) return [await describeStatement(client, text)];
+  const descriptions: Description[] = [];
+  for (const command of commands) descriptions.push(await describeStatement(client, command));
+  return descriptions;
+}
+
+/** Several commands go as a simple query: no bound values, and `query` answers no rows of theirs. */
+function compareCommands(statement: FoundStatement, commands: readonly StatementDescription[]): string[] {
+  const problems: string[] = [];
+  if (statement.row.kind === 'properties')
+    problems.push(`runs ${commands.length} commands, whose rows query does not answer, but its Row names ${[...statement.row.properties.keys()].join(', ')}`);
+  if (commands.some((command) => command.parameterTypes.length > 0) || (statement.values ?? 0) > 0)
+    problems.push(`runs ${commands.length} commands, which take no bound values`);
+  return problems;
+}
+
+async function namesOfTypes(client: Client, descriptions: readonly Description[]): Promise<Map<number, string>> {
   const oids = new Set(descriptions.flatMap((description) => (description instanceof Error ? [] : description.columns.map((column) => column.typeOid))));
   const rows = await query(client, TYPE_NAMES, [[...oids]]);
   return new Map(rows.map((row) => [row.oid, row.name]));
