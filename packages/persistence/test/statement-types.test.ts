@@ -46,6 +46,7 @@ describe('every typed SQL statement against the migrated schema', () => {
   let scanned: Checked[];
   let fixtures: Checked[];
   let found: Statements;
+  let files: string[];
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'storage-statements-'));
@@ -54,7 +55,7 @@ describe('every typed SQL statement against the migrated schema', () => {
     client = new Client({ connectionString: server.url() });
     await client.connect();
     // One program, one connection: the sources and the fixture together, told apart by file.
-    const files = ts.sys.readDirectory(REPO_ROOT, ['.ts'], ['**/node_modules', '**/dist', '**/*.d.ts'], SCANNED);
+    files = ts.sys.readDirectory(REPO_ROOT, ['.ts'], ['**/node_modules', '**/dist', '**/*.d.ts'], SCANNED);
     found = findStatements([...files, FIXTURE]);
     const checked = await checkStatements(client, found);
     const fixture = path.relative(REPO_ROOT, FIXTURE);
@@ -78,6 +79,12 @@ describe('every typed SQL statement against the migrated schema', () => {
       return [...unlisted, ...checked.problems].map((problem) => `${at}: ${problem}`);
     });
     expect(failures).toEqual([]);
+  });
+
+  it('are all found: every file that calls sql has its statements found by the type checker', async () => {
+    const calling = await Promise.all(files.map(async (file) => (/\bsql(<|\()/.test(await readFile(file, 'utf8')) ? [path.relative(REPO_ROOT, file)] : [])));
+    const declaring = 'packages/persistence/src/sql.ts';
+    expect(new Set(scanned.map(fileOf))).toEqual(new Set(calling.flat().filter((file) => file !== declaring)));
   });
 
   it('list as unchecked only statements that are there', () => {
