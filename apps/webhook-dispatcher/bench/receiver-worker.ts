@@ -1,6 +1,7 @@
 /**
  * The bench's HTTPS receiver, in a worker thread of its own so that the producers' work does not delay the
- * arrival times. Answers 204 and posts each delivery's endpoint path, event id and arrival time (`wallClock`).
+ * arrival times. Answers 204 and posts each delivery's endpoint path, event id and arrival time (`wallClock`), and
+ * each TLS connection it accepts.
  */
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -19,4 +20,6 @@ const server = createServer({ key, cert, keepAliveTimeout: 60_000 }, (req, res) 
     res.end();
   });
 });
+// Counted so the bench shows that deliveries reuse their connections (keep-alive) rather than a handshake each.
+server.on('secureConnection', () => parentPort!.postMessage({ connection: true }));
 server.listen(0, '127.0.0.1', () => parentPort!.postMessage({ port: (server.address() as AddressInfo).port }));

@@ -23,10 +23,17 @@ export class Receiver {
   private readonly worker: Worker;
   private readonly seen = new Set<string>();
   duplicates = 0;
+  /** Deliveries received, each once. */
+  get deliveries(): number {
+    return this.seen.size;
+  }
+  /** TLS connections accepted: with keep-alive, a few per rate step rather than one per delivery. */
+  connections = 0;
 
   constructor(tls: { key: string; cert: string }, onDelivery: (eventId: string, at: number) => void) {
     this.worker = new Worker(path.join(__dirname, 'receiver-worker.js'), { workerData: { key: tls.key, cert: tls.cert } });
-    this.worker.on('message', (message: { path?: string; eventId?: string; at?: number }) => {
+    this.worker.on('message', (message: { path?: string; eventId?: string; at?: number; connection?: boolean }) => {
+      if (message.connection) this.connections += 1;
       if (message.eventId === undefined) return;
       const delivery = `${message.path} ${message.eventId}`;
       // A retried or redelivered message arrives again; at-least-once allows it, the table counts it.
