@@ -107,7 +107,9 @@ function foldList(checker: ts.TypeChecker, node: ts.Expression, scope: Scope): s
     return node.elements.reduce<string[][]>((lists, element) => lists.flatMap((list) => fold(checker, element, scope).map((text) => [...list, text])), [[]]);
   }
   if (ts.isCallExpression(node) && isObjectKeys(node.expression) && node.arguments.length === 1) {
-    return [constantObject(checker, node.arguments[0], node).properties.map((property) => propertyName(property.name as ts.PropertyName) ?? '')];
+    const keys = constantObject(checker, node.arguments[0], node).properties.map((property) => property.name && propertyName(property.name));
+    if (keys.some((key) => key === undefined)) throw unfoldable(node, 'keys of an object with computed or spread ones');
+    return [keys as string[]];
   }
   throw unfoldable(node, 'not a constant array');
 }
