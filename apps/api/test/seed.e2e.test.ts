@@ -354,6 +354,15 @@ describe('seed demo --yes after delinquency ran', () => {
       );
     }
 
+    // A notification sent since to one of the demo's leads, as the embedded notifier records it.
+    const [notification] = await query(
+      db,
+      sql<{ uuid: string }>(`INSERT INTO notifications (portfolio_uuid, lead_uuid, person_uuid, channel, recipient, subject, body)
+         SELECT l.portfolio_uuid, l.uuid, l.person_uuid, 'email', 'lead@example.com', 'Your unit', 'Reserved.' FROM leads l
+          WHERE l.portfolio_uuid = $1 ORDER BY l.uuid LIMIT 1 RETURNING uuid`),
+      [DEMO_PORTFOLIO_UUID],
+    );
+
     await seedDemo(db, { whenExists: 'replace', apiKey: KEY, dataDir, log: () => undefined });
 
     expect(await leftOn(seeded)).toEqual({ delinquencies: 0, suspensions: 0, auctions: 0, payments: 0 });
@@ -361,6 +370,7 @@ describe('seed demo --yes after delinquency ran', () => {
     expect(await query(db, sql('SELECT 1 FROM rental_records WHERE uuid = $1'), [opened])).toEqual([]);
     expect(await leftOn(opened)).toEqual({ delinquencies: 0, suspensions: 0, auctions: 0, payments: 0 });
     expect(await danglingReferences()).toEqual([]);
+    expect(await query(db, sql('SELECT 1 FROM notifications WHERE uuid = $1'), [notification.uuid])).toEqual([]);
     // The scheduler's runs went with the demo's facilities: the new demo's business day runs again.
     expect(
       await query(
