@@ -98,7 +98,7 @@ describe('every typed SQL statement against the migrated schema', () => {
     expect([...found.parsedValues.keys()].sort((a, b) => a - b)).toEqual(parsedByPg);
   });
 
-  it('report a wrong alias, a wrong type, a wrong count of values, what PostgreSQL refuses, and rows of several commands', async () => {
+  it('report a wrong alias, a wrong type, wrong values, what PostgreSQL refuses, and rows of several commands', async () => {
     const fixtureText = await readFile(FIXTURE, 'utf8');
     const nameOf = (checked: Checked): string => {
       const line = fixtureText.split('\n')[Number(/:(\d+)$/.exec(checked.statement.at)?.[1]) - 1];
@@ -120,6 +120,8 @@ describe('every typed SQL statement against the migrated schema', () => {
       BUILT_AT_RUN_TIME: ['its text is built at run time (table: not a constant)'],
       TWO_COMMANDS: [],
       ROWS_OF_TWO_COMMANDS: ['runs 2 commands, whose rows query does not answer, but its Row names x'],
+      NUMBER_FOR_UUID: ['its $1 is uuid, but its Values give number'],
+      ARRAY_FOR_JSON: ['its $1 is jsonb, but its Values give string[]'],
     });
   });
 });

@@ -15,8 +15,15 @@ export interface Checked {
   readonly problems: readonly string[];
 }
 
-const TYPE_NAMES = sql<{ oid: number; name: string }, [number[]]>(
-  'SELECT oid::int AS oid, format_type(oid, NULL) AS name FROM pg_type WHERE oid = ANY($1::oid[])',
+/** A type's name, and its category: A array, B boolean, D date and time, N numeric, S string, U json, uuid… */
+interface PgType {
+  oid: number;
+  name: string;
+  category: string;
+}
+
+const TYPES = sql<PgType, [number[]]>(
+  'SELECT oid::int AS oid, format_type(oid, NULL) AS name, typcategory AS category FROM pg_type WHERE oid = ANY($1::oid[])',
 );
 
 /**
@@ -30,7 +37,7 @@ export async function checkStatements(client: Client, found: Statements): Promis
   for (const { texts } of found.statements) {
     if (Array.isArray(texts)) for (const text of texts) if (!described.has(text)) described.set(text, await describeCommands(client, text));
   }
-  const typeNames = await namesOfTypes(client, [...described.values()].flat());
+  const typeNames = await typesOf(client, [...described.values()].flat());
   return found.statements.map((statement) => {
     const { texts } = statement;
     if (!Array.isArray(texts)) return { statement, uncheckable: `its text is built at run time (${(texts as Error).message})`, problems: [] };
@@ -62,18 +69,22 @@ function compareCommands(statement: FoundStatement, commands: readonly Statement
   const problems: string[] = [];
   if (statement.row.kind === 'properties')
     problems.push(`runs ${commands.length} commands, whose rows query does not answer, but its Row names ${[...statement.row.properties.keys()].join(', ')}`);
-  if (commands.some((command) => command.parameterTypes.length > 0) || (statement.values ?? 0) > 0)
+  if (commands.some((command) => command.parameterTypes.length > 0) || (statement.values?.length ?? 0) > 0)
     problems.push(`runs ${commands.length} commands, which take no bound values`);
   return problems;
 }
 
-async function namesOfTypes(client: Client, descriptions: readonly Description[]): Promise<Map<number, string>> {
-  const oids = new Set(descriptions.flatMap((description) => (description instanceof Error ? [] : description.columns.map((column) => column.typeOid))));
-  const rows = await query(client, TYPE_NAMES, [[...oids]]);
-  return new Map(rows.map((row) => [row.oid, row.name]));
+async function typesOf(client: Client, descriptions: readonly Description[]): Promise<Map<number, PgType>> {
+  const oids = new Set(
+    descriptions.flatMap((description) =>
+      description instanceof Error ? [] : [...description.parameterTypes, ...description.columns.map((column) => column.typeOid)],
+    ),
+  );
+  const rows = await query(client, TYPES, [[...oids]]);
+  return new Map(rows.map((row) => [row.oid, row]));
 }
 
-function compare(found: Statements, statement: FoundStatement, description: StatementDescription, typeNames: ReadonlyMap<number, string>): string[] {
+function compare(found: Statements, statement: FoundStatement, description: StatementDescription, typeNames: ReadonlyMap<number, PgType>): string[] {
   const { checker, parsedValues } = found;
   const problems: string[] = [];
   const { row, values } = statement;
@@ -92,15 +103,21 @@ function compare(found: Statements, statement: FoundStatement, description: Stat
       const claimed = row.properties.get(column.name);
       const parsed = parsedValues.get(column.typeOid) ?? checker.getStringType();
       if (claimed !== undefined && !compatible(checker, claimed, parsed)) {
-        const typeName = typeNames.get(column.typeOid) ?? `oid ${column.typeOid}`;
+        const typeName = typeNames.get(column.typeOid)?.name ?? `oid ${column.typeOid}`;
         problems.push(
           `${column.name} is ${typeName}, which node-pg answers as ${checker.typeToString(parsed)}, but its Row says ${checker.typeToString(claimed)}`,
         );
       }
     }
   }
-  if (values !== undefined && values !== description.parameterTypes.length) {
-    problems.push(`its Values has ${values} elements, PostgreSQL finds ${description.parameterTypes.length} parameters`);
+  if (values !== undefined && values.length !== description.parameterTypes.length) {
+    problems.push(`its Values has ${values.length} elements, PostgreSQL finds ${description.parameterTypes.length} parameters`);
+  } else if (values !== undefined) {
+    values.forEach((value, index) => {
+      const oid = description.parameterTypes[index];
+      const type = typeNames.get(oid) ?? { oid, name: `oid ${oid}`, category: 'X' };
+      if (!bindable(found, value, type)) problems.push(`its $${index + 1} is ${type.name}, but its Values give ${checker.typeToString(value)}`);
+    });
   }
   return problems;
 }
@@ -110,4 +127,27 @@ function compatible(checker: ts.TypeChecker, claimed: ts.Type, parsed: ts.Type):
   const nonNull = checker.getNonNullableType(claimed);
   if (nonNull.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) || parsed.flags & ts.TypeFlags.Unknown) return true;
   return checker.isTypeAssignableTo(nonNull, parsed);
+}
+
+const JSON_TYPES = new Set([114, 3802]);
+const BYTEA = 17;
+
+/**
+ * Whether a value of this type, as pg sends it (text: a Date as a timestamp, an array as an array literal, another
+ * object as JSON), is one PostgreSQL reads as the parameter's type. A string goes anywhere (PostgreSQL parses it).
+ */
+function bindable(found: Statements, value: ts.Type, parameter: PgType): boolean {
+  const { checker, parsedValues } = found;
+  const nonNull = checker.getNonNullableType(value);
+  if (nonNull.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) return true;
+  if (nonNull.isUnion()) return nonNull.types.every((member) => bindable(found, member, parameter));
+  const is = (target: ts.Type | undefined) => target !== undefined && checker.isTypeAssignableTo(nonNull, target);
+  const json = JSON_TYPES.has(parameter.oid);
+  if (is(checker.getStringType())) return true;
+  if (is(checker.getNumberType())) return parameter.category === 'N' || json || parameter.category === 'S';
+  if (is(checker.getBooleanType())) return parameter.category === 'B' || json || parameter.category === 'S';
+  if (is(parsedValues.get(1184))) return parameter.category === 'D' || parameter.category === 'S';
+  if (is(parsedValues.get(BYTEA))) return parameter.oid === BYTEA;
+  if (checker.isArrayType(nonNull) || checker.isTupleType(nonNull)) return parameter.category === 'A';
+  return json;
 }

@@ -16,8 +16,8 @@ export interface FoundStatement {
   /** The call's first argument as written, whitespace collapsed: how the list of unfoldable statements names it. */
   readonly source: string;
   readonly row: RowClaim;
-  /** The `Values` tuple's length, or undefined when the statement gives no tuple. */
-  readonly values: number | undefined;
+  /** The `Values` tuple's element types, or undefined when the statement gives no tuple of a fixed length. */
+  readonly values: readonly ts.Type[] | undefined;
   readonly texts: readonly string[] | Unfoldable;
 }
 
@@ -86,7 +86,7 @@ function statementOf(checker: ts.TypeChecker, sourceFile: ts.SourceFile, call: t
     at: `${path.relative(REPO_ROOT, sourceFile.fileName)}:${line + 1}`,
     source: textArgument.getText().replace(/\s+/g, ' '),
     row: rowClaim(checker, row, call),
-    values: tupleLength(checker, values),
+    values: tupleElements(checker, values),
     texts: texts(checker, textArgument),
   };
 }
@@ -108,8 +108,8 @@ function rowClaim(checker: ts.TypeChecker, row: ts.Type, at: ts.Node): RowClaim 
   return { kind: 'properties', properties: new Map(properties) };
 }
 
-function tupleLength(checker: ts.TypeChecker, values: ts.Type): number | undefined {
+function tupleElements(checker: ts.TypeChecker, values: ts.Type): readonly ts.Type[] | undefined {
   if (!checker.isTupleType(values)) return undefined;
   const tuple = (values as ts.TypeReference).target as ts.TupleType;
-  return tuple.hasRestElement || tuple.minLength !== tuple.fixedLength ? undefined : tuple.fixedLength;
+  return tuple.hasRestElement || tuple.minLength !== tuple.fixedLength ? undefined : checker.getTypeArguments(values as ts.TypeReference);
 }
