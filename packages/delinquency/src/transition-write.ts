@@ -106,8 +106,8 @@ export interface TransitionWriteArguments {
   keys: (string | null)[];
   types: string[];
   eventIds: string[];
-  /** The envelopes, as JSON texts. */
-  envelopes: string[];
+  /** The envelopes, as one JSON array: no array literal to escape, element by element (as billing passes its events). */
+  envelopes: string;
   stateVersion: string | null;
   writtenOffInPennies: number;
 }
@@ -131,7 +131,7 @@ const PARAMETER_TYPES: { readonly [K in keyof TransitionWriteArguments]: string 
   keys: 'text[]',
   types: 'text[]',
   eventIds: 'text[]',
-  envelopes: 'text[]',
+  envelopes: 'jsonb',
   stateVersion: 'text',
   writtenOffInPennies: 'integer',
 };
@@ -195,7 +195,8 @@ WITH unchanged AS (
 ), events AS (
   ${outboxInsertSql(
     `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
-        FROM unnest(${param('topics')}, ${param('keys')}, ${param('types')}, ${param('eventIds')}, ${param('envelopes')}::jsonb[])
+        FROM ROWS FROM (unnest(${param('topics')}), unnest(${param('keys')}), unnest(${param('types')}), unnest(${param('eventIds')}),
+                        jsonb_array_elements(${param('envelopes')}))
              WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
        WHERE EXISTS (SELECT FROM unchanged) ORDER BY u.ord) AS e`,
     param('source'),
@@ -309,7 +310,7 @@ export function transitionWrite(input: TransitionInput): TransitionWrite {
       keys: envelopes.map((envelope) => envelope.key),
       types: envelopes.map((envelope) => envelope.type),
       eventIds: envelopes.map((envelope) => envelope.eventId),
-      envelopes: envelopes.map((envelope) => JSON.stringify(envelope)),
+      envelopes: JSON.stringify(envelopes),
       stateVersion: input.stateVersion,
       writtenOffInPennies: writeOff === null ? 0 : -writeOff.amountInPennies,
     },

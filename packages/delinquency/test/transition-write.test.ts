@@ -57,7 +57,7 @@ function input(rental: LockedRental, rest: Pick<TransitionInput, 'transition'> &
   return { rental, pendingAuction: null, context: contextOf(rental), source: 'test', stateVersion: null, ...rest };
 }
 
-const payloads = (envelopes: string[]) => envelopes.map((envelope) => (JSON.parse(envelope) as { payload: Record<string, unknown> }).payload);
+const payloads = (envelopes: string) => (JSON.parse(envelopes) as { payload: Record<string, unknown> }[]).map((envelope) => envelope.payload);
 
 describe('transitionWrite', () => {
   it('writes off what is owed through the ledger, cancels the pending auction first and restores the gate code', () => {
