@@ -29,7 +29,6 @@ const UNCHECKED: readonly { file: string; source: RegExp; why: string }[] = [
   { file: 'apps/api/src/seed/demo-shoppers.ts', source: /\(\$\{columns\}\)/, why: 'the columns the demo rows have' },
   { file: 'apps/api/src/seed/scale-seed.ts', source: /^statement$|\$\{id\(|^coverageHistory\(/, why: 'values inlined, checked by the CLI' },
   { file: 'packages/testing/src/test-server.ts', source: /^text$/, why: "the test's own administration statements" },
-  { file: 'packages/testing/src/parents.ts', source: /^text$/, why: 'a list of parent rows' },
   { file: 'apps/delinquency-scheduler/bench/scale-dataset.ts', source: /^`INSERT .*bench_uuid\(/, why: 'bench_uuid() is created by the bench as it runs' },
   { file: 'apps/delinquency-scheduler/bench/business-day.ts', source: /DATABASE (IF EXISTS )?\$\{name\}/, why: 'a scratch database per size' },
 ];

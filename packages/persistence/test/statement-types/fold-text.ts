@@ -16,8 +16,8 @@ type Scope = ReadonlyMap<ts.Symbol, Binding>;
 /**
  * Every text a statement's first argument can be, folded from the source: literals and templates, `+` (of numbers
  * too), constants (imported too), `OBJECT.key`, `[…].join(…)` and `.indexOf(…)` (of `Object.keys` too), both branches
- * of a conditional, and calls of functions whose body is one returned expression, their parameters bound to the
- * call's arguments. Anything else (a value only known at run time) throws `Unfoldable` naming the expression.
+ * of a conditional, every item a loop variable takes from a constant array, and calls of functions whose body is one
+ * returned expression, their parameters bound to the call's arguments. Anything else (a value only known at run time) throws `Unfoldable` naming the expression.
  */
 export function foldText(checker: ts.TypeChecker, expression: ts.Expression): string[] {
   return fold(checker, expression, new Map());
@@ -56,8 +56,34 @@ function foldIdentifier(checker: ts.TypeChecker, node: ts.Identifier, scope: Sco
     return fold(checker, binding.argument, binding.scope);
   }
   const initializer = constantInitializer(symbol);
-  if (initializer === undefined) throw unfoldable(node, 'not a constant');
-  return fold(checker, initializer, scope);
+  if (initializer !== undefined) return fold(checker, initializer, scope);
+  const taken = symbol?.valueDeclaration && loopItems(checker, symbol.valueDeclaration);
+  if (taken === undefined) throw unfoldable(node, 'not a constant');
+  return variants(
+    taken.flatMap((item) => fold(checker, item, scope)),
+    node,
+  );
+}
+
+/**
+ * What a loop variable takes, `x` of `for (const x of LIST)` or of `for (const [x, …] of LIST)`, when LIST is a
+ * constant array literal (of array literals): each item, or each item's element at x's place.
+ */
+function loopItems(checker: ts.TypeChecker, declaration: ts.Declaration): ts.Expression[] | undefined {
+  const place = ts.isBindingElement(declaration) && ts.isArrayBindingPattern(declaration.parent) ? declaration.parent.elements.indexOf(declaration) : undefined;
+  const variable = place === undefined ? declaration : declaration.parent.parent;
+  const loop = ts.isVariableDeclaration(variable) && ts.isVariableDeclarationList(variable.parent) ? variable.parent.parent : undefined;
+  if (loop === undefined || !ts.isForOfStatement(loop)) return undefined;
+  const items = arrayLiteral(checker, loop.expression)?.elements;
+  const taken = items?.map((item) => (place === undefined ? item : ts.isArrayLiteralExpression(item) ? item.elements[place] : undefined));
+  const isItem = (item: ts.Expression | undefined): item is ts.Expression => item !== undefined && !ts.isSpreadElement(item) && !ts.isOmittedExpression(item);
+  return taken?.every(isItem) ? taken.filter(isItem) : undefined;
+}
+
+function arrayLiteral(checker: ts.TypeChecker, node: ts.Expression): ts.ArrayLiteralExpression | undefined {
+  const initializer = ts.isIdentifier(node) ? constantInitializer(resolve(checker, checker.getSymbolAtLocation(node))) : node;
+  const bare = initializer && (ts.isAsExpression(initializer) || ts.isSatisfiesExpression(initializer)) ? initializer.expression : initializer;
+  return bare && ts.isArrayLiteralExpression(bare) && !bare.elements.some(ts.isSpreadElement) ? bare : undefined;
 }
 
 function foldCall(checker: ts.TypeChecker, node: ts.CallExpression, scope: Scope): string[] {
