@@ -19,12 +19,13 @@ beforeAll(async () => {
     await setUnitStatus(m, parents.unitUuid, 'vacant');
     await saveUnit(m, parents.facilityUuid, otherUnit, { unitGroupUuid: parents.unitGroupUuid, name: 'T-2', floor: '1' });
   });
-  await query(db, sql(`INSERT INTO leads (uuid, portfolio_uuid, facility_uuid, person_uuid, is_for_business) VALUES ($1, $2, $3, $4, false)`), [
-    lead,
-    parents.portfolioUuid,
-    parents.facilityUuid,
-    parents.personUuid,
-  ]);
+  await query(
+    db,
+    sql(
+      `INSERT INTO leads (uuid, portfolio_uuid, facility_uuid, person_uuid, is_for_business) VALUES ($1, $2, $3, $4, false) -- owner-bypass: the api's lead, which no package can create`,
+    ),
+    [lead, parents.portfolioUuid, parents.facilityUuid, parents.personUuid],
+  );
 });
 afterAll(async () => {
   await db.destroy();

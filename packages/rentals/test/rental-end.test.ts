@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { postEntries } from '@storage/rental-ledger';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
-import { repriceUnitGroup, saveUnit, saveUnitGroup } from '@storage/unit-occupancy';
+import { saveUnit, saveUnitGroup, setUnitStatus } from '@storage/unit-occupancy';
 import { endRental, importRentals } from '../src';
 
 let database: TestDatabase;
@@ -28,18 +28,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'rentals-test' }).initialize();
   others = await insertRentalParents(db);
-  await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`), [ids.portfolio]);
-  await query(
-    db,
-    sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
-     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`),
-    [ids.facility, ids.portfolio],
-  );
-  await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`), [
-    ids.plan,
-    ids.portfolio,
-    JSON.stringify(BANDS),
-  ]);
+  // The portfolio, its facility and the occupancy-banded rate plan, as packages/testing's parent rows.
+  await insertRentalParents(db, { portfolioUuid: ids.portfolio, facilityUuid: ids.facility, ratePlanUuid: ids.plan }, { occupancyBands: BANDS });
   // The unit group and its vacant units, as their owner writes them.
   await db.transaction(async (m) => {
     const group = {
@@ -133,12 +123,9 @@ describe('endRental', () => {
   }
 
   it('ends the rental, its services, coverage and gate code, and frees and reprices the unit, touching no other rental', async () => {
-    await query(
-      db,
-      sql(`UPDATE units SET status = CASE WHEN uuid = ANY($1::uuid[]) THEN 'occupied'::unit_status ELSE 'vacant' END WHERE unit_group_uuid = $2`),
-      [ids.units.slice(0, 2), ids.group],
-    );
-    await db.transaction((manager) => repriceUnitGroup(manager, ids.group));
+    await db.transaction(async (manager) => {
+      for (const [index, unit] of ids.units.entries()) await setUnitStatus(manager, unit, index < 2 ? 'occupied' : 'vacant');
+    });
     expect(await storedRates()).toEqual({ street: 11000, web: 9450 });
     const neighbour = await rentalOn(ids.units[0], '111111');
     const leaving = await rentalOn(ids.units[1], '222222');

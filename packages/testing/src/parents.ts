@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { query, sql, type Queryable } from '@storage/persistence';
 
+/** A rate plan's band: the adjustments of its rates while the unit group's occupancy is in the range. */
+export interface OccupancyBand {
+  minOccupancyPercent: number;
+  maxOccupancyPercent: number;
+  streetAdjustmentPercent: number;
+  webAdjustmentPercent: number;
+}
+
 /** The rows a rental (and its services, promotions, coverage) refers to, all of one portfolio. */
 export interface RentalParents {
   portfolioUuid: string;
@@ -20,9 +28,14 @@ export interface RentalParents {
 /**
  * Inserts a portfolio with one of each row a rental refers to, parents first, so tests that need a rental but not
  * its surroundings satisfy the foreign keys. Rentals may share the unit and the person: nothing makes them unique.
- * `uuids` picks given ids (a test's fixed item type), the rest are random.
+ * `uuids` picks given ids (a test's fixed item type), the rest are random; `occupancyBands` the rate plan's bands
+ * (none: a flat plan), for tests of the rates occupancy sets.
  */
-export async function insertRentalParents(db: Queryable, uuids: Partial<RentalParents> = {}): Promise<RentalParents> {
+export async function insertRentalParents(
+  db: Queryable,
+  uuids: Partial<RentalParents> = {},
+  { occupancyBands = [] }: { occupancyBands?: readonly OccupancyBand[] } = {},
+): Promise<RentalParents> {
   const p: RentalParents = {
     portfolioUuid: randomUUID(),
     portfolioId: `pf-${randomUUID().slice(0, 8)}`,
@@ -50,7 +63,10 @@ export async function insertRentalParents(db: Queryable, uuids: Partial<RentalPa
       `INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`,
       [p.sizeAndTypeGroupUuid, p.facilityUuid, p.unitTypeUuid],
     ],
-    [`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Flat', '[]')`, [p.ratePlanUuid, p.portfolioUuid]],
+    [
+      `INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Test plan', $3)`,
+      [p.ratePlanUuid, p.portfolioUuid, JSON.stringify(occupancyBands)],
+    ],
     [
       `INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
                                 base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)

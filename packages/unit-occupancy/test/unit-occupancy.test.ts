@@ -26,18 +26,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'unit-occupancy-test' }).initialize();
   others = await insertRentalParents(db);
-  await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`), [ids.portfolio]);
-  await query(
-    db,
-    sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
-     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`),
-    [ids.facility, ids.portfolio],
-  );
-  await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`), [
-    ids.plan,
-    ids.portfolio,
-    JSON.stringify(BANDS),
-  ]);
+  // The portfolio, its facility and the occupancy-banded rate plan, as packages/testing's parent rows.
+  await insertRentalParents(db, { portfolioUuid: ids.portfolio, facilityUuid: ids.facility, ratePlanUuid: ids.plan }, { occupancyBands: BANDS });
   await query(
     db,
     sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
