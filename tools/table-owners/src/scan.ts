@@ -16,8 +16,15 @@ export interface Violation {
   writer: string;
 }
 
-/** Source trees scanned, relative to the repository root: every workspace's `src`. */
+/** Trees scanned, relative to the repository root: every workspace's `src` and `test`. */
 const WORKSPACE_GROUPS = ['apps', 'packages', 'tools'];
+const SCANNED_DIRS = ['src', 'test'];
+
+/**
+ * A test's write outside its workspace's tables states why in the statement itself (`-- owner-bypass: <why>`): a
+ * deliberate corruption, or a state no owner produces. Only tests may; `git grep owner-bypass` lists them all.
+ */
+const BYPASS = /--\s*owner-bypass:\s*\S/;
 
 /** Whether a repository-relative file is left out of the scan, and why (docs/ARCHITECTURE.md lists the same). */
 export type Exemption = { path: RegExp; why: string };
@@ -25,21 +32,26 @@ export type Exemption = { path: RegExp; why: string };
 /** `updated_at` is bumped by whoever writes any column of a row, so it belongs to every column owner. */
 const SHARED_COLUMNS = new Set(['updated_at']);
 
-/** Every write in the repository's workspace sources outside its owner. */
+/** Every write in the repository's workspace sources and tests outside its owner (a test's bypass stated, not). */
 export function findViolations(root: string, ownership: Ownership, exemptions: readonly Exemption[]): Violation[] {
   return sourceFiles(root)
     .filter((file) => !exemptions.some((e) => e.path.test(file)))
     .flatMap((file) => violationsIn(file, readFileSync(join(root, file), 'utf8'), ownership));
 }
 
-/** The violations of one file (`file` repository-relative: its first two segments name the writing workspace). */
+/**
+ * The violations of one file (`file` repository-relative: its first two segments name the writing workspace, its
+ * third whether it is a test, which may state a bypass).
+ */
 export function violationsIn(file: string, source: string, ownership: Ownership): Violation[] {
-  const writer = file.split('/').slice(0, 2).join('/');
-  const temporary = temporaryTables(source);
+  const [group, workspace, dir] = file.split('/');
+  const writer = `${group}/${workspace}`;
+  const created = createdTables(source);
   const violations: Violation[] = [];
   for (const literal of stringLiterals(file, source)) {
+    if (dir === 'test' && BYPASS.test(literal.text)) continue;
     for (const write of findWrites(literal.text, ownership.writingFunctions)) {
-      if (temporary.has(write.table)) continue;
+      if (created.has(write.table)) continue;
       const { owners, split } = ownersOf(write, ownership);
       if (!split && owners.includes(writer)) continue;
       const line = literal.line + (literal.text.slice(0, write.offset).match(/\n/g)?.length ?? 0);
@@ -65,13 +77,15 @@ function ownersOf(write: SqlWrite, ownership: Ownership): { owners: string[]; sp
   return { owners: [...owners].sort(), split: owners.size > 1 };
 }
 
-/** Tables the file creates for its own session (`CREATE TEMP TABLE`): nobody else's. */
-function temporaryTables(source: string): Set<string> {
-  return new Set([...source.matchAll(/CREATE\s+TEMP(?:ORARY)?\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/g)].map((m) => m[1]));
+/** Tables the file creates (`CREATE TEMP TABLE`, a test's own `CREATE TABLE`): nobody else's. */
+function createdTables(source: string): Set<string> {
+  return new Set([...source.matchAll(/CREATE\s+(?:(?:TEMP|TEMPORARY|UNLOGGED)\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/g)].map((m) => m[1]));
 }
 
 function sourceFiles(root: string): string[] {
-  return WORKSPACE_GROUPS.flatMap((group) => subdirectories(join(root, group)).flatMap((workspace) => typeScriptFiles(join(root, group, workspace, 'src'))))
+  return WORKSPACE_GROUPS.flatMap((group) =>
+    subdirectories(join(root, group)).flatMap((workspace) => SCANNED_DIRS.flatMap((dir) => typeScriptFiles(join(root, group, workspace, dir)))),
+  )
     .map((path) => relative(root, path))
     .sort();
 }

@@ -1,23 +1,124 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findViolations, parseOwnership, type Exemption } from '../src';
+import { findViolations, parseOwnership, type Exemption, type Violation } from '../src';
 
 // The CI check: no SQL in apps/*/src, packages/*/src or tools/*/src writes a table (or a column) outside the owner
-// docs/ARCHITECTURE.md names in "Who writes each table".
+// docs/ARCHITECTURE.md names in "Who writes each table"; a test under a workspace's test/ writes its workspace's
+// tables, and any other table only with the bypass stated in the statement (`-- owner-bypass: <why>`).
 const ROOT = join(__dirname, '../../..');
 
-/** Not scanned (docs/ARCHITECTURE.md says the same). Tests' own fixtures live under test/, which is not scanned either. */
+/** Not scanned (docs/ARCHITECTURE.md says the same). */
 const EXEMPT: Exemption[] = [
   { path: /^packages\/persistence\/src\/migrations\//, why: 'migrations change schema and data of every table, in order' },
   { path: /^packages\/persistence\/src\/upsert-owned-row\.ts$/, why: 'writes the table its caller names: the owners call it with their own' },
-  { path: /^packages\/testing\/src\//, why: 'the test support package: the parent rows fixtures need' },
+  {
+    path: /^packages\/testing\/src\//,
+    why:
+      'the test support package: the parent rows fixtures need (portfolios, facilities and catalog of apps/api, which packages cannot ' +
+      'depend on; unit groups and units of packages/unit-occupancy, whose tests depend on @storage/testing: a workspace cycle)',
+  },
+  { path: /^tools\/table-owners\/test\//, why: "the check's own samples: SQL of made-up tables, written to be found" },
 ];
+
+/**
+ * Tests' writes still outside their owner, by file and table, in the workspaces whose fixtures are yet to go
+ * through the owners (issue 15). This list only shrinks: the check fails on a write not listed here, and on an entry
+ * that no longer matches a write (remove it).
+ */
+const KNOWN: readonly (readonly [file: string, table: string])[] = [
+  ['apps/api/test/lifecycle/lease-signing.e2e.test.ts', 'units'],
+  ['apps/api/test/seed.e2e.test.ts', 'delinquency_runs'],
+  ['apps/api/test/support/ledger.ts', 'rental_ledger_entries'],
+  ['apps/api/test/support/ledger.ts', 'rental_records'],
+  ['apps/api/test/unit-group-occupancy.test.ts', 'rental_records'],
+  ['apps/api/test/unit-group-occupancy.test.ts', 'unit_groups'],
+  ['apps/api/test/unit-group-occupancy.test.ts', 'units'],
+  ['apps/api/test/webhooks.e2e.test.ts', 'webhook_endpoints'],
+  ['apps/delinquency-scheduler/test/e2e/autopay.test.ts', 'rental_records'],
+  ['apps/delinquency-scheduler/test/e2e/autopay.test.ts', 'rental_ledger_entries'],
+  ['apps/delinquency-scheduler/test/e2e/catch-up-and-replicas.test.ts', 'outbox'],
+  ['apps/delinquency-scheduler/test/e2e/operator-actions.test.ts', 'coverages'],
+  ['apps/delinquency-scheduler/test/e2e/operator-actions.test.ts', 'coverage_enrollments'],
+  ['apps/delinquency-scheduler/test/e2e/run-failures.test.ts', 'rental_records'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'portfolios'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'facilities'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'unit_types'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'size_and_type_groups'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'rate_plans'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'unit_groups'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'amenities'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'unit_group_amenities'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'units'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'persons'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'rental_records'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'gate_codes'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'item_types'],
+  ['apps/delinquency-scheduler/test/support/fixtures.ts', 'rental_services'],
+  ['apps/webhook-dispatcher/test/delivery-ssrf.test.ts', 'webhook_endpoints'],
+  ['apps/webhook-dispatcher/test/delivery.test.ts', 'webhook_endpoints'],
+  ['apps/webhook-dispatcher/test/dispatcher.e2e.test.ts', 'api_keys'],
+  ['apps/webhook-dispatcher/test/dispatcher.e2e.test.ts', 'webhook_endpoints'],
+  ['apps/webhook-dispatcher/test/endpoint-secrets.test.ts', 'webhook_endpoints'],
+  ['apps/webhook-dispatcher/test/portal-scope-walk.test.ts', 'api_keys'],
+  ['apps/webhook-dispatcher/test/portal-scope-walk.test.ts', 'portfolios'],
+  ['apps/webhook-dispatcher/test/portal-scope-walk.test.ts', 'webhook_endpoints'],
+  ['apps/webhook-dispatcher/test/portal-security.test.ts', 'portfolios'],
+  ['apps/webhook-dispatcher/test/portal-security.test.ts', 'api_keys'],
+  ['apps/webhook-dispatcher/test/portal-security.test.ts', 'webhook_endpoints'],
+  ['apps/webhook-dispatcher/test/support/endpoints.ts', 'webhook_endpoints'],
+  ['packages/persistence/test/fixtures/statement-types/statements.ts', 'portfolios'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'portfolios'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'facilities'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'unit_types'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'size_and_type_groups'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'rate_plans'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'unit_groups'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'units'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'persons'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'rental_records'],
+  ['packages/persistence/test/foreign-keys.test.ts', 'gate_codes'],
+  ['packages/rental-ledger/test/billing.test.ts', 'rental_records'],
+  ['packages/rental-ledger/test/billing.test.ts', 'rental_services'],
+  ['packages/rental-ledger/test/billing.test.ts', 'rental_promotions'],
+  ['packages/rental-ledger/test/billing.test.ts', 'rental_rent_changes'],
+  ['packages/rental-ledger/test/rental-ledger.test.ts', 'rental_records'],
+  ['packages/rental-ledger/test/rental-ledger.test.ts', 'delinquencies'],
+  ['packages/rental-events/test/rental-events.test.ts', 'amenities'],
+  ['packages/rental-events/test/rental-events.test.ts', 'facilities'],
+  ['packages/rental-events/test/rental-events.test.ts', 'item_types'],
+  ['packages/rental-events/test/rental-events.test.ts', 'persons'],
+  ['packages/rental-events/test/rental-events.test.ts', 'portfolios'],
+  ['packages/rental-events/test/rental-events.test.ts', 'promotions'],
+  ['packages/rental-events/test/rental-events.test.ts', 'rate_plans'],
+  ['packages/rental-events/test/rental-events.test.ts', 'rental_promotions'],
+  ['packages/rental-events/test/rental-events.test.ts', 'rental_records'],
+  ['packages/rental-events/test/rental-events.test.ts', 'rental_services'],
+  ['packages/rental-events/test/rental-events.test.ts', 'size_and_type_groups'],
+  ['packages/rental-events/test/rental-events.test.ts', 'unit_group_amenities'],
+  ['packages/rental-events/test/rental-events.test.ts', 'unit_groups'],
+  ['packages/rental-events/test/rental-events.test.ts', 'unit_types'],
+  ['packages/rental-events/test/rental-events.test.ts', 'units'],
+  ['tools/cli/test/help.test.ts', 'consumer_offsets'],
+];
+
+const key = (v: Pick<Violation, 'file' | 'table'>) => `${v.file} ${v.table}`;
 
 describe('who writes each table', () => {
   const ownership = parseOwnership(readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8'));
   const violations = findViolations(ROOT, ownership, EXEMPT);
 
-  it('no table is written outside its owner', () => {
-    expect(violations.map((v) => `${v.file}:${v.line} writes ${v.table}, owned by ${v.owner}`)).toEqual([]);
+  it('no table is written outside its owner, but for the known violations of tests', () => {
+    const known = new Set(KNOWN.map(([file, table]) => key({ file, table })));
+    const unknown = violations.filter((v) => !known.has(key(v)));
+    expect(unknown.map((v) => `${v.file}:${v.line} writes ${v.table}, owned by ${v.owner}`)).toEqual([]);
+  });
+
+  it('every known violation still exists (a fixed one leaves the list)', () => {
+    const found = new Set(violations.map(key));
+    expect(KNOWN.filter(([file, table]) => !found.has(key({ file, table })))).toEqual([]);
+  });
+
+  it('the known violations are tests only', () => {
+    expect(KNOWN.filter(([file]) => file.split('/')[2] !== 'test')).toEqual([]);
   });
 });
