@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
-import { checkPortalToken, DEVELOPMENT_PORTAL_TOKEN_SECRET, GENERATED_SECRET_KEY_FILE, openSecretKeyring } from '@storage/webhooks';
+import { checkPortalToken, DEVELOPMENT_PORTAL_TOKEN_SECRET, GENERATED_SECRET_KEY_FILE, openSecretKeyring, removeSubscription } from '@storage/webhooks';
 import { expectProblem, id, startTestApi, UUID, type TestApi } from './support/test-api';
 import { hashApiKey } from '../src/auth/api-key';
 import { query, sql } from '@storage/persistence';
@@ -14,8 +14,9 @@ beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => api.close());
+// Each test starts without subscriptions, removed as operation 18 removes one.
 beforeEach(async () => {
-  await query(api.db, sql('DELETE FROM webhook_endpoints'));
+  for (const { id } of await query(api.db, sql<{ id: string }>('SELECT id FROM webhook_endpoints'))) await removeSubscription(api.db, id);
 });
 
 const create = (overrides: Record<string, unknown> = {}, key?: string) =>

@@ -2,6 +2,7 @@ import { id } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { leadWithLease, outboxLifecycleEvents, rentalOf, signingPath } from '../support/lifecycle-flow';
 import { query, sql } from '@storage/persistence';
+import { setUnitStatus } from '@storage/unit-occupancy';
 
 let api: LifecycleApi;
 beforeAll(async () => {
@@ -67,12 +68,15 @@ describe('lease page', () => {
     const group = id('unit-group:downtown:10x20:1');
     const first = await leadWithLease(api, group, { firstName: 'Dora', lastName: 'Race' });
     const second = await leadWithLease(api, group, { firstName: 'Eli', lastName: 'Race' });
-    await query(
+    // Every vacant unit but the last is let, as their owner lets units.
+    const vacantUnits = await query(
       api.db,
-      sql(`UPDATE units SET status = 'occupied' WHERE unit_group_uuid = $1 AND status = 'vacant'
-          AND uuid <> (SELECT uuid FROM units WHERE unit_group_uuid = $1 AND status = 'vacant' ORDER BY name DESC LIMIT 1)`),
+      sql<{ uuid: string }>(`SELECT uuid FROM units WHERE unit_group_uuid = $1 AND status = 'vacant' ORDER BY name DESC`),
       [group],
     );
+    await api.db.transaction(async (manager) => {
+      for (const { uuid } of vacantUnits.slice(1)) await setUnitStatus(manager, uuid, 'occupied');
+    });
 
     const replies = await Promise.all([api.postForm(signingPath(first.link), AGREE), api.postForm(signingPath(second.link), AGREE)]);
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 409]);

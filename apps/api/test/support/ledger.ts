@@ -12,8 +12,18 @@ import { query, sql } from '@storage/persistence';
 export async function owe(db: DataSource, rentalRecordUuid: string, amountInPennies: number, dueOn: CalendarDate): Promise<void> {
   await db.transaction(async (manager) => {
     await query(manager, sql(`SET LOCAL session_replication_role = replica`));
-    await query(manager, sql('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1'), [rentalRecordUuid]);
-    await query(manager, sql('UPDATE rental_records SET balance_in_pennies = 0, oldest_open_due_on = NULL WHERE uuid = $1'), [rentalRecordUuid]);
+    await query(
+      manager,
+      sql('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1 -- owner-bypass: the ledger starts over, which its append-only owner refuses'),
+      [rentalRecordUuid],
+    );
+    await query(
+      manager,
+      sql(
+        "UPDATE rental_records SET balance_in_pennies = 0, oldest_open_due_on = NULL WHERE uuid = $1 -- owner-bypass: what the ledger's trigger keeps, for the cleared ledger",
+      ),
+      [rentalRecordUuid],
+    );
     await query(manager, sql(`SET LOCAL session_replication_role = origin`));
     await postEntries(manager, rentalRecordUuid, [{ kind: 'RENT', description: 'Rent', amountInPennies, postedOn: dueOn, dueOn }]);
   });
