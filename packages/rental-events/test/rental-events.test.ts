@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { postEntries } from '@storage/rental-ledger';
-import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { endRental, importRentals, type ExistingRental, type ExistingService } from '@storage/rentals';
+import { createTestDatabase, insertRentalParents, type TestDatabase } from '@storage/testing';
+import { saveUnit, saveUnitGroup } from '@storage/unit-occupancy';
 import { loadRentalEventContext, rentalEnvelope } from '../src';
 
 let database: TestDatabase;
@@ -30,58 +32,102 @@ const ids = {
 beforeAll(async () => {
   database = await createTestDatabase();
   db = await createDataSource({ url: database.url, applicationName: 'rental-events-test' }).initialize();
-  await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, 'acme', 'Acme')`), [ids.portfolio]);
-  await query(
-    db,
-    sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
-     VALUES ($1, $2, 'F', '1 Main', 'Austin', 'TX', '78701', '5125550100', '{}', 'America/Chicago')`),
-    [ids.facility, ids.portfolio],
-  );
-  await query(db, sql(`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Standard')`), [ids.unitType, ids.portfolio]);
-  await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Flat', '[]')`), [ids.plan, ids.portfolio]);
-  for (const amenity of ids.amenities)
-    await query(db, sql(`INSERT INTO amenities (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Amenity')`), [amenity, ids.portfolio]);
-  const itemType = `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies) VALUES ($1, $2, 'Item', 'SERVICE', 0)`;
-  for (const item of [ids.item, ids.endedItem, LOCK]) await query(db, sql(itemType), [item, ids.portfolio]);
-  await query(db, sql(`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`), [
-    ids.stg,
-    ids.facility,
-    ids.unitType,
-  ]);
-  await query(
-    db,
-    sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
-                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
-     VALUES ($1, $2, $3, '10x10', $4, 100, 100, 100, 100)`),
-    [ids.group, ids.facility, ids.stg, ids.plan],
-  );
-  for (const amenity of ids.amenities)
-    await query(db, sql('INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) VALUES ($1, $2)'), [ids.group, amenity]);
-  for (const [unit, name] of [
-    [ids.unit, 'A-1'],
-    [ids.otherUnit, 'A-2'],
-    [ids.movedOutUnit, 'A-3'],
-  ]) {
-    await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'occupied')`), [
-      unit,
-      ids.facility,
-      ids.group,
-      name,
-    ]);
+  // The portfolio, its facility, unit type, size-and-type group and rate plan: packages/testing's parent rows.
+  await insertRentalParents(db, {
+    portfolioUuid: ids.portfolio,
+    portfolioId: 'acme',
+    facilityUuid: ids.facility,
+    unitTypeUuid: ids.unitType,
+    sizeAndTypeGroupUuid: ids.stg,
+    ratePlanUuid: ids.plan,
+    itemTypeUuid: LOCK,
+  });
+  // Rows of the api's catalog and shopping the event reads, which no package writes.
+  for (const amenity of ids.amenities) {
+    await query(
+      db,
+      sql(`INSERT INTO amenities (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Amenity') -- owner-bypass: the api's, no package writes it`),
+      [amenity, ids.portfolio],
+    );
+  }
+  for (const item of [ids.item, ids.endedItem]) {
+    await query(
+      db,
+      sql(`INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies) VALUES ($1, $2, 'Item', 'SERVICE', 0)
+           -- owner-bypass: the api's, no package writes it`),
+      [item, ids.portfolio],
+    );
   }
   await query(
     db,
-    sql(
-      `INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled) VALUES ($1, $2, 'Grace', 'Hopper', NULL, NULL, false)`,
-    ),
+    sql(`INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled) VALUES ($1, $2, 'Grace', 'Hopper', NULL, NULL, false)
+         -- owner-bypass: the api's tenant without email or phone, no package writes it`),
     [ids.person, ids.portfolio],
   );
-  const rental = `INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
-                                              billing_day_of_month, next_due_date, start_date, end_date, status)
-                  VALUES ($1, $2, $3, $4, $5, $6, 9900, 15, '2025-07-15', '2025-01-02', $7, $8)`;
-  await query(db, sql(rental), [ids.rental, ids.portfolio, ids.facility, ids.unit, ids.group, ids.person, null, 'ACTIVE']);
-  await query(db, sql(rental), [ids.otherRental, ids.portfolio, ids.facility, ids.otherUnit, ids.group, ids.person, null, 'ACTIVE']);
-  await query(db, sql(rental), [ids.movedOutRental, ids.portfolio, ids.facility, ids.movedOutUnit, ids.group, ids.person, '2025-03-01', 'MOVED_OUT']);
+  await db.transaction(async (m) => {
+    await saveUnitGroup(m, ids.facility, ids.group, {
+      sizeAndTypeGroupUuid: ids.stg,
+      description: '10x10',
+      tierLevel: 1,
+      ratePlanUuid: ids.plan,
+      baseStreetRateInPennies: 100,
+      baseWebRateInPennies: 100,
+      canShowUnitGroupTenantPortal: true,
+    });
+    for (const [unit, name] of [
+      [ids.unit, 'A-1'],
+      [ids.otherUnit, 'A-2'],
+      [ids.movedOutUnit, 'A-3'],
+    ]) {
+      await saveUnit(m, ids.facility, unit, { unitGroupUuid: ids.group, name, floor: '1' });
+    }
+  });
+  for (const amenity of ids.amenities) {
+    await query(db, sql("INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) VALUES ($1, $2) -- owner-bypass: the api's, no package writes it"), [
+      ids.group,
+      amenity,
+    ]);
+  }
+  // The rentals as rentals imports tenancies (billed on the 15th), one moved out since.
+  const rental = (uuid: string, unitUuid: string, services: ExistingService[], code: string): ExistingRental => ({
+    uuid,
+    portfolioUuid: ids.portfolio,
+    facilityUuid: ids.facility,
+    unitUuid,
+    unitGroupUuid: ids.group,
+    personUuid: ids.person,
+    leadUuid: null,
+    rentInPennies: 9900,
+    startDate: '2025-01-15',
+    nextDueDate: '2025-07-15',
+    autopayPaymentMethod: null,
+    gateCode: { uuid: randomUUID(), code },
+    services,
+    vehicles: [],
+    coverageEnrollments: [],
+  });
+  const service = (itemTypeUuid: string, description: string, amountInPennies: number, feeType: string, endDate: string | null): ExistingService => ({
+    uuid: randomUUID(),
+    itemTypeUuid,
+    description,
+    amountInPennies,
+    feeType,
+    startDate: '2025-01-15',
+    endDate,
+  });
+  await db.transaction(async (m) => {
+    await importRentals(m, [
+      rental(
+        ids.rental,
+        ids.unit,
+        [service(ids.item, 'Insurance', 10, 'PERCENTAGE', null), service(ids.endedItem, 'Ended lock rental', 500, 'FIXED_AMOUNT', '2025-02-01')],
+        '111111',
+      ),
+      rental(ids.otherRental, ids.otherUnit, [], '222222'),
+      rental(ids.movedOutRental, ids.movedOutUnit, [], '333333'),
+    ]);
+    await endRental(m, { rentalRecordUuid: ids.movedOutRental, unitUuid: ids.movedOutUnit, endDate: '2025-03-01' });
+  });
   // The balances, posted as the ledger keeps them.
   for (const [uuid, owed] of [
     [ids.rental, 2500],
@@ -92,10 +138,6 @@ beforeAll(async () => {
       postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: owed, postedOn: '2025-01-15', dueOn: '2025-01-15' }]),
     );
   }
-  const service = `INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date, end_date)
-                   VALUES ($1, $2, $3, $4, $5, '2025-01-02', $6)`;
-  await query(db, sql(service), [ids.rental, ids.item, 'Insurance', 10, 'PERCENTAGE', null]);
-  await query(db, sql(service), [ids.rental, ids.endedItem, 'Ended lock rental', 500, 'FIXED_AMOUNT', '2025-02-01']);
 });
 afterAll(async () => {
   await db.destroy();
@@ -114,7 +156,7 @@ describe('loadRentalEventContext', () => {
           unitUuid: ids.unit,
           facilityUuid: ids.facility,
           rentalBalance: 2500,
-          startRentDate: '2025-01-02',
+          startRentDate: '2025-01-15',
           endRentDate: null,
         },
         billingTemplate: {
@@ -136,13 +178,16 @@ describe('loadRentalEventContext', () => {
     const lock = LOCK;
     const promotion = `INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, name, family, item_type_uuid, discount_type, percentage,
                                                       amount_in_pennies, month_starts, duration_in_months, discount_in_pennies, applied_on)
-                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '2025-01-02')`;
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '2025-01-02') -- owner-bypass: the api's, no package writes it`;
     const [lockOff, halfOff] = [randomUUID(), randomUUID()];
     for (const uuid of [lockOff, halfOff]) {
-      await query(db, sql(`INSERT INTO promotions (uuid, facility_uuid, name, discount_type, percentage) VALUES ($1, $2, 'Promotion', 'PERCENTAGE', 10)`), [
-        uuid,
-        ids.facility,
-      ]);
+      await query(
+        db,
+        sql(
+          `INSERT INTO promotions (uuid, facility_uuid, name, discount_type, percentage) VALUES ($1, $2, 'Promotion', 'PERCENTAGE', 10) -- owner-bypass: the api's, no package writes it`,
+        ),
+        [uuid, ids.facility],
+      );
     }
     await query(db, sql(promotion), [ids.otherRental, lockOff, '$2 off lock for 3 months', 'DISCOUNTED_SERVICE', lock, 'AMOUNT_OFF', null, 200, 1, 3, 600]);
     await query(db, sql(promotion), [ids.otherRental, halfOff, 'First month 50% off', 'RENT', null, 'PERCENTAGE', 50, null, 2, 1, 4950]);

@@ -75,21 +75,6 @@ const KNOWN: readonly (readonly [file: string, table: string])[] = [
   ['packages/rental-ledger/test/billing.test.ts', 'rental_rent_changes'],
   ['packages/rental-ledger/test/rental-ledger.test.ts', 'rental_records'],
   ['packages/rental-ledger/test/rental-ledger.test.ts', 'delinquencies'],
-  ['packages/rental-events/test/rental-events.test.ts', 'amenities'],
-  ['packages/rental-events/test/rental-events.test.ts', 'facilities'],
-  ['packages/rental-events/test/rental-events.test.ts', 'item_types'],
-  ['packages/rental-events/test/rental-events.test.ts', 'persons'],
-  ['packages/rental-events/test/rental-events.test.ts', 'portfolios'],
-  ['packages/rental-events/test/rental-events.test.ts', 'promotions'],
-  ['packages/rental-events/test/rental-events.test.ts', 'rate_plans'],
-  ['packages/rental-events/test/rental-events.test.ts', 'rental_promotions'],
-  ['packages/rental-events/test/rental-events.test.ts', 'rental_records'],
-  ['packages/rental-events/test/rental-events.test.ts', 'rental_services'],
-  ['packages/rental-events/test/rental-events.test.ts', 'size_and_type_groups'],
-  ['packages/rental-events/test/rental-events.test.ts', 'unit_group_amenities'],
-  ['packages/rental-events/test/rental-events.test.ts', 'unit_groups'],
-  ['packages/rental-events/test/rental-events.test.ts', 'unit_types'],
-  ['packages/rental-events/test/rental-events.test.ts', 'units'],
 ];
 
 const key = (v: Pick<Violation, 'file' | 'table'>) => `${v.file} ${v.table}`;
