@@ -135,13 +135,26 @@ describe('promotions applied at signing', () => {
 
   it('records none for a unit group without an auto-applied promotion', async () => {
     const group = id('unit-group:downtown:5x5:1');
-    // Downtown's promotions for every unit group now target every group but this one.
-    await query(
+    // Downtown's promotions for every unit group now target every group but this one, as the operator puts them.
+    const [{ others }] = await query(
       api.db,
-      sql(`UPDATE promotions SET unit_group_uuids = ARRAY(SELECT uuid FROM unit_groups WHERE facility_uuid = $1 AND uuid <> $2)
-        WHERE facility_uuid = $1 AND unit_group_uuids = '{}'`),
+      sql<{ others: string[] }>(`SELECT array_agg(uuid) AS others FROM unit_groups WHERE facility_uuid = $1 AND uuid <> $2`),
       [DOWNTOWN, group],
     );
+    const everyGroup = await query(
+      api.db,
+      sql<{ uuid: string; terms: Record<string, unknown> }>(`SELECT uuid, jsonb_strip_nulls(jsonb_build_object(
+           'name', name, 'isAutoApplied', is_auto_applied, 'tenantType', tenant_type, 'isAutoPayRequired', is_auto_pay_required,
+           'discountType', discount_type, 'percentage', percentage, 'amountInPennies', amount_in_pennies, 'monthStarts', month_starts,
+           'durationInMonths', duration_in_months, 'validFrom', valid_from, 'validTo', valid_to, 'family', family, 'itemTypeUuid', item_type_uuid)) AS terms
+         FROM promotions WHERE facility_uuid = $1 AND unit_group_uuids = '{}'`),
+      [DOWNTOWN],
+    );
+    expect(everyGroup.length).toBeGreaterThan(0);
+    for (const { uuid, terms } of everyGroup) {
+      const put = await api.call('PUT', `/api/demo/portfolios/v1/facilities/${DOWNTOWN}/promotions/${uuid}`, { ...terms, unitGroupUuids: others });
+      expect(put.body).toEqual({ uuid, outcome: 'updated' });
+    }
     expect(await promisedPromotions(api, group)).toEqual([]);
     const lead = await leadWithLease(api, group, { firstName: 'Nico', lastName: 'Plain' });
     expect((await api.call('GET', signingPath(lead.link))).text).toContain('No promotion applies.');
@@ -157,7 +170,16 @@ describe('promotions applied at signing', () => {
     const rental = await sign(lead);
     const signedFor = await recorded(rental);
     expect(signedFor.map((promotion) => promotion.name)).toEqual(['$1 first month', '$2 off lock for 3 months']);
-    await query(api.db, sql(`UPDATE promotions SET name = 'Renamed', amount_in_pennies = 50 WHERE uuid = $1`), [id('promotion:downtown:lock-2-off')]);
+    // The operator renames the promotion and lowers its discount (onboarding's putPromotion: the demo's terms, two changed).
+    const renamed = await api.call('PUT', `/api/demo/portfolios/v1/facilities/${DOWNTOWN}/promotions/${id('promotion:downtown:lock-2-off')}`, {
+      name: 'Renamed',
+      family: 'DISCOUNTED_SERVICE',
+      itemTypeUuid: LOCK,
+      discountType: 'AMOUNT_OFF',
+      amountInPennies: 50,
+      durationInMonths: 3,
+    });
+    expect(renamed.body).toEqual({ uuid: id('promotion:downtown:lock-2-off'), outcome: 'updated' });
 
     const transferred = await api.call('POST', `${rentalPath(rental)}/transfer`, { newUnitUuid: await vacantUnit(api.db, id('unit-group:downtown:10x20:1')) });
     expect(transferred.status).toBe(200);
