@@ -75,12 +75,12 @@ describe('operation 13: send lease', () => {
   });
 
   it('refuses a full unit group with 409', async () => {
-    const lead = id('lead:3');
-    // The communications that sent them are history of the lease: they go first.
-    await query(api.db, sql(`DELETE FROM notifications WHERE lease_uuid IN (SELECT uuid FROM leases WHERE lead_uuid = $1)`), [lead]);
-    await query(api.db, sql(`DELETE FROM leases WHERE lead_uuid = $1`), [lead]);
-    await query(api.db, sql(`UPDATE leads SET unit_group_uuid = $2 WHERE uuid = $1`), [lead, id('unit-group:downtown:10x10:2')]);
-    expectProblem(await api.call('POST', sendLease(lead)), 409, ['unitGroupUuid']);
+    const created = await api.call('POST', '/shopping/demo/v1/leads', {
+      body: { facilityUuid: downtown, unitGroupUuid: id('unit-group:downtown:10x10:2'), firstName: 'Fay', lastName: 'Full', email: 'fay.full@example.com' },
+    });
+    expect(created.status).toBe(200);
+    const problem = expectProblem(await api.call('POST', sendLease(created.body.leadUuid)), 409);
+    expect(problem.errors).toEqual([{ field: 'unitGroupUuid', message: 'no vacant unit' }]);
   });
 
   it('refuses an unknown contact method, malformed UUIDs and leads of another facility', async () => {
