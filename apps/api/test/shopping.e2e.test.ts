@@ -143,6 +143,7 @@ describe('returning tenant: check-preexisting and operation 2', () => {
   it('reports an expired code as expired', async () => {
     await api.call('POST', CHECK, { body: { facilityUuid: downtown, email } });
     const code = await latestCode();
+    // Expired a minute ago: time no operation moves, so the test ages its own row.
     await query(api.db, sql(`UPDATE tenant_verification_codes SET expires_at = now() - interval '1 minute' WHERE person_uuid = $1 AND used_at IS NULL`), [
       personUuid,
     ]);

@@ -58,6 +58,7 @@ describe('lease page', () => {
     expectPage(await api.call('GET', '/leases/sign/not%20a%20token'), 404, 'Lease not found');
 
     const lead = await leadWithLease(api, GROUP, { firstName: 'Cleo', lastName: 'Late' });
+    // Sent 31 days ago: time no operation moves, so the test ages its own row.
     await query(api.db, sql(`UPDATE leases SET sent_at = now() - interval '31 days' WHERE lead_uuid = $1`), [lead.leadUuid]);
     expectPage(await api.call('GET', signingPath(lead.link)), 410, 'This lease can no longer be signed.');
     expectPage(await api.postForm(signingPath(lead.link), AGREE), 410, 'Lease expired');
