@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
-import { repriceUnitGroup, setUnitStatus } from '../src';
+import { repriceUnitGroup, saveUnit, saveUnitGroup, setUnitStatus } from '../src';
 
 let database: TestDatabase;
 let db: DataSource;
@@ -28,21 +28,19 @@ beforeAll(async () => {
   others = await insertRentalParents(db);
   // The portfolio, its facility and the occupancy-banded rate plan, as packages/testing's parent rows.
   await insertRentalParents(db, { portfolioUuid: ids.portfolio, facilityUuid: ids.facility, ratePlanUuid: ids.plan }, { occupancyBands: BANDS });
-  await query(
-    db,
-    sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
-                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
-     VALUES ($1, $2, $3, '10x10', $4, 10000, 9000, 10000, 9000)`),
-    [ids.group, ids.facility, others.sizeAndTypeGroupUuid, ids.plan],
-  );
-  for (const [index, unit] of ids.units.entries()) {
-    await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, $4, 'vacant')`), [
-      unit,
-      ids.facility,
-      ids.group,
-      `A-${index}`,
-    ]);
-  }
+  // The unit group and its vacant units, as this package saves them.
+  await db.transaction(async (m) => {
+    await saveUnitGroup(m, ids.facility, ids.group, {
+      sizeAndTypeGroupUuid: others.sizeAndTypeGroupUuid,
+      description: '10x10',
+      tierLevel: 1,
+      ratePlanUuid: ids.plan,
+      baseStreetRateInPennies: 10000,
+      baseWebRateInPennies: 9000,
+      canShowUnitGroupTenantPortal: true,
+    });
+    for (const [index, unit] of ids.units.entries()) await saveUnit(m, ids.facility, unit, { unitGroupUuid: ids.group, name: `A-${index}`, floor: '1' });
+  });
 });
 afterAll(async () => {
   await db.destroy();
