@@ -18,6 +18,10 @@ const EXEMPT: Exemption[] = [
       'depend on; unit groups and units of packages/unit-occupancy, whose tests depend on @storage/testing: a workspace cycle)',
   },
   { path: /^tools\/table-owners\/test\//, why: "the check's own samples: SQL of made-up tables, written to be found" },
+  {
+    path: /^packages\/persistence\/test\//,
+    why: "the schema's own tests: its foreign keys' rules hold under any write, and the statement check's samples are never run",
+  },
 ];
 
 /**
@@ -58,17 +62,6 @@ const KNOWN: readonly (readonly [file: string, table: string])[] = [
   ['apps/webhook-dispatcher/test/portal-security.test.ts', 'api_keys'],
   ['apps/webhook-dispatcher/test/portal-security.test.ts', 'webhook_endpoints'],
   ['apps/webhook-dispatcher/test/support/endpoints.ts', 'webhook_endpoints'],
-  ['packages/persistence/test/fixtures/statement-types/statements.ts', 'portfolios'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'portfolios'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'facilities'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'unit_types'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'size_and_type_groups'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'rate_plans'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'unit_groups'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'units'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'persons'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'rental_records'],
-  ['packages/persistence/test/foreign-keys.test.ts', 'gate_codes'],
   ['packages/rental-ledger/test/billing.test.ts', 'rental_records'],
   ['packages/rental-ledger/test/billing.test.ts', 'rental_services'],
   ['packages/rental-ledger/test/billing.test.ts', 'rental_promotions'],
