@@ -49,9 +49,9 @@ describeWithKafka('a Kafka consumer killed -9 and restarted', (brokers) => {
     await admin.disconnect();
   }, 60_000);
 
-  function startConsumer(): ConsumerProcess {
+  function startConsumer(groupId = group): ConsumerProcess {
     const child = spawn(process.execPath, ['-e', CONSUMER_PROCESS], {
-      env: { ...process.env, GROUP: group, TOPIC: topic, KAFKA_BROKERS: brokers, DATABASE_URL: database.url },
+      env: { ...process.env, GROUP: groupId, TOPIC: topic, KAFKA_BROKERS: brokers, DATABASE_URL: database.url },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
@@ -90,5 +90,19 @@ describeWithKafka('a Kafka consumer killed -9 and restarted', (brokers) => {
     const resumedMs = Date.now() - restarted;
     process.stdout.write(`consumer resumed delivering ${resumedMs} ms after its restart\n`);
     expect(resumedMs).toBeLessThan(RESUME_WITHIN_MS);
+  }, 180_000);
+
+  it('handles again after a kill -9 what it had handled but not committed yet (offsets are committed once a second)', async () => {
+    const ownGroup = `${group}-uncommitted`;
+    const first = startConsumer(ownGroup);
+    const warmUp = await eventually(send, { timeoutMs: 60_000, intervalMs: 500 });
+    await eventually(() => expect(first.handled()).toContain(warmUp), { timeoutMs: 60_000, intervalMs: 100 });
+    const eventId = await send();
+    // Killed as soon as it has handled the event, well within the second before its offset is committed.
+    await eventually(() => expect(first.handled()).toContain(eventId), { timeoutMs: 60_000, intervalMs: 10 });
+    await first.kill();
+
+    const second = startConsumer(ownGroup);
+    await eventually(() => expect(second.handled()).toContain(eventId), { timeoutMs: 60_000, intervalMs: 100 });
   }, 180_000);
 });
