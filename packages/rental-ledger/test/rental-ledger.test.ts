@@ -16,6 +16,7 @@ import {
   writeOff,
   type LockedBalance,
 } from '../src';
+import { insertRental } from './support/rentals';
 
 let database: TestDatabase;
 let db: DataSource;
@@ -34,18 +35,9 @@ afterAll(async () => {
 
 const TODAY = '2026-03-15';
 
-async function newRental(balanceInPennies = 0): Promise<string> {
-  const [row] = await query(
-    db,
-    sql<{
-      uuid: string;
-    }>(`INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, balance_in_pennies,
-                                 billing_day_of_month, next_due_date, start_date)
-     VALUES ($1, $2, $3, $4, $5, 10000, $6, 15, '2026-04-15', $7) RETURNING uuid`),
-    [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, balanceInPennies, TODAY],
-  );
-  return row.uuid;
-}
+/** A rental billed on the 15th since TODAY, owing `balanceInPennies` (a balance the ledger's trigger refuses but zero). */
+const newRental = (balanceInPennies = 0): Promise<string> =>
+  insertRental(db, parents, { balanceInPennies, billingDayOfMonth: 15, nextDueDate: '2026-04-15', startDate: TODAY });
 
 /** As every writer does: the rental locked, its balance read under the lock. */
 async function locked(manager: EntityManager, rentalRecordUuid: string): Promise<LockedBalance> {
@@ -196,7 +188,12 @@ describe('the balance', () => {
       "sum of the rental's ledger entries",
     );
     // Other columns stay writable, and so does a write that leaves the balance as it is.
-    await query(db, sql('UPDATE rental_records SET rent_in_pennies = 12000, balance_in_pennies = balance_in_pennies WHERE uuid = $1'), [rental]);
+    await query(
+      db,
+      sql(`UPDATE rental_records SET rent_in_pennies = 12000, balance_in_pennies = balance_in_pennies WHERE uuid = $1
+           -- owner-bypass: rentals' column beside the balance left as it is, the write the ledger's trigger must let through`),
+      [rental],
+    );
     expect(await balance(rental)).toBe(0);
   });
 });
@@ -282,7 +279,12 @@ describe('entries', () => {
       'append-only',
     );
     await expect(query(db, sql('DELETE FROM rental_ledger_entries WHERE rental_record_uuid = $1'), [rental])).rejects.toThrow('append-only');
-    await query(db, sql('DELETE FROM rental_records WHERE uuid = $1'), [rental]);
+    await query(
+      db,
+      sql(`DELETE FROM rental_records WHERE uuid = $1
+           -- owner-bypass: the rental deleted as rentals' forgetRentals does, which this package's tests cannot reach (a workspace cycle)`),
+      [rental],
+    );
     expect(await query(db, sql('SELECT 1 FROM rental_ledger_entries WHERE rental_record_uuid = $1'), [rental])).toEqual([]);
   });
 
@@ -368,7 +370,8 @@ describe('migration of a database that had balances before the ledger', () => {
     await query(
       db,
       sql(
-        `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since) VALUES ($1, $2, $3, 'OVERDUE', '2026-02-15')`,
+        `INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, past_due_since) VALUES ($1, $2, $3, 'OVERDUE', '2026-02-15')
+         -- owner-bypass: a delinquency of the schema before the ledger, which its owner (@storage/delinquency, itself depending on this package) no longer writes`,
       ),
       [delinquent, parents.facilityUuid, randomUUID()],
     );
@@ -392,16 +395,8 @@ describe('migration of rentals that transfers opened before the tenancy start ex
       undone.push(last.name);
     }
     // Opened by a transfer on March 20th, billed on the 15th as the tenancy was; and one billed on its own start day.
-    const insert = async (billingDay: number, nextDueDate: string, startDate: string): Promise<string> => {
-      const [row] = await query(
-        db,
-        sql<{ uuid: string }>(`INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
-                                     billing_day_of_month, next_due_date, start_date)
-         VALUES ($1, $2, $3, $4, $5, 10000, $6, $7, $8) RETURNING uuid`),
-        [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, billingDay, nextDueDate, startDate],
-      );
-      return row.uuid;
-    };
+    const insert = (billingDayOfMonth: number, nextDueDate: string, startDate: string): Promise<string> =>
+      insertRental(db, parents, { billingDayOfMonth, nextDueDate, startDate });
     const transferred = await insert(15, '2026-04-15', '2026-03-20');
     const earlyInMonth = await insert(28, '2026-03-28', '2026-03-03');
     const own = await insert(20, '2026-04-20', '2026-03-20');

@@ -62,12 +62,6 @@ const KNOWN: readonly (readonly [file: string, table: string])[] = [
   ['apps/webhook-dispatcher/test/portal-security.test.ts', 'api_keys'],
   ['apps/webhook-dispatcher/test/portal-security.test.ts', 'webhook_endpoints'],
   ['apps/webhook-dispatcher/test/support/endpoints.ts', 'webhook_endpoints'],
-  ['packages/rental-ledger/test/billing.test.ts', 'rental_records'],
-  ['packages/rental-ledger/test/billing.test.ts', 'rental_services'],
-  ['packages/rental-ledger/test/billing.test.ts', 'rental_promotions'],
-  ['packages/rental-ledger/test/billing.test.ts', 'rental_rent_changes'],
-  ['packages/rental-ledger/test/rental-ledger.test.ts', 'rental_records'],
-  ['packages/rental-ledger/test/rental-ledger.test.ts', 'delinquencies'],
 ];
 
 const key = (v: Pick<Violation, 'file' | 'table'>) => `${v.file} ${v.table}`;
