@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { addDays, type CalendarDate } from '@storage/domain';
-import { ledgerEntries } from '@storage/rental-ledger';
+import { ledgerEntries, postEntries } from '@storage/rental-ledger';
 import { query, sql } from '@storage/persistence';
 import { AutopayDay } from '../../src/autopay/autopay-day';
 import { EmbeddedPaymentPort } from '../../src/autopay/embedded-payment-port';
@@ -29,8 +30,11 @@ describe('autopay on the business day', () => {
 
   /** A rental with nothing owed, billed next on DUE, its autopay on `paymentMethod`. */
   async function autopayRental(paymentMethod: string): Promise<string> {
-    const { rentalRecordUuid } = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 0, dueOn: '2025-02-01' });
-    await query(scheduler.dataSource, sql('UPDATE rental_records SET autopay_payment_method = $2 WHERE uuid = $1'), [rentalRecordUuid, paymentMethod]);
+    const { rentalRecordUuid } = await seedRental(scheduler.dataSource, facility, {
+      balanceInPennies: 0,
+      dueOn: '2025-02-01',
+      autopayPaymentMethod: paymentMethod,
+    });
     return rentalRecordUuid;
   }
 
@@ -117,11 +121,10 @@ describe('autopay on the business day', () => {
     const manual = (await seedRental(scheduler.dataSource, facility, { balanceInPennies: 0, dueOn: '2025-02-01' })).rentalRecordUuid;
     const inCredit = await autopayRental('pm_card_visa');
     // Paid ahead: the credit covers the month, so autopay has nothing to charge.
-    await query(
-      scheduler.dataSource,
-      sql(`SELECT rental_ledger_post(jsonb_build_array(jsonb_build_object('rental_record_uuid', $1::uuid, 'kind', 'PAYMENT', 'description', 'Paid ahead',
-              'amount_in_pennies', -20000, 'posted_on', '2025-02-15', 'due_on', null, 'payment_uuid', gen_random_uuid())))`),
-      [inCredit],
+    await scheduler.dataSource.transaction((m) =>
+      postEntries(m, inCredit, [
+        { kind: 'PAYMENT', description: 'Paid ahead', amountInPennies: -20_000, postedOn: '2025-02-15', dueOn: null, paymentUuid: randomUUID() },
+      ]),
     );
     await scheduler.run(DUE, facility.facilityUuid);
     expect(await paymentsOf(manual)).toEqual([]);

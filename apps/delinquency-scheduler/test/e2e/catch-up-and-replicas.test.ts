@@ -100,6 +100,7 @@ describe('two scheduler instances over the same rentals', () => {
     return rentals;
   }
 
+  /** No event twice in the whole outbox (the earlier tests' rentals' too), and each of `rentals` at its stages once. */
   async function expectEachStageOnce(rentals: { rentalRecordUuid: string; dueDate: string }[], asOf: string): Promise<void> {
     const all = await outboxEvents(first.dataSource);
     expect(new Set(all.map((event) => event.eventId)).size).toBe(all.length);
@@ -137,7 +138,6 @@ describe('two scheduler instances over the same rentals', () => {
   }
 
   it('bills each period once when both bill the same rentals at once without the facility lock, payments landing in between', async () => {
-    await query(first.dataSource, sql('DELETE FROM outbox'));
     const rentals = await seedRentals(20);
     const asOf = '2025-06-20';
     const facilities = await query(first.dataSource, sql<{ facility_uuid: string }>('SELECT DISTINCT facility_uuid FROM rental_records WHERE uuid = ANY($1)'), [
@@ -166,7 +166,6 @@ describe('two scheduler instances over the same rentals', () => {
   };
 
   it('applies each transition once even when both work on the same rentals without the facility lock', async () => {
-    await query(first.dataSource, sql('DELETE FROM outbox'));
     const rentals = await seedRentals(20);
     const asOf = '2025-04-30';
     const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 0 };
@@ -181,7 +180,6 @@ describe('two scheduler instances over the same rentals', () => {
   });
 
   it('applies each transition and its late fee once when several workers race on the same rentals', async () => {
-    await query(first.dataSource, sql('DELETE FROM outbox'));
     const rentals = await seedRentals(20);
     const asOf = '2025-04-30';
     const schedule = { graceDays: 5, overlockDay: 10, lienDay: 30, auctionDay: 60, lateFeeInPennies: 2_000 };

@@ -9,10 +9,11 @@ import { ofType, statusTrail } from '../support/outbox';
 import { receiveEvents, type ReceivedEvents } from '../support/received-events';
 import { schedulerTestBed, type SchedulerInstance } from '../support/harness';
 
-// Below 60 % occupied the unit group's current rates are its base rates -5 % (street) and -10 % (web).
+// Below 60 % occupied the unit group's current rates are its base rates -5 % (street) and -10 % (web); from 60 % on,
+// its base rates.
 const OCCUPANCY_BANDS = [
   { minOccupancyPercent: 0, maxOccupancyPercent: 60, streetAdjustmentPercent: -5, webAdjustmentPercent: -10 },
-  { minOccupancyPercent: 60, maxOccupancyPercent: 100, streetAdjustmentPercent: 10, webAdjustmentPercent: 5 },
+  { minOccupancyPercent: 60, maxOccupancyPercent: 100, streetAdjustmentPercent: 0, webAdjustmentPercent: 0 },
 ];
 
 /** The operator actions, asserted on what a consumer receives through the given transport (Kafka when brokers are given). */
@@ -122,18 +123,9 @@ function operatorActions(kafkaBrokers: string | undefined): void {
   });
 
   it('catches every stage up in order on one date, then schedules, updates, cancels and completes the auction', async () => {
-    const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-01-01' });
+    // Enrolled in the coverage its Tenant protection service bills.
+    const rental = await seedRental(scheduler.dataSource, facility, { balanceInPennies: 10000, dueOn: '2025-01-01', coverage: true });
     const { rentalRecordUuid } = rental;
-    // The coverage its Tenant protection service bills.
-    await query(
-      scheduler.dataSource,
-      sql(`WITH coverage AS (
-         INSERT INTO coverages (facility_uuid, item_type_uuid, premium_in_pennies, coverage_amount_in_pennies, description, provider)
-         VALUES ($1, $3, 1200, 200000, 'Tenant protection', 'OTHER') RETURNING uuid)
-       INSERT INTO coverage_enrollments (facility_uuid, rental_record_uuid, coverage_uuid, premium_in_pennies, coverage_amount_in_pennies, start_date)
-       SELECT $1, $2, uuid, 1200, 200000, '2024-01-01T06:00:00Z' FROM coverage`),
-      [facility.facilityUuid, rentalRecordUuid, rental.serviceItemTypeUuid],
-    );
     // One run catches up February's and March's billing (posted that day, due on their own days), then every stage.
     await scheduler.run('2025-03-02');
     let all = await consumer.of(rentalRecordUuid);
@@ -178,7 +170,7 @@ function operatorActions(kafkaBrokers: string | undefined): void {
     expect(again).toEqual({ ...scheduled, auctionUuid: expect.any(String) });
     expect(again.auctionUuid).not.toBe(scheduled.auctionUuid);
     await expect(scheduler.auctions.complete(ref(rentalRecordUuid), 34399)).rejects.toMatchObject({ field: 'winningBidInPennies' });
-    // Seeded lettings were not repriced: the group shows its base rates until the auction frees a unit.
+    // Every unit of the group let (each letting repriced it): its base rates, until the auction frees a unit.
     expect(await groupRates()).toEqual({ street: 12000, web: 11000 });
     const completed = await scheduler.auctions.complete(ref(rentalRecordUuid), 35000);
     expect(completed).toEqual({ ...again, auctionStage: 'COMPLETED', auctionCompletedOnDate: today, winningBidAmount: [{ amountInPennies: 35000 }] });

@@ -122,7 +122,12 @@ describe('a rental whose transition fails', () => {
     const [, broken] = rentals;
     if (broken === undefined) throw new Error('five rentals were seeded');
     // A next due date that is not one of its billing days, as a bad row would: its periods cannot be computed.
-    await query(scheduler.dataSource, sql(`UPDATE rental_records SET next_due_date = '2025-04-02' WHERE uuid = $1`), [broken.rentalRecordUuid]);
+    await query(
+      scheduler.dataSource,
+      sql(`UPDATE rental_records SET next_due_date = '2025-04-02' WHERE uuid = $1
+           -- owner-bypass: a deliberate corruption, a next due date off the billing day that no owner writes`),
+      [broken.rentalRecordUuid],
+    );
     const billed = async (rental: RentalFixture): Promise<string[]> =>
       (
         await query(
@@ -139,7 +144,11 @@ describe('a rental whose transition fails', () => {
     expect((failed as RunFailed).failures.map((failure) => failure.rentalRecordUuid)).toEqual([broken.rentalRecordUuid]);
     for (const rental of rentals) expect(await billed(rental)).toEqual(rental === broken ? [] : ['2025-04-01']);
 
-    await query(scheduler.dataSource, sql(`UPDATE rental_records SET next_due_date = '2025-04-01' WHERE uuid = $1`), [broken.rentalRecordUuid]);
+    await query(
+      scheduler.dataSource,
+      sql(`UPDATE rental_records SET next_due_date = '2025-04-01' WHERE uuid = $1 -- owner-bypass: the corrupted row repaired, as an operator would`),
+      [broken.rentalRecordUuid],
+    );
     await scheduler.run('2025-04-02', facility.facilityUuid);
     for (const rental of rentals) expect(await billed(rental)).toEqual(['2025-04-01']);
   });

@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { billingDayFor, nextDueDateAfter, type OccupancyBand } from '@storage/domain';
 import { postEntries, type NewLedgerEntry } from '@storage/rental-ledger';
+import { importRentals, type ExistingCoverageEnrollment } from '@storage/rentals';
 import { query, sql } from '@storage/persistence';
+import { insertRentalParents } from '@storage/testing';
+import { saveUnit, saveUnitGroup } from '@storage/unit-occupancy';
+
+/*
+ * The scheduler's fixtures, built as production builds them: the unit group and units by unit-occupancy's saveUnitGroup
+ * and saveUnit, each rental by rentals' importRentals (a tenancy brought in with its ids, services, coverage and gate
+ * code; its unit let, its group repriced), its balance by the ledger's postEntries. The api's rows (portfolio,
+ * facility, catalog, shoppers) come from @storage/testing's insertRentalParents; those it does not make as the events
+ * show them (the facility's time zone, the amenities, the tenant) are inserted here with the bypass stated: apps/api
+ * is an app nobody may depend on.
+ */
 
 export interface FacilityFixture {
   portfolioUuid: string;
@@ -11,6 +23,10 @@ export interface FacilityFixture {
   unitGroupUuid: string;
   unitTypeUuid: string;
   amenityUuids: string[];
+  /** The item type the rentals' recurring service bills (insertRentalParents' own). */
+  serviceItemTypeUuid: string;
+  /** A coverage of that item type (insertRentalParents' own), for a rental enrolled in it. */
+  coverageUuid: string;
 }
 
 export interface RentalFixture {
@@ -20,46 +36,56 @@ export interface RentalFixture {
   serviceItemTypeUuid: string;
 }
 
-/** A portfolio with one facility, unit type, size-and-type group, unit group (its rate plan without bands unless given) and two amenities. */
+/**
+ * A portfolio with one facility (in `timeZone`, America/Chicago unless given), unit type, size-and-type group, rate
+ * plan (without bands unless given) and one unit group of two amenities, at base rates 120.00 (street) and 110.00
+ * (web), no unit yet. insertRentalParents' own unit group and unit (let, without a rental) are there too; the
+ * fixtures' rentals are all in the unit group made here.
+ */
 export async function seedFacility(db: DataSource, options: { timeZone?: string; occupancyBands?: OccupancyBand[] } = {}): Promise<FacilityFixture> {
+  const parents = await insertRentalParents(db, {}, { occupancyBands: options.occupancyBands ?? [] });
   const f: FacilityFixture = {
-    portfolioUuid: randomUUID(),
-    portfolioId: `pf-${randomUUID().slice(0, 8)}`,
-    facilityUuid: randomUUID(),
+    portfolioUuid: parents.portfolioUuid,
+    portfolioId: parents.portfolioId,
+    facilityUuid: parents.facilityUuid,
     unitGroupUuid: randomUUID(),
-    unitTypeUuid: randomUUID(),
+    unitTypeUuid: parents.unitTypeUuid,
     amenityUuids: [randomUUID(), randomUUID()].sort(),
+    serviceItemTypeUuid: parents.itemTypeUuid,
+    coverageUuid: parents.coverageUuid,
   };
-  const sizeAndTypeGroupUuid = randomUUID();
-  const ratePlanUuid = randomUUID();
-  await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ($1, $2, 'Test portfolio')`), [f.portfolioUuid, f.portfolioId]);
-  await query(
-    db,
-    sql(`INSERT INTO facilities (uuid, portfolio_uuid, name, address_line1, city, state, zip, phone, operating_hours, time_zone)
-     VALUES ($1, $2, 'Main St Storage', '1 Main St', 'Austin', 'TX', '78701', '5125550100', '{}', $3)`),
-    [f.facilityUuid, f.portfolioUuid, options.timeZone ?? 'America/Chicago'],
-  );
-  await query(db, sql(`INSERT INTO unit_types (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Climate controlled')`), [f.unitTypeUuid, f.portfolioUuid]);
-  await query(db, sql(`INSERT INTO size_and_type_groups (uuid, facility_uuid, unit_type_uuid, length, width, height) VALUES ($1, $2, $3, 10, 10, 8)`), [
-    sizeAndTypeGroupUuid,
-    f.facilityUuid,
-    f.unitTypeUuid,
-  ]);
-  await query(db, sql(`INSERT INTO rate_plans (uuid, portfolio_uuid, name, occupancy_bands) VALUES ($1, $2, 'Occupancy', $3)`), [
-    ratePlanUuid,
-    f.portfolioUuid,
-    JSON.stringify(options.occupancyBands ?? []),
-  ]);
-  await query(
-    db,
-    sql(`INSERT INTO unit_groups (uuid, facility_uuid, size_and_type_group_uuid, description, rate_plan_uuid, base_street_rate_in_pennies,
-                              base_web_rate_in_pennies, current_street_rate_in_pennies, current_web_rate_in_pennies)
-     VALUES ($1, $2, $3, '10x10 climate', $4, 12000, 11000, 12000, 11000)`),
-    [f.unitGroupUuid, f.facilityUuid, sizeAndTypeGroupUuid, ratePlanUuid],
+  if (options.timeZone !== undefined) {
+    await query(
+      db,
+      sql(`UPDATE facilities SET time_zone = $2 WHERE uuid = $1
+           -- owner-bypass: the api's facility (onboarding) in the time zone the test needs, which insertRentalParents does not set`),
+      [f.facilityUuid, options.timeZone],
+    );
+  }
+  await db.transaction((m) =>
+    saveUnitGroup(m, f.facilityUuid, f.unitGroupUuid, {
+      sizeAndTypeGroupUuid: parents.sizeAndTypeGroupUuid,
+      description: '10x10 climate',
+      tierLevel: 1,
+      ratePlanUuid: parents.ratePlanUuid,
+      baseStreetRateInPennies: 12000,
+      baseWebRateInPennies: 11000,
+      canShowUnitGroupTenantPortal: true,
+    }),
   );
   for (const amenityUuid of f.amenityUuids) {
-    await query(db, sql(`INSERT INTO amenities (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Amenity')`), [amenityUuid, f.portfolioUuid]);
-    await query(db, sql(`INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) VALUES ($1, $2)`), [f.unitGroupUuid, amenityUuid]);
+    await query(
+      db,
+      sql(`INSERT INTO amenities (uuid, portfolio_uuid, description) VALUES ($1, $2, 'Amenity')
+           -- owner-bypass: the api's catalog (onboarding), which the scheduler cannot reach`),
+      [amenityUuid, f.portfolioUuid],
+    );
+    await query(
+      db,
+      sql(`INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) VALUES ($1, $2)
+           -- owner-bypass: the api's catalog (onboarding), which the scheduler cannot reach`),
+      [f.unitGroupUuid, amenityUuid],
+    );
   }
   return f;
 }
@@ -68,62 +94,75 @@ export async function seedFacility(db: DataSource, options: { timeZone?: string;
  * An occupied unit rented by a new tenant since January 2024, with a gate code and one recurring service, owing
  * `balanceInPennies` of rent due on `dueOn` and billed monthly from then on: its billing day is `dueOn`'s (capped
  * at 28) and its next due date the billing day after `dueOn`, so business days after it bill the next months.
+ * `autopayPaymentMethod` turns its autopay on; `coverage` enrolls it since its start in the facility's coverage, which its service bills.
  */
 export async function seedRental(
   db: DataSource,
   facility: FacilityFixture,
-  options: { balanceInPennies: number; dueOn: string; rentInPennies?: number },
+  options: { balanceInPennies: number; dueOn: string; rentInPennies?: number; autopayPaymentMethod?: string; coverage?: boolean },
 ): Promise<RentalFixture> {
   const billingDay = billingDayFor(options.dueOn);
-  const r: RentalFixture = { rentalRecordUuid: randomUUID(), unitUuid: randomUUID(), personUuid: randomUUID(), serviceItemTypeUuid: randomUUID() };
-  await query(db, sql(`INSERT INTO units (uuid, facility_uuid, unit_group_uuid, name, status) VALUES ($1, $2, $3, 'A-101', 'occupied')`), [
-    r.unitUuid,
-    facility.facilityUuid,
-    facility.unitGroupUuid,
-  ]);
+  const startDate = `2024-01-${String(billingDay).padStart(2, '0')}`;
+  const r: RentalFixture = {
+    rentalRecordUuid: randomUUID(),
+    unitUuid: randomUUID(),
+    personUuid: randomUUID(),
+    serviceItemTypeUuid: facility.serviceItemTypeUuid,
+  };
+  // A tenant of their own: the events show the tenant's balance, the sum of their rentals'.
   await query(
     db,
     sql(`INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled)
-     VALUES ($1, $2, 'Ada', 'Lovelace', 'ada@example.com', '5125550101', true)`),
+         VALUES ($1, $2, 'Ada', 'Lovelace', 'ada@example.com', '5125550101', true)
+         -- owner-bypass: the api's tenant (shopping), which the scheduler cannot reach`),
     [r.personUuid, facility.portfolioUuid],
   );
-  await query(
-    db,
-    sql(`INSERT INTO rental_records (uuid, portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies,
-                                 billing_day_of_month, next_due_date, start_date)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`),
-    [
-      r.rentalRecordUuid,
-      facility.portfolioUuid,
-      facility.facilityUuid,
-      r.unitUuid,
-      facility.unitGroupUuid,
-      r.personUuid,
-      options.rentInPennies ?? 10000,
-      billingDay,
-      nextDueDateAfter(options.dueOn, billingDay),
-      `2024-01-${String(billingDay).padStart(2, '0')}`,
-    ],
-  );
+  const coverageEnrollments: ExistingCoverageEnrollment[] =
+    options.coverage !== true
+      ? []
+      : [
+          {
+            uuid: randomUUID(),
+            coverageUuid: facility.coverageUuid,
+            premiumInPennies: 1200,
+            coverageAmountInPennies: 200_000,
+            startDate,
+            endDate: null,
+            partnerCoverageId: null,
+          },
+        ];
+  await db.transaction(async (m) => {
+    await saveUnit(m, facility.facilityUuid, r.unitUuid, { unitGroupUuid: facility.unitGroupUuid, name: `A-${r.unitUuid.slice(0, 8)}`, floor: '1' });
+    await importRentals(m, [
+      {
+        uuid: r.rentalRecordUuid,
+        portfolioUuid: facility.portfolioUuid,
+        facilityUuid: facility.facilityUuid,
+        unitUuid: r.unitUuid,
+        unitGroupUuid: facility.unitGroupUuid,
+        personUuid: r.personUuid,
+        leadUuid: null,
+        rentInPennies: options.rentInPennies ?? 10000,
+        startDate,
+        nextDueDate: nextDueDateAfter(options.dueOn, billingDay),
+        autopayPaymentMethod: options.autopayPaymentMethod ?? null,
+        gateCode: { uuid: randomUUID(), code: String(Math.floor(Math.random() * 1e8)) },
+        services: [
+          {
+            uuid: randomUUID(),
+            itemTypeUuid: r.serviceItemTypeUuid,
+            description: 'Tenant protection',
+            amountInPennies: 1200,
+            feeType: 'FIXED_AMOUNT',
+            startDate: '2024-01-01',
+          },
+        ],
+        vehicles: [],
+        coverageEnrollments,
+      },
+    ]);
+  });
   if (options.balanceInPennies !== 0) await changeBalance(db, r.rentalRecordUuid, options.balanceInPennies, options.dueOn);
-  await query(db, sql(`INSERT INTO gate_codes (facility_uuid, rental_record_uuid, code) VALUES ($1, $2, $3)`), [
-    facility.facilityUuid,
-    r.rentalRecordUuid,
-    String(Math.floor(Math.random() * 1e8)),
-  ]);
-  await query(
-    db,
-    sql(
-      `INSERT INTO item_types (uuid, portfolio_uuid, name, kind, price_in_pennies, fee_type) VALUES ($1, $2, 'Tenant protection', 'SERVICE', 1200, 'FIXED_AMOUNT')`,
-    ),
-    [r.serviceItemTypeUuid, facility.portfolioUuid],
-  );
-  await query(
-    db,
-    sql(`INSERT INTO rental_services (rental_record_uuid, item_type_uuid, description, amount_in_pennies, fee_type, start_date)
-     VALUES ($1, $2, 'Tenant protection', 1200, 'FIXED_AMOUNT', '2024-01-01')`),
-    [r.rentalRecordUuid, r.serviceItemTypeUuid],
-  );
   return r;
 }
 
