@@ -95,4 +95,31 @@ describe('webhook-dispatcher killed mid-delivery', () => {
       expect(delivered).toBe(EVENTS);
     });
   }, 90_000);
+
+  it('sends again, under the same hook-id, a message the receiver answered but the process died before recording', async () => {
+    // Alone with the database: the dispatcher the test before restarted would record the attempt in its place.
+    for (const running of dispatchers.splice(0)) await running.stop();
+    const { id: endpointId, secret } = await seedEndpoint(db, { url: receiver.url('/unrecorded') });
+    receiver.respond = (_request, response) => {
+      response.statusCode = 204;
+      response.end();
+    };
+    const dispatcher = await start();
+    const envelope = sampleEnvelope('moved-in');
+    await publish(envelope);
+    const received = () => receiver.requests.filter((r) => r.path === '/unrecorded' && verify(secret, r).data[0]?.eventId === envelope.eventId);
+    await eventually(() => expect(received()).toHaveLength(1), { timeoutMs: 15_000, intervalMs: 10 });
+    // Killed within the wait before finished attempts are recorded (500 ms): the answer is known only to the dead process.
+    await dispatcher.kill();
+    const MESSAGE = sql<{ status: string; attempts: number }, [string, string]>(
+      `SELECT status, attempts FROM webhook_messages WHERE event_id = $1 AND endpoint_id = $2`,
+    );
+    expect(await query(db, MESSAGE, [envelope.eventId, endpointId])).toEqual([{ status: 'pending', attempts: 0 }]);
+
+    await query(db, sql(`UPDATE webhook_messages SET next_attempt_at = now() WHERE status = 'pending' AND next_attempt_at > now()`));
+    await start();
+    await eventually(() => expect(received()).toHaveLength(2), { timeoutMs: 30_000 });
+    expect(new Set(received().map((request) => String(request.headers['hook-id']))).size).toBe(1);
+    await eventually(async () => expect(await query(db, MESSAGE, [envelope.eventId, endpointId])).toEqual([{ status: 'succeeded', attempts: 1 }]));
+  }, 90_000);
 });
