@@ -1,5 +1,5 @@
 import type { HostResolver } from '@storage/webhooks';
-import { seedEndpoint } from './support/endpoints';
+import { removeAllEndpoints, seedEndpoint } from './support/endpoints';
 import { sampleEvent } from './support/events';
 import { createHarness, type Harness } from './support/harness';
 import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
@@ -93,7 +93,7 @@ describe('delivery refuses hostile targets even when they are already stored', (
   });
 
   it('delivers to the same receiver once its subnet is allowed (the control)', async () => {
-    await query(h.dataSource, sql('DELETE FROM webhook_endpoints'));
+    await removeAllEndpoints(h.dataSource);
     await seedEndpoint(h.dataSource, { url: `https://hooks.test:${receiver.port}/hook` });
     await h.publish(sampleEvent('moved-out'));
     await h.engine({ allowed: '127.0.0.1/32', resolve }).runOnce();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { eventually } from '@storage/testing';
-import { generateSecret, SecretKeyring, signatureEntry, signingKey } from '@storage/webhooks';
+import { generateSecret, removeSubscription, rotateEndpointSecret, SecretKeyring, signatureEntry, signingKey } from '@storage/webhooks';
 import { MessageStore } from '../src/delivery/message-store';
 import { RETRY_SCHEDULE_MS } from '../src/delivery/retry-policy';
 import { seedEndpoint } from './support/endpoints';
@@ -83,7 +83,7 @@ describe('delivery engine', () => {
     engine.start();
     try {
       await eventually(() => expect(held).toHaveLength(2));
-      await query(h.dataSource, sql('DELETE FROM webhook_endpoints WHERE id = $1'), [gone.id]);
+      await removeSubscription(h.dataSource, gone.id);
       for (const answer of held) answer();
       await eventually(
         async () => {
@@ -252,11 +252,7 @@ describe('delivery engine', () => {
     expect(() => verify(oldSecret, receiver.requests[0])).not.toThrow();
     receiver.requests.length = 0;
     const newSecret = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
-    await query(h.dataSource, sql(`UPDATE webhook_endpoints SET previous_secret = secret, secret = $2, previous_secret_expires_at = $3 WHERE id = $1`), [
-      id,
-      testKeyring.seal(newSecret, id),
-      new Date(h.clock.now().getTime() + 86_400_000),
-    ]);
+    await rotateEndpointSecret(h.dataSource, 'acme', id, testKeyring.seal(newSecret, id), new Date(h.clock.now().getTime() + 86_400_000));
     await h.publish(sampleEvent('moved-in'));
     await engine.runOnce();
     const [during] = receiver.requests;
@@ -310,7 +306,11 @@ describe('delivery engine', () => {
     it('sends nothing when the stored secret was altered or copied from another endpoint', async () => {
       const { id } = await seedEndpoint(h.dataSource, { url: receiver.url() });
       const copied = testKeyring.seal(generateSecret(), '00000000-0000-4000-8000-000000000000');
-      await query(h.dataSource, sql('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1'), [id, copied]);
+      await query(
+        h.dataSource,
+        sql('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1 -- owner-bypass: a secret sealed for another endpoint, a corruption no owner produces'),
+        [id, copied],
+      );
       await h.publish(sampleEvent('moved-in'));
       await h.engine().runOnce();
       expect(await notSent()).toContain(`the secret of endpoint ${id} sealed with key "test-1" fails authentication`);
@@ -325,7 +325,11 @@ describe('delivery engine', () => {
       await query(h.dataSource, sql('DELETE FROM webhook_attempts'));
       receiver.requests.length = 0;
       const copied = testKeyring.seal(generateSecret(), '00000000-0000-4000-8000-000000000000');
-      await query(h.dataSource, sql('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1'), [id, copied]);
+      await query(
+        h.dataSource,
+        sql('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1 -- owner-bypass: a secret sealed for another endpoint, a corruption no owner produces'),
+        [id, copied],
+      );
       await h.publish(sampleEvent('moved-out'));
       await engine.runOnce();
       expect(await notSent()).toContain(`the secret of endpoint ${id} sealed with key "test-1" fails authentication`);

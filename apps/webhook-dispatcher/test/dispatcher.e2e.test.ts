@@ -7,7 +7,7 @@ import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, launchBrowser, type TestDatabase } from '@storage/testing';
 import { issuePortalToken } from '@storage/webhooks';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
-import { seedEndpoint } from './support/endpoints';
+import { removeAllEndpoints, seedEndpoint } from './support/endpoints';
 import { sampleEnvelope } from './support/events';
 import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
 import { testKeyring } from './support/secret-keys';
@@ -33,7 +33,12 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
     receiver = await new TestReceiver(certificate).start();
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'dispatcher-e2e' }).initialize();
-    await query(db, sql(`INSERT INTO api_keys (uuid, key_hash, key_prefix, scope) VALUES ($1, $2, 'sk_e2e', 'write')`), [PORTAL_KEY, randomUUID()]);
+    await query(
+      db,
+      sql(`INSERT INTO api_keys (uuid, key_hash, key_prefix, scope) VALUES ($1, $2, 'sk_e2e', 'write')
+       -- owner-bypass: the portal's api key, a row of apps/api, which the dispatcher cannot depend on`),
+      [PORTAL_KEY, randomUUID()],
+    );
     dispatcher = await startDispatcher({
       DATABASE_URL: database.url,
       WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32',
@@ -55,7 +60,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       res.statusCode = 204;
       res.end();
     };
-    await query(db, sql('DELETE FROM webhook_endpoints'));
+    await removeAllEndpoints(db);
   });
 
   it('delivers every event type, each verified by standardwebhooks', async () => {
@@ -232,7 +237,13 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       expect(dispatcher.output()).not.toContain(rotated);
 
       // A secret sealed with a key this dispatcher does not hold: the page says so instead of failing.
-      await query(db, sql(`UPDATE webhook_endpoints SET secret = 'v1:retired-key:AAAAAAAAAAAAAAAA:AAAA' WHERE id = $1`), [id]);
+      await query(
+        db,
+        sql(
+          `UPDATE webhook_endpoints SET secret = 'v1:retired-key:AAAAAAAAAAAAAAAA:AAAA' WHERE id = $1 -- owner-bypass: a secret sealed with a key no keyring holds, a corruption no owner produces`,
+        ),
+        [id],
+      );
       const unreadable = await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}?reveal=1`);
       expect(unreadable!.status()).toBe(200);
       expect(await page.locator('#notice').innerText()).toContain('sealed with key "retired-key", which is not in the keyring');

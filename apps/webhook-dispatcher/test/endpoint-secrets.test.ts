@@ -4,7 +4,7 @@ import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { generateSecret, SecretKeyring } from '@storage/webhooks';
 import { sealEndpointSecrets } from '../src/delivery/endpoint-secrets';
-import { seedEndpoint } from './support/endpoints';
+import { removeAllEndpoints, seedEndpoint } from './support/endpoints';
 import { TEST_SECRET_KEY, testKeyring } from './support/secret-keys';
 
 const URL = 'https://hooks.test/';
@@ -21,7 +21,7 @@ describe('sealing stored endpoint secrets at startup', () => {
     await db?.destroy();
     await database?.drop();
   });
-  beforeEach(async () => query(db, sql('DELETE FROM webhook_endpoints')));
+  beforeEach(async () => removeAllEndpoints(db));
 
   const stored = async (id: string) =>
     (await query(db, sql<{ secret: string; previous_secret: string | null }>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1'), [id]))[0];
@@ -31,10 +31,12 @@ describe('sealing stored endpoint secrets at startup', () => {
   it('seals bare secrets of rows written before sealing, the previous secret too, and is idempotent', async () => {
     const [legacy, rotated] = await seedMany(2, null);
     const previous = generateSecret();
-    await query(db, sql(`UPDATE webhook_endpoints SET previous_secret = $2, previous_secret_expires_at = now() + interval '1 day' WHERE id = $1`), [
-      rotated.id,
-      previous,
-    ]);
+    await query(
+      db,
+      sql(`UPDATE webhook_endpoints SET previous_secret = $2, previous_secret_expires_at = now() + interval '1 day' WHERE id = $1
+       -- owner-bypass: a bare previous secret, as stored before sealing, a state no owner produces now`),
+      [rotated.id, previous],
+    );
     const alreadySealed = await seedEndpoint(db, { url: `${URL}sealed` });
     const untouched = await stored(alreadySealed.id);
 

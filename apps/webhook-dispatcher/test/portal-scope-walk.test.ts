@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
-import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, insertRentalParents, type TestDatabase } from '@storage/testing';
 import { issuePortalToken } from '@storage/webhooks';
 import { csrfToken, SESSION_COOKIE } from '../src/portal/portal-session';
-import { seedEndpoint } from './support/endpoints';
+import { disableEndpoint, seedEndpoint } from './support/endpoints';
 import { portalTestApp } from './support/portal-app';
 
 const SECRET = 'portal-scope-walk-secret-at-least-32-characters';
@@ -88,7 +88,8 @@ describe('portal scope walk', () => {
     const [key] = await query(
       db,
       sql<{ uuid: string }>(
-        `INSERT INTO api_keys (key_hash, key_prefix, scope, portfolio_uuids, revoked_at) VALUES ($1, 'sk_walk', $2, $3, $4) RETURNING uuid`,
+        `INSERT INTO api_keys (key_hash, key_prefix, scope, portfolio_uuids, revoked_at) VALUES ($1, 'sk_walk', $2, $3, $4) RETURNING uuid
+         -- owner-bypass: an api key, a row of apps/api, which the dispatcher cannot depend on`,
       ),
       [randomUUID(), scope, [portfolioUuid], revoked ? new Date() : null],
     );
@@ -98,16 +99,16 @@ describe('portal scope walk', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     db = await createDataSource({ url: database.url, applicationName: 'portal-scope-walk' }).initialize();
-    const [acme] = await query(db, sql<{ uuid: string }>(`INSERT INTO portfolios (portfolio_id, name) VALUES ('acme', 'Acme') RETURNING uuid`));
-    const [globex] = await query(db, sql<{ uuid: string }>(`INSERT INTO portfolios (portfolio_id, name) VALUES ('globex', 'Globex') RETURNING uuid`));
-    keys.write = await insertKey('write', acme.uuid);
-    keys.read = await insertKey('read', acme.uuid);
-    keys.revoked = await insertKey('write', acme.uuid, true);
-    keys.globex = await insertKey('write', globex.uuid);
+    const acme = (await insertRentalParents(db, { portfolioId: 'acme' })).portfolioUuid;
+    const globex = (await insertRentalParents(db, { portfolioId: 'globex' })).portfolioUuid;
+    keys.write = await insertKey('write', acme);
+    keys.read = await insertKey('read', acme);
+    keys.revoked = await insertKey('write', acme, true);
+    keys.globex = await insertKey('write', globex);
 
     // A disabled endpoint with a failed message: something for every action to change.
     ({ id: endpointId } = await seedEndpoint(db, { portfolio: 'acme', url: ENDPOINT_URL }));
-    await query(db, sql(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'walk' WHERE id = $1`), [endpointId]);
+    await disableEndpoint(db, endpointId, 'walk');
     messageId = `msg_${randomUUID().replaceAll('-', '')}`;
     await query(
       db,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findViolations, parseOwnership, type Exemption, type Violation } from '../src';
+import { findViolations, parseOwnership, type Exemption } from '../src';
 
 // The CI check: no SQL in apps/*/src, packages/*/src or tools/*/src writes a table (or a column) outside the owner
 // docs/ARCHITECTURE.md names in "Who writes each table"; a test under a workspace's test/ writes its workspace's
@@ -24,44 +24,11 @@ const EXEMPT: Exemption[] = [
   },
 ];
 
-/**
- * Tests' writes still outside their owner, by file and table, in the workspaces whose fixtures are yet to go
- * through the owners (issue 15). This list only shrinks: the check fails on a write not listed here, and on an entry
- * that no longer matches a write (remove it).
- */
-const KNOWN: readonly (readonly [file: string, table: string])[] = [
-  ['apps/webhook-dispatcher/test/delivery-ssrf.test.ts', 'webhook_endpoints'],
-  ['apps/webhook-dispatcher/test/delivery.test.ts', 'webhook_endpoints'],
-  ['apps/webhook-dispatcher/test/dispatcher.e2e.test.ts', 'api_keys'],
-  ['apps/webhook-dispatcher/test/dispatcher.e2e.test.ts', 'webhook_endpoints'],
-  ['apps/webhook-dispatcher/test/endpoint-secrets.test.ts', 'webhook_endpoints'],
-  ['apps/webhook-dispatcher/test/portal-scope-walk.test.ts', 'api_keys'],
-  ['apps/webhook-dispatcher/test/portal-scope-walk.test.ts', 'portfolios'],
-  ['apps/webhook-dispatcher/test/portal-scope-walk.test.ts', 'webhook_endpoints'],
-  ['apps/webhook-dispatcher/test/portal-security.test.ts', 'portfolios'],
-  ['apps/webhook-dispatcher/test/portal-security.test.ts', 'api_keys'],
-  ['apps/webhook-dispatcher/test/portal-security.test.ts', 'webhook_endpoints'],
-  ['apps/webhook-dispatcher/test/support/endpoints.ts', 'webhook_endpoints'],
-];
-
-const key = (v: Pick<Violation, 'file' | 'table'>) => `${v.file} ${v.table}`;
-
 describe('who writes each table', () => {
   const ownership = parseOwnership(readFileSync(join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8'));
   const violations = findViolations(ROOT, ownership, EXEMPT);
 
-  it('no table is written outside its owner, but for the known violations of tests', () => {
-    const known = new Set(KNOWN.map(([file, table]) => key({ file, table })));
-    const unknown = violations.filter((v) => !known.has(key(v)));
-    expect(unknown.map((v) => `${v.file}:${v.line} writes ${v.table}, owned by ${v.owner}`)).toEqual([]);
-  });
-
-  it('every known violation still exists (a fixed one leaves the list)', () => {
-    const found = new Set(violations.map(key));
-    expect(KNOWN.filter(([file, table]) => !found.has(key({ file, table })))).toEqual([]);
-  });
-
-  it('the known violations are tests only', () => {
-    expect(KNOWN.filter(([file]) => file.split('/')[2] !== 'test')).toEqual([]);
+  it('no table is written outside its owner', () => {
+    expect(violations.map((v) => `${v.file}:${v.line} writes ${v.table}, owned by ${v.owner}`)).toEqual([]);
   });
 });
