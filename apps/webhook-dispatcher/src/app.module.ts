@@ -26,6 +26,7 @@ export class AppModule {
         DeliveryModule.forRoot({
           allowedSubnets: config.WEBHOOK_ALLOWED_SUBNETS,
           concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+          recordWaitMs: config.WEBHOOK_RECORD_WAIT_MS,
           secretKeys: config.WEBHOOK_SECRET_KEYS,
         }),
         EventsModule,

@@ -13,6 +13,8 @@ export const configSchema = commonConfigSchema
       .default('webhook-dispatcher'),
     /** Deliveries in flight at once from this replica. */
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(2_000).default(256),
+    /** How long finished attempts wait to be recorded together, in ms (delivery-engine.ts says what it trades). */
+    WEBHOOK_RECORD_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(100),
   })
   .transform((config, context) => {
     const secrets = webhookSecrets(config, context);

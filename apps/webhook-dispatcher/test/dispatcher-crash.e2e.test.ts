@@ -43,11 +43,12 @@ describe('webhook-dispatcher killed mid-delivery', () => {
     certificate?.cleanup();
   });
 
-  const start = async () => {
+  const start = async (env: Record<string, string> = {}) => {
     const dispatcher = await startDispatcher({
       DATABASE_URL: database.url,
       WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32',
       NODE_EXTRA_CA_CERTS: certificate.certFile,
+      ...env,
     });
     dispatchers.push(dispatcher);
     return dispatcher;
@@ -104,12 +105,13 @@ describe('webhook-dispatcher killed mid-delivery', () => {
       response.statusCode = 204;
       response.end();
     };
-    const dispatcher = await start();
+    // A record wait far longer than the test's reaction, so the kill lands inside it on any machine.
+    const dispatcher = await start({ WEBHOOK_RECORD_WAIT_MS: '10000' });
     const envelope = sampleEnvelope('moved-in');
     await publish(envelope);
     const received = () => receiver.requests.filter((r) => r.path === '/unrecorded' && verify(secret, r).data[0]?.eventId === envelope.eventId);
     await eventually(() => expect(received()).toHaveLength(1), { timeoutMs: 15_000, intervalMs: 10 });
-    // Killed within the wait before finished attempts are recorded (500 ms): the answer is known only to the dead process.
+    // Killed within the wait before finished attempts are recorded: the answer is known only to the dead process.
     await dispatcher.kill();
     const MESSAGE = sql<{ status: string; attempts: number }, [string, string]>(
       `SELECT status, attempts FROM webhook_messages WHERE event_id = $1 AND endpoint_id = $2`,

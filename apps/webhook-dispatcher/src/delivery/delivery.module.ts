@@ -10,6 +10,7 @@ import { MessageStore } from './message-store';
 export interface DeliveryModuleOptions {
   allowedSubnets: readonly Cidr[];
   concurrency: number;
+  recordWaitMs: number;
   secretKeys: SecretKeysSetting;
 }
 
@@ -56,7 +57,11 @@ export class DeliveryModule {
           provide: DeliveryEngine,
           inject: [DataSource, SecretKeyring, DeliveryClient, Clock, Random],
           useFactory: (dataSource: DataSource, keyring: SecretKeyring, client: DeliveryClient, clock: Clock, random: Random) =>
-            new DeliveryEngine(new MessageStore(dataSource), keyring, client, clock, random, { ...DEFAULT_ENGINE_OPTIONS, concurrency: options.concurrency }),
+            new DeliveryEngine(new MessageStore(dataSource), keyring, client, clock, random, {
+              ...DEFAULT_ENGINE_OPTIONS,
+              concurrency: options.concurrency,
+              recordWaitMs: options.recordWaitMs,
+            }),
         },
         DeliveryWorker,
       ],
