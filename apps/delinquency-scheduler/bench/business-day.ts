@@ -92,11 +92,12 @@ const { values } = parseArgs({
     day: { type: 'string' },
     facilities: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '8' },
+    history: { type: 'string', default: '0' },
     'one-size': { type: 'string' },
   },
 });
 
-async function measureOne(day: BillingSpread, rentals: number, facilities: number, concurrency: number): Promise<Measurement> {
+async function measureOne(day: BillingSpread, rentals: number, facilities: number, concurrency: number, historyMonths: number): Promise<Measurement> {
   const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
   const name = `bench_scheduler_${rentals}`;
   const admin = new Client({ connectionString: database.url });
@@ -111,7 +112,7 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     await migrate(url.toString());
     await query(dataSource, BENCH_UUID_FUNCTION);
     const generating = Date.now();
-    await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: day });
+    await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: day, historyMonths });
     process.stderr.write(`  ${rentals} rentals generated in ${((Date.now() - generating) / 1000).toFixed(1)} s\n`);
     await settle(dataSource);
 
@@ -219,9 +220,12 @@ function table(rows: Measurement[]): string {
 async function main(): Promise<void> {
   const facilities = Number(values.facilities);
   const concurrency = Number(values.concurrency);
+  const historyMonths = Number(values.history);
   if (values['one-size'] !== undefined) {
     // A child: one size and day, its measurement on stdout as JSON.
-    process.stdout.write(JSON.stringify(await measureOne(spreadOf(values.day ?? 'typical'), Number(values['one-size']), facilities, concurrency)));
+    process.stdout.write(
+      JSON.stringify(await measureOne(spreadOf(values.day ?? 'typical'), Number(values['one-size']), facilities, concurrency, historyMonths)),
+    );
     return;
   }
   const measurements: Measurement[] = [];
@@ -242,6 +246,8 @@ async function main(): Promise<void> {
           String(facilities),
           '--concurrency',
           String(concurrency),
+          '--history',
+          String(historyMonths),
         ],
         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 },
       );
@@ -250,7 +256,7 @@ async function main(): Promise<void> {
     }
   }
   process.stdout.write(
-    `\nOne business-day run (${BUSINESS_DATE}: billing, then delinquency), 10 % delinquent, concurrency ${concurrency}\n\n${table(measurements)}\n`,
+    `\nOne business-day run (${BUSINESS_DATE}: billing, then delinquency), 10 % delinquent, ${historyMonths} paid months of ledger history, concurrency ${concurrency}\n\n${table(measurements)}\n`,
   );
   for (const day of days) {
     const ofDay = measurements.filter((m) => m.day === day);

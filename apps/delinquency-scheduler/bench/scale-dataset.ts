@@ -16,9 +16,9 @@ export type BillingSpread = 'typical' | 'worst';
  */
 export async function createScaleDataset(
   db: DataSource,
-  options: { facilities: number; rentals: number; businessDate: CalendarDate; spread: BillingSpread },
+  options: { facilities: number; rentals: number; businessDate: CalendarDate; spread: BillingSpread; historyMonths: number },
 ): Promise<void> {
-  const { facilities, rentals, businessDate } = options;
+  const { facilities, rentals, businessDate, historyMonths } = options;
   const billingDayOfToday = Number(businessDate.slice(8, 10));
   if (billingDayOfToday > 28) throw new RangeError(`A benchmark business date is a billing day (1 to 28), got ${businessDate}`);
   await query(db, sql(`INSERT INTO portfolios (uuid, portfolio_id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'bench', 'Bench')`));
@@ -94,6 +94,28 @@ export async function createScaleDataset(
      SELECT bench_uuid('r', i), '00000000-0000-4000-8000-000000000003', 'Tenant protection', 1200, 'FIXED_AMOUNT', '2024-01-01'
        FROM generate_series(3, $1, 3) i`),
     [rentals],
+  );
+  // Up to `historyMonths` paid months before, as a live ledger has them (rent, the service, the payment of both):
+  // what a rental's ledger holds when it is billed again. They end two months before the period under way, so a
+  // delinquent rental's unpaid rent below stays its newest charge, the one the ledger's trigger counts as open.
+  await query(
+    db,
+    sql(`INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on, period_from, period_to,
+                                        item_type_uuid, payment_uuid, charge_key)
+     SELECT r.uuid, e.kind::ledger_entry_kind, e.kind, e.amount, h.due, CASE WHEN e.amount > 0 THEN h.due END,
+            CASE WHEN e.amount > 0 THEN h.due END, CASE WHEN e.amount > 0 THEN (h.due + interval '1 month')::date END,
+            e.item_type_uuid, CASE WHEN e.amount < 0 THEN gen_random_uuid() END,
+            CASE WHEN e.amount > 0 THEN e.kind || ':' || coalesce(e.item_type_uuid::text, '-') || ':' || h.due END
+       FROM rental_records r
+       LEFT JOIN rental_services s ON s.rental_record_uuid = r.uuid
+      CROSS JOIN generate_series(3, $1 + 2) k
+      CROSS JOIN LATERAL (SELECT (r.next_due_date - make_interval(months => k))::date AS due) h
+      CROSS JOIN LATERAL (VALUES (1, 'RENT', r.rent_in_pennies, NULL::uuid),
+                                 (2, 'SERVICE_FEE', s.amount_in_pennies, s.item_type_uuid),
+                                 (3, 'PAYMENT', -(r.rent_in_pennies + coalesce(s.amount_in_pennies, 0)), NULL::uuid)) AS e(n, kind, amount, item_type_uuid)
+      WHERE h.due >= r.start_date AND e.amount IS NOT NULL
+      ORDER BY h.due, r.uuid, e.n`),
+    [historyMonths],
   );
   // Every tenth rental is delinquent: it owes rent due so many days ago that today brings its next stage, its quarter
   // (i / 10 % 4) saying which (the ledger's trigger sets the balance and the oldest open charge).

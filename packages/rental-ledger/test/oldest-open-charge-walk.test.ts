@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { asLedgerLines, ledgerEntries, postEntries } from '../src';
+import { balanceOf, pastDueSince } from '@storage/domain';
+import { createDataSource, query, sql } from '@storage/persistence';
+import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
+import { insertRental } from './support/rentals';
+
+/*
+ * The ledger's trigger finds a rental's oldest open charge by walking back from its newest charge. In a database of
+ * its own: what the walk reads depends on the plan PostgreSQL chooses from the ledger's statistics, here those of
+ * a mature portfolio (every tenant ten years in).
+ */
+
+let database: TestDatabase;
+let db: DataSource;
+let parents: RentalParents;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await createDataSource({ url: database.url, applicationName: 'oldest-open-charge-walk-test', poolSize: 2 }).initialize();
+  parents = await insertRentalParents(db, { itemTypeUuid: '8b3e4c50-2d6f-4e70-9b82-3c4d5e6f7082', promotionUuid: '00000000-0000-4000-8000-000000000001' });
+});
+afterAll(async () => {
+  await db?.destroy();
+  await database?.drop();
+});
+
+const newRental = (): Promise<string> =>
+  insertRental(db, parents, { balanceInPennies: 0, billingDayOfMonth: 15, nextDueDate: '2026-04-15', startDate: '2016-01-15' });
+
+describe('the oldest open charge', () => {
+  it("reads only the open charges, not the rental's whole history: billing a long tenancy costs what billing a new one does", async () => {
+    // Ten years of paid months (rent due on the 15th, paid the same day) for a rental and thirty others: a ledger
+    // large enough to be read as a live one is, through its indexes.
+    const months = Array.from({ length: 120 }, (_, i) => `${2016 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-15`);
+    const tenYears = (rentalRecordUuid: string) =>
+      db.transaction((m) =>
+        postEntries(
+          m,
+          rentalRecordUuid,
+          months.flatMap((dueOn) => [
+            { kind: 'RENT' as const, description: `Rent ${dueOn}`, amountInPennies: 10_000, postedOn: dueOn, dueOn },
+            { kind: 'PAYMENT' as const, description: 'Payment', amountInPennies: -10_000, postedOn: dueOn, dueOn: null, paymentUuid: randomUUID() },
+          ]),
+        ),
+      );
+    const rental = await newRental();
+    await tenYears(rental);
+    for (let other = 0; other < 30; other++) await tenYears(await newRental());
+    // Statistics as autovacuum keeps them on a live database; then the ledger's rows the next month's posting reads,
+    // counted by PostgreSQL inside the posting's transaction.
+    await query(db, sql('ANALYZE rental_ledger_entries'));
+    const rowsRead = await db.transaction(async (m) => {
+      await postEntries(m, rental, [{ kind: 'RENT', description: 'Rent 2026-01-15', amountInPennies: 10_000, postedOn: '2026-01-15', dueOn: '2026-01-15' }]);
+      const [row] = await query(
+        m,
+        sql<{ read: number }>(
+          `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS read FROM pg_stat_xact_user_tables WHERE relname = 'rental_ledger_entries'`,
+        ),
+      );
+      return row.read;
+    });
+    expect(rowsRead).toBeLessThan(5);
+    await expectBalanceIsSumOfEntries(rental);
+  });
+
+  it('is still the oldest charge left owing after a long history and a partial payment', async () => {
+    const rental = await newRental();
+    await db.transaction((m) =>
+      postEntries(m, rental, [
+        { kind: 'RENT', description: 'January', amountInPennies: 10_000, postedOn: '2026-01-15', dueOn: '2026-01-15' },
+        { kind: 'RENT', description: 'February', amountInPennies: 10_000, postedOn: '2026-02-15', dueOn: '2026-02-15' },
+        { kind: 'PAYMENT', description: 'Payment', amountInPennies: -5_000, postedOn: '2026-02-20', dueOn: null, paymentUuid: randomUUID() },
+        { kind: 'RENT', description: 'March', amountInPennies: 10_000, postedOn: '2026-03-15', dueOn: '2026-03-15' },
+      ]),
+    );
+    await expectBalanceIsSumOfEntries(rental);
+  });
+});
+
+/** The balance is the sum of the entries, and the oldest open charge's due date the domain's `pastDueSince`. */
+async function expectBalanceIsSumOfEntries(rentalRecordUuid: string): Promise<void> {
+  const lines = asLedgerLines(await ledgerEntries(db.manager, rentalRecordUuid));
+  const [row] = await query(
+    db,
+    sql<{ balance: number; oldestOpenDueOn: string | null }>(
+      'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS "oldestOpenDueOn" FROM rental_records WHERE uuid = $1',
+    ),
+    [rentalRecordUuid],
+  );
+  expect(row).toEqual({ balance: balanceOf(lines), oldestOpenDueOn: pastDueSince(lines) });
+}
