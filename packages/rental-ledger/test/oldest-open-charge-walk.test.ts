@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { asLedgerLines, ledgerEntries, postEntries } from '../src';
-import { balanceOf, pastDueSince } from '@storage/domain';
+import { postEntries } from '../src';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
+import { expectBalanceIsSumOfEntries } from './support/ledger-invariant';
 import { insertRental } from './support/rentals';
 
 /*
@@ -62,7 +62,7 @@ describe('the oldest open charge', () => {
       return row.read;
     });
     expect(rowsRead).toBeLessThan(5);
-    await expectBalanceIsSumOfEntries(rental);
+    await expectBalanceIsSumOfEntries(db, rental);
   });
 
   it('is still the oldest charge left owing after a long history and a partial payment', async () => {
@@ -75,19 +75,6 @@ describe('the oldest open charge', () => {
         { kind: 'RENT', description: 'March', amountInPennies: 10_000, postedOn: '2026-03-15', dueOn: '2026-03-15' },
       ]),
     );
-    await expectBalanceIsSumOfEntries(rental);
+    await expectBalanceIsSumOfEntries(db, rental);
   });
 });
-
-/** The balance is the sum of the entries, and the oldest open charge's due date the domain's `pastDueSince`. */
-async function expectBalanceIsSumOfEntries(rentalRecordUuid: string): Promise<void> {
-  const lines = asLedgerLines(await ledgerEntries(db.manager, rentalRecordUuid));
-  const [row] = await query(
-    db,
-    sql<{ balance: number; oldestOpenDueOn: string | null }>(
-      'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS "oldestOpenDueOn" FROM rental_records WHERE uuid = $1',
-    ),
-    [rentalRecordUuid],
-  );
-  expect(row).toEqual({ balance: balanceOf(lines), oldestOpenDueOn: pastDueSince(lines) });
-}

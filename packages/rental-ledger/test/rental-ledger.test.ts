@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { DataSource, EntityManager } from 'typeorm';
-import { balanceOf, billingPeriodStarting, chargesForPeriod, openCharges, pastDueSince, type CalendarDate } from '@storage/domain';
+import { billingPeriodStarting, chargesForPeriod, openCharges, type CalendarDate } from '@storage/domain';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
 import {
@@ -16,6 +16,7 @@ import {
   writeOff,
   type LockedBalance,
 } from '../src';
+import { expectBalanceIsSumOfEntries } from './support/ledger-invariant';
 import { insertRental } from './support/rentals';
 
 let database: TestDatabase;
@@ -50,19 +51,6 @@ async function locked(manager: EntityManager, rentalRecordUuid: string): Promise
 async function balance(rentalRecordUuid: string): Promise<number> {
   const [row] = await query(db, sql<{ balance: number }>('SELECT balance_in_pennies AS balance FROM rental_records WHERE uuid = $1'), [rentalRecordUuid]);
   return row.balance;
-}
-
-/** The balance is the sum of the entries, and the oldest open charge's due date the domain's `pastDueSince`. */
-async function expectBalanceIsSumOfEntries(rentalRecordUuid: string): Promise<void> {
-  const lines = asLedgerLines(await ledgerEntries(db.manager, rentalRecordUuid));
-  const [row] = await query(
-    db,
-    sql<{ balance: number; oldestOpenDueOn: string | null }>(
-      'SELECT balance_in_pennies AS balance, oldest_open_due_on::text AS "oldestOpenDueOn" FROM rental_records WHERE uuid = $1',
-    ),
-    [rentalRecordUuid],
-  );
-  expect(row).toEqual({ balance: balanceOf(lines), oldestOpenDueOn: pastDueSince(lines) });
 }
 
 describe('the ledger keeps the balance', () => {
@@ -152,7 +140,7 @@ describe('the ledger keeps the balance', () => {
               if (error.message !== 'rolled back') throw error;
             });
         }
-        for (const rental of rentals) await expectBalanceIsSumOfEntries(rental);
+        for (const rental of rentals) await expectBalanceIsSumOfEntries(db, rental);
       }),
       { numRuns: 40 },
     );
@@ -173,7 +161,7 @@ describe('the ledger keeps the balance', () => {
       ),
     );
     expect(await balance(rental)).toBe(amounts.reduce((sum, a) => sum + a, 0));
-    await expectBalanceIsSumOfEntries(rental);
+    await expectBalanceIsSumOfEntries(db, rental);
   });
 });
 
@@ -354,7 +342,7 @@ describe('entries', () => {
     expect(openCharges(asLedgerLines(await ledgerEntries(db.manager, to)))).toEqual([
       { entryUuid: expect.any(String), dueOn: '2026-04-15', openInPennies: 8_000 },
     ]);
-    await expectBalanceIsSumOfEntries(from);
+    await expectBalanceIsSumOfEntries(db, from);
   });
 });
 
