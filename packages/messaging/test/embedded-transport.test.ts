@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { INestMicroservice } from '@nestjs/common';
+import { Logger, type INestMicroservice } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { Pool } from 'pg';
@@ -153,6 +153,26 @@ describe('embedded transport (outbox as the log)', () => {
       await expect(replayEmbedded(pool, { group, from: new Date(0), to: undefined, redeliver: false }, () => undefined)).rejects.toThrow('is running');
     } finally {
       await pool.end();
+    }
+  });
+
+  it('waits out its database going away with a warning, not an error, and goes on', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const error = jest.spyOn(Logger.prototype, 'error');
+    try {
+      // What a stopping server does to its sessions (57P01, as on Ctrl-C of `npm start` or a failover).
+      await query(dataSource, sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`), [
+        `consumer:${group}`,
+      ]);
+      await eventually(() => expect(warn).toHaveBeenCalledWith(expect.stringContaining('consumer stopped, restarting: terminating connection')));
+      expect(error).not.toHaveBeenCalledWith(expect.stringContaining('consumer stopped'));
+      const rental = randomUUID();
+      const after = payment(rental, 333);
+      await recordPayment(dataSource, publisher, after);
+      await eventually(async () => expect(await effects(dataSource, group)).toContainEqual({ event_id: after.eventId, rental, amount: 333 }));
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
     }
   });
 });

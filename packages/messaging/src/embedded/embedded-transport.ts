@@ -3,6 +3,7 @@ import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { Pool } from 'pg';
 import { createPool, query, sql } from '@storage/persistence';
 import { deliver, describe, type Delivery } from '../consumer/deliver';
+import { isTransient } from '../consumer/transient-error';
 import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
 import type { RetryPolicy } from '../consumer/retry-policy';
@@ -73,7 +74,7 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
       lead: () => this.lead(),
       step: () => this.step(),
       resign: () => this.resign(),
-      onError: (error) => this.logger.error(`consumer stopped, restarting: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (error) => this.reportStop(error),
     });
   }
 
@@ -115,6 +116,17 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   }
 
   /** A group stopped for longer than the retention no longer held events back: say that it missed some. */
+  /**
+   * A step that failed stops the consumer until the follower restarts it. The database away (stopping, restarting,
+   * unreachable: what a Ctrl-C of `npm start` or a failover looks like) is waited out, so it is a warning; anything
+   * else is an error.
+   */
+  private reportStop(error: unknown): void {
+    const message = `consumer stopped, restarting: ${error instanceof Error ? error.message : String(error)}`;
+    if (isTransient(error)) this.logger.warn(message);
+    else this.logger.error(message);
+  }
+
   private async warnOfPrunedEvents(): Promise<void> {
     const pruned = await readRetentionMark(this.pool);
     if (pruned && this.saved > 0n && this.saved < pruned.position) {
