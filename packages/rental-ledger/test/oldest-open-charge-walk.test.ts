@@ -65,7 +65,7 @@ describe('the oldest open charge', () => {
     await expectBalanceIsSumOfEntries(db, rental);
   });
 
-  it('is still the oldest charge left owing after a long history and a partial payment', async () => {
+  it('is, in a ledger read through that index, the oldest charge a partial payment leaves open', async () => {
     const rental = await newRental();
     await db.transaction((m) =>
       postEntries(m, rental, [
