@@ -64,6 +64,25 @@ describe('embedded transport (outbox as the log)', () => {
     await expect(publisher.publish(dataSource.manager, payment(randomUUID()))).rejects.toThrow('transaction');
   });
 
+  it('prepares its outbox statement once per connection instead of planning it for every event', async () => {
+    const PREPARED = sql<{ executions: number }>(
+      `SELECT (generic_plans + custom_plans)::int AS executions FROM pg_prepared_statements WHERE name LIKE 'outbox_insert_and_notify%'`,
+    );
+    const runner = dataSource.createQueryRunner();
+    try {
+      const [before] = await query(runner, PREPARED);
+      for (let i = 0; i < 3; i += 1) {
+        await runner.startTransaction();
+        await publisher.publish(runner.manager, payment(randomUUID()));
+        await runner.commitTransaction();
+      }
+      // One statement on the connection (whether an earlier test's use prepared it or this one did), run 3 times more.
+      expect(await query(runner, PREPARED)).toEqual([{ executions: (before?.executions ?? 0) + 3 }]);
+    } finally {
+      await runner.release();
+    }
+  });
+
   it('keeps per-key order and sees a row that commits after a later one', async () => {
     const rental = randomUUID();
     const first = payment(rental, 1);
