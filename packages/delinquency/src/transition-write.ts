@@ -4,6 +4,7 @@ import {
   applyDelinquencyTrigger,
   daysBetween,
   stageRank,
+  timeOrderedUuid,
   toEventStatus,
   topicFor,
   type CalendarDate,
@@ -246,7 +247,7 @@ export function transitionWrite(input: TransitionInput): TransitionWrite {
   }
   const lateFee = startsEpisode ? Math.max(options.lateFeeInPennies ?? 0, 0) : 0;
   if (lateFee > 0) {
-    const entry = lateFeeEntry({ chargeUuid: randomUUID(), amountInPennies: lateFee, day, delinquencyUuid });
+    const entry = lateFeeEntry({ chargeUuid: timeOrderedUuid(), amountInPennies: lateFee, day, delinquencyUuid });
     entries.push(entry);
     events.push({
       type: 'charge-posted',

@@ -1,7 +1,7 @@
 // The only entry of @storage/domain. Pure rules and contracts: no framework, broker, database or HTTP code.
 
 export { isPennies, penniesSchema, roundPennies, signedPenniesSchema, type Pennies } from './money';
-export { isUuid, uuidSchema } from './ids';
+export { isUuid, timeOrderedUuid, uuidSchema } from './ids';
 export { isValidEmail, isValidPhone, normalizePhone } from './contact';
 export { COVERAGE_PROVIDERS, PRIVATE_COVERAGE_UUID, type CoverageProvider } from './coverage';
 export { addDays, calendarDateSchema, daysBetween, isCalendarDate, toCalendarDate, type CalendarDate } from './calendar-date';

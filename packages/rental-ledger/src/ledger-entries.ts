@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { CalendarDate, LedgerLine, PeriodCharge } from '@storage/domain';
+import { timeOrderedUuid, type CalendarDate, type LedgerLine, type PeriodCharge } from '@storage/domain';
 import { query, sql, type Queryable } from '@storage/persistence';
 
 export const LEDGER_ENTRY_KINDS = [
@@ -93,7 +92,9 @@ export function postEntriesQuery(entries: string, condition: string): string {
 export function entriesJson(rentalRecordUuid: string, entries: readonly NewLedgerEntry[]): string {
   return JSON.stringify(
     entries.map((entry) => ({
-      uuid: entry.uuid ?? null,
+      // Time-ordered: new entries go to the right edge of the primary key, not to a random page of an index that
+      // grows with every month of every tenancy.
+      uuid: entry.uuid ?? timeOrderedUuid(),
       rental_record_uuid: rentalRecordUuid,
       kind: entry.kind,
       description: entry.description,
@@ -128,7 +129,7 @@ export function periodChargeEntries(
   const entries: NewLedgerEntry[] = [];
   const posted: { entryUuid: string; charge: PeriodCharge }[] = [];
   for (const charge of charges) {
-    const entryUuid = randomUUID();
+    const entryUuid = timeOrderedUuid();
     const chargeKey = periodChargeKey(charge);
     posted.push({ entryUuid, charge });
     entries.push({

@@ -327,6 +327,22 @@ describe('entries', () => {
     expect(entries[1]).toMatchObject({ appliesTo: entries[0].entryUuid, promotionUuid: halfOff.uuid });
   });
 
+  it('get time-ordered uuids (version 7), so the primary key grows at its right edge: charges, payments and write-offs alike', async () => {
+    const rental = await newRental();
+    const charges = chargesForPeriod(
+      { rentInPennies: 10_000, rentChanges: [], services: [], coverage: null, promotions: [] },
+      billingPeriodStarting(TODAY, TODAY),
+    );
+    await db.transaction(async (m) => {
+      await postPeriodCharges(m, await locked(m, rental), charges, TODAY);
+      await recordPayment(m, await locked(m, rental), { paymentUuid: randomUUID(), amountInPennies: 4_000, paidOn: TODAY });
+      await postEntries(m, rental, [{ kind: 'WRITE_OFF', description: 'Write-off', amountInPennies: -6_000, postedOn: TODAY, dueOn: null }]);
+    });
+    const entries = await ledgerEntries(db.manager, rental);
+    expect(entries.map((e) => e.kind)).toEqual(['RENT', 'PAYMENT', 'WRITE_OFF']);
+    expect(entries.map((e) => e.entryUuid[14])).toEqual(['7', '7', '7']);
+  });
+
   it('a transfer carries each open charge with its due date, and leaves the old rental at zero', async () => {
     const [from, to] = [await newRental(), await newRental()];
     await db.transaction(async (m) => {
