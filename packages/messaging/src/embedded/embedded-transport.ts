@@ -115,7 +115,6 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
     await this.warnOfPrunedEvents();
   }
 
-  /** A group stopped for longer than the retention no longer held events back: say that it missed some. */
   /**
    * A step that failed stops the consumer until the follower restarts it. The database away (stopping, restarting,
    * unreachable: what a Ctrl-C of `npm start` or a failover looks like) is waited out, so it is a warning; anything
@@ -127,6 +126,7 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
     else this.logger.error(message);
   }
 
+  /** A group stopped for longer than the retention no longer held events back: say that it missed some. */
   private async warnOfPrunedEvents(): Promise<void> {
     const pruned = await readRetentionMark(this.pool);
     if (pruned && this.saved > 0n && this.saved < pruned.position) {
