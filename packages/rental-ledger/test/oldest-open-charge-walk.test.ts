@@ -65,6 +65,41 @@ describe('the oldest open charge', () => {
     await expectBalanceIsSumOfEntries(db, rental);
   });
 
+  it('is not looked for again when charges alone are posted after the newest: a year in arrears costs what a paid-up rental does', async () => {
+    const rental = await newRental();
+    const months = Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, '0')}-15`);
+    await db.transaction((m) =>
+      postEntries(
+        m,
+        rental,
+        months.map((dueOn) => ({ kind: 'RENT' as const, description: `Rent ${dueOn}`, amountInPennies: 10_000, postedOn: dueOn, dueOn })),
+      ),
+    );
+    // Counted before and after: the session's counts not yet reported by earlier transactions are in both.
+    const rowsRead = await db.transaction(async (m) => {
+      const read = async (): Promise<number> => {
+        const [row] = await query(
+          m,
+          sql<{ read: number }>(
+            `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::int AS read FROM pg_stat_xact_user_tables WHERE relname = 'rental_ledger_entries'`,
+          ),
+        );
+        return row.read;
+      };
+      const before = await read();
+      await postEntries(m, rental, [
+        { kind: 'RENT', description: 'Rent 2026-01-15', amountInPennies: 10_000, postedOn: '2026-01-15', dueOn: '2026-01-15' },
+        { kind: 'SERVICE_FEE', description: 'Lock', amountInPennies: 500, postedOn: '2026-01-15', dueOn: '2026-01-15' },
+      ]);
+      return (await read()) - before;
+    });
+    // The two new charges and the newest before them; the walk read all fourteen open ones.
+    expect(rowsRead).toBeLessThan(5);
+    await expectBalanceIsSumOfEntries(db, rental);
+    const [row] = await query(db, sql<{ oldest: string }>('SELECT oldest_open_due_on::text AS oldest FROM rental_records WHERE uuid = $1'), [rental]);
+    expect(row.oldest).toBe('2025-01-15');
+  });
+
   it('is, in a ledger read through that index, the oldest charge a partial payment leaves open', async () => {
     const rental = await newRental();
     await db.transaction((m) =>
