@@ -105,9 +105,12 @@ WITH guarded AS (
     FROM unnest($4::uuid[], $5::date[]) AS u(uuid, next_due)
    WHERE r.uuid = u.uuid AND u.uuid IN (SELECT uuid FROM guarded)
 ), posted AS (
-  SELECT count(*) AS entries FROM rental_ledger_post((
-    SELECT jsonb_agg(e.value ORDER BY e.n) FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS e(value, n)
-     WHERE (e.value->>'rental_record_uuid')::uuid IN (SELECT uuid FROM guarded)))
+  -- Every rental as read (all but always): the entries as they came; otherwise those of the rentals still as read.
+  SELECT count(*) AS entries FROM rental_ledger_post(CASE
+    WHEN (SELECT count(*) FROM guarded) = cardinality($1::uuid[]) THEN $6::jsonb
+    ELSE (SELECT jsonb_agg(e.value ORDER BY e.n) FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS e(value, n)
+           WHERE (e.value->>'rental_record_uuid')::uuid IN (SELECT uuid FROM guarded))
+  END)
 ), events AS (
   ${outboxInsertSql(
     `(SELECT $8::text AS topic, u.envelope->>'key' AS key, u.envelope->>'type' AS type, u.envelope->>'eventId' AS event_id, u.envelope

@@ -1,3 +1,4 @@
+import { Pool, type ClientBase, type QueryConfig } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
@@ -144,6 +145,32 @@ describe('billing a rental', () => {
       { next: '2026-05-10', balance: 0 },
       { next: '2026-05-10', balance: 6500 },
     ]);
+  });
+
+  it('writes nothing for a rental changed between its read and the write, and the others of the batch in full', async () => {
+    const [unchanged, changed] = [await rental(), await rental()];
+    // The batch's write (its second statement) comes after a write to one of its rentals, as a payment's would.
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    let statements = 0;
+    const racing = {
+      query: async (config: QueryConfig) => {
+        if (statements++ === 1)
+          await query(
+            db,
+            sql(`UPDATE rental_records SET updated_at = now() WHERE uuid = $1
+                 -- owner-bypass: any write of the rental's row between billing's read and its write, as rentals' own would be`),
+            [changed],
+          );
+        // eslint-disable-next-line no-restricted-syntax -- billing's own statement, passed on as it came
+        return pool.query(config);
+      },
+    } as unknown as ClientBase;
+    const billed = await billRentals(racing, [unchanged, changed], '2026-02-10', { postedOn: '2026-02-10', source: 'test' }).finally(() => pool.end());
+    expect(billed).toEqual({ billed: [unchanged], changed: [changed], charges: 2 });
+    expect(await summary(unchanged)).toHaveLength(3);
+    expect(await summary(changed)).toEqual([]);
+    expect(await bill([changed], '2026-02-10')).toEqual({ billed: [changed], changed: [], charges: 2 });
+    expect(await summary(changed)).toEqual(await summary(unchanged));
   });
 
   it('leaves a rental that moved out, or is not due yet, alone', async () => {
