@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { postEntries } from '../src';
 import { createDataSource, query, sql } from '@storage/persistence';
@@ -98,6 +99,50 @@ describe('the oldest open charge', () => {
     await expectBalanceIsSumOfEntries(db, rental);
     const [row] = await query(db, sql<{ oldest: string }>('SELECT oldest_open_due_on::text AS oldest FROM rental_records WHERE uuid = $1'), [rental]);
     expect(row.oldest).toBe('2025-01-15');
+  });
+
+  it('is kept by one set-based posting to many rentals at once, as a seed writes them, at the cost of the rows', async () => {
+    // Thirty thousand rentals charged March in one statement, then April in another.
+    const rentals = 30_000;
+    const uuids = (
+      await query(
+        db,
+        sql<{ uuid: string }>(
+          `INSERT INTO rental_records (portfolio_uuid, facility_uuid, unit_uuid, unit_group_uuid, person_uuid, rent_in_pennies, billing_day_of_month,
+                                       next_due_date, start_date)
+           SELECT $1, $2, $3, $4, $5, 10000, 15, '2026-05-15', '2026-03-15' FROM generate_series(1, $6) RETURNING uuid
+           -- owner-bypass: rentals' rows in bulk, as the scale seed writes them, which this package's tests cannot reach (a workspace cycle)`,
+        ),
+        [parents.portfolioUuid, parents.facilityUuid, parents.unitUuid, parents.unitGroupUuid, parents.personUuid, rentals],
+      )
+    ).map((rental) => rental.uuid);
+    const post = (dueOn: string) =>
+      query(
+        session,
+        sql(`INSERT INTO rental_ledger_entries (rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on)
+             SELECT uuid, 'RENT', 'Rent', 10000, $1::date, $1::date FROM unnest($2::uuid[]) AS uuid`),
+        [dueOn, uuids],
+      );
+    // A session of its own whose first posting is the bulk one (the trigger's plan is made then and kept), with the
+    // least memory PostgreSQL allows a hash: a plan that looked each rental's rows up among the statement's own would
+    // compare every row with every other, thirty thousand squared, and run into the timeout.
+    const session = new Client({ connectionString: database.url, options: '-c work_mem=64kB -c statement_timeout=20s' });
+    await session.connect();
+    try {
+      await post('2026-03-15');
+      await post('2026-04-15');
+    } finally {
+      await session.end();
+    }
+    const [row] = await query(
+      db,
+      sql<{ rentals: number; owing: number; oldest: string[] }>(
+        `SELECT count(*)::int AS rentals, sum(balance_in_pennies)::int / count(*)::int AS owing, array_agg(DISTINCT oldest_open_due_on::text) AS oldest
+           FROM rental_records WHERE uuid = ANY($1::uuid[])`,
+      ),
+      [uuids],
+    );
+    expect(row).toEqual({ rentals, owing: 20_000, oldest: ['2026-03-15'] });
   });
 
   it('is, in a ledger read through that index, the oldest charge a partial payment leaves open', async () => {
