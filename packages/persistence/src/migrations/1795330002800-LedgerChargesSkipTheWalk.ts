@@ -10,9 +10,11 @@ import { balanceTrigger, WALK_TO_OLDEST_OPEN } from './shared/ledger-balance';
  * reaches the balance. Charges alone carry no credits, so no net changes, and each new one is positive (the sign
  * check). Each is due after every existing charge, so the walk meets all of them first. Owing nothing before, the
  * new charges sum to the balance: the walk stops at the earliest. Owing something before, they add the same amount
- * to the sum and to the balance: the walk stops where it stopped before, the oldest open charge already stored. Anything else (a payment, a credit, a charge due on
- * or before one the rental has, a rental in credit) walks, as before. The check reads the statement's own charges
- * through the index, never looks rows up among the statement's (a bulk insert of a million would pay for each).
+ * to the sum and to the balance: the walk stops where it stopped before, the oldest open charge already stored.
+ * Anything else (a payment, a credit, a charge due on or before one the rental has, a rental in credit) walks, as
+ * before. The check reads the statement's own charges and the one before them through the index, and never looks
+ * rows up among the statement's: without a hash (a plan made for a bulk insert, kept by the session) that compares
+ * every row with every other.
  */
 export class LedgerChargesSkipTheWalk1795330002800 implements MigrationInterface {
   name = 'LedgerChargesSkipTheWalk1795330002800';
@@ -25,10 +27,12 @@ export class LedgerChargesSkipTheWalk1795330002800 implements MigrationInterface
         UPDATE rental_records r SET balance_in_pennies = m.balance,
                oldest_open_due_on = CASE
                  WHEN m.charges_only AND (m.previous_balance = 0 OR (m.previous_balance > 0 AND r.oldest_open_due_on IS NOT NULL))
-                      -- No charge due on or after the earliest new one but the statement's own, counted through the
-                      -- index (the new ones, all but always) rather than each looked up among the statement's rows.
-                      AND (SELECT count(*) FROM rental_ledger_entries e
-                            WHERE e.rental_record_uuid = m.uuid AND e.due_on >= m.earliest_due) = m.entries
+                      -- No other charge due on or after the earliest new one: the new ones come first in the index's
+                      -- order (newest first), and the one after them, if any, is due before. A LIMIT the planner
+                      -- answers from the index, whatever it estimates, never a lookup among the statement's rows.
+                      AND coalesce((SELECT e.due_on < m.earliest_due FROM rental_ledger_entries e
+                                     WHERE e.rental_record_uuid = m.uuid AND e.due_on IS NOT NULL
+                                     ORDER BY e.due_on DESC, e.seq DESC OFFSET m.entries LIMIT 1), true)
                    THEN CASE WHEN m.previous_balance > 0 THEN r.oldest_open_due_on ELSE m.earliest_due END
                  ELSE (${WALK_TO_OLDEST_OPEN})
                END,
