@@ -9,7 +9,7 @@ export const MESSAGING_SERVICE = Symbol('MESSAGING_SERVICE');
 
 /**
  * An INSERT of outbox rows, for writers that batch their events into statements of their own. `events` is
- * an SQL FROM item aliased `e` with the columns topic, key, type, event_id and envelope (json), in the
+ * an SQL FROM item aliased `e` with the columns topic, key, type, event_id and envelope (jsonb), in the
  * order to publish; `source` an SQL expression for the producing service. It notifies nobody: the writer
  * sends `pg_notify(OUTBOX_CHANNEL, '')` itself, after commit (the log is also polled).
  *
@@ -31,7 +31,7 @@ export function outboxInsertSql(events: string, source: string): string {
 const INSERT_AND_NOTIFY = sql<{ pg_notify: string }, [string, string | null, string, string, string, string]>(
   `
 WITH entry AS (
-  ${outboxInsertSql('(VALUES ($1::text, $2, $3, $4, $6::json)) AS e(topic, key, type, event_id, envelope)', '$5')}
+  ${outboxInsertSql('(VALUES ($1::text, $2, $3, $4, $6::jsonb)) AS e(topic, key, type, event_id, envelope)', '$5')}
   RETURNING id, topic, key, type, event_id, source, envelope, created_at),
 announcement AS (
   SELECT topic, json_build_object('position', id::text, 'topic', topic, 'key', key, 'type', type, 'eventId', event_id,

@@ -114,7 +114,7 @@ WITH guarded AS (
 ), events AS (
   ${outboxInsertSql(
     `(SELECT $8::text AS topic, u.envelope->>'key' AS key, u.envelope->>'type' AS type, u.envelope->>'eventId' AS event_id, u.envelope
-        FROM json_array_elements($7::json) WITH ORDINALITY AS u(envelope, ord)
+        FROM jsonb_array_elements($7::jsonb) WITH ORDINALITY AS u(envelope, ord)
        WHERE (u.envelope->>'key')::uuid IN (SELECT uuid FROM guarded) ORDER BY u.ord) AS e`,
     '$9',
   )}

@@ -29,8 +29,7 @@ export class OutboxEntry {
   @Column({ type: 'text' })
   source!: string;
 
-  /** As its producer wrote it (json, not jsonb): nothing queries inside it, the relay passes it on whole. */
-  @Column({ type: 'json' })
+  @Column({ type: 'jsonb' })
   envelope!: unknown;
 
   @CreateDateColumn({ type: 'timestamptz' })
