@@ -6,7 +6,6 @@
  */
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
@@ -17,6 +16,7 @@ import { BillingDay, type BillingResult } from '../dist/run/billing-day';
 import { BusinessDayRunner, type RunOptions, type RunResult } from '../dist/run/business-day-runner';
 import { runBusinessDate } from '../dist/run/run-business-date';
 import { BENCH_UUID_FUNCTION, createScaleDataset, type BillingSpread } from './scale-dataset';
+import { sessionCpuSeconds } from './session-cpu';
 
 const BUSINESS_DATE = '2025-06-01';
 
@@ -64,25 +64,6 @@ class TimedBusinessDayRunner extends BusinessDayRunner {
       this.facilitySeconds += Number(process.hrtime.bigint() - started) / 1e9;
     }
   }
-}
-
-/**
- * CPU seconds so far of the database's sessions (server processes) of `database`, by process id, read from /proc:
- * an empty map when the server is not on this machine.
- */
-async function sessionCpuSeconds(dataSource: DataSource): Promise<Map<number, number>> {
-  const sessions = await query(dataSource, sql<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()'));
-  const ticksPerSecond = 100;
-  const seconds = new Map<number, number>();
-  for (const { pid } of sessions) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / ticksPerSecond);
-    } catch {
-      return new Map();
-    }
-  }
-  return seconds;
 }
 
 const { values } = parseArgs({

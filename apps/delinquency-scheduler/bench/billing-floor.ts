@@ -1,0 +1,147 @@
+/*
+ * The floor of billing's writes: what the worst day's writes cost the database alone, with no rules, no Node and no
+ * round trips. Every active rental due on the date gets its rent and its service fee posted by one SQL statement per
+ * facility, through the ledger's table as it is (the balance trigger, the indexes, the foreign key, the charge keys'
+ * ON CONFLICT, the rentals locked in uuid order), half the facilities also with a `charge-posted` outbox row per
+ * charge, built in SQL in the envelope's shape. Not billing (no promotions, proration, rent changes): a lower bound
+ * for any implementation of it on these tables, to hold the business-day run's billing against.
+ */
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { createDataSource, locateDatabase, migrate, query, sql } from '@storage/persistence';
+import { BENCH_UUID_FUNCTION, createScaleDataset } from './scale-dataset';
+import { processCpuSeconds } from './session-cpu';
+
+const BUSINESS_DATE = '2025-06-01';
+
+const CHARGES = `
+  due AS (
+    SELECT r.uuid, r.next_due_date, r.rent_in_pennies FROM rental_records r
+     WHERE r.facility_uuid = $1 AND r.status = 'ACTIVE' AND r.next_due_date <= $2::date ORDER BY r.uuid FOR NO KEY UPDATE OF r
+  ), charges AS (
+    SELECT d.uuid AS rental, 'RENT'::ledger_entry_kind AS kind, 'Rent' AS description, d.rent_in_pennies AS amount, d.next_due_date AS due_on,
+           NULL::uuid AS item FROM due d
+    UNION ALL
+    SELECT d.uuid, 'SERVICE_FEE', s.description, s.amount_in_pennies, d.next_due_date, s.item_type_uuid
+      FROM due d JOIN rental_services s ON s.rental_record_uuid = d.uuid
+  ), posted AS (
+    INSERT INTO rental_ledger_entries AS l (uuid, rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on, period_from,
+                                            period_to, item_type_uuid, charge_key)
+    SELECT uuidv7(), c.rental, c.kind, c.description, c.amount, $2::date, c.due_on, c.due_on, (c.due_on + interval '1 month')::date, c.item,
+           c.kind || ':' || coalesce(c.item::text, '-') || ':' || c.due_on
+      FROM charges c ORDER BY c.rental
+    ON CONFLICT (rental_record_uuid, charge_key) WHERE charge_key IS NOT NULL DO NOTHING
+    RETURNING l.uuid, l.rental_record_uuid, l.amount_in_pennies, l.description, l.due_on
+  )`;
+
+/** The charges alone. */
+const POST = sql<unknown, [string, string]>(`WITH ${CHARGES} SELECT count(*) FROM posted`);
+
+/** The charges and a charge-posted outbox row each, as the outbox's writers insert them. */
+const POST_WITH_FACTS = sql<unknown, [string, string]>(`WITH ${CHARGES}
+  INSERT INTO outbox (id, topic, key, type, event_id, source, envelope)
+  SELECT nextval(pg_get_serial_sequence('outbox', 'id')), 'storage.billing.v1', p.rental_record_uuid::text, 'charge-posted', p.uuid::text,
+         'delinquency-scheduler',
+         jsonb_build_object('eventId', p.uuid, 'type', 'charge-posted', 'occurredAt', now(), 'portfolio', 'bench', 'key', p.rental_record_uuid,
+           'filters', jsonb_build_object('facilityUuid', NULL, 'unitType', NULL, 'amenityUuids', '[]'::jsonb),
+           'payload', jsonb_build_object('rentalRecordUuid', p.rental_record_uuid, 'chargeUuid', p.uuid, 'amountInPennies', p.amount_in_pennies,
+             'description', p.description, 'balanceAfterInPennies', p.amount_in_pennies, 'dueDate', p.due_on))
+    FROM (SELECT pg_current_xact_id() AS xid OFFSET 0) tx, posted p`);
+
+const BACKEND = sql<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+const FACILITIES = sql<{ uuid: string }>('SELECT uuid FROM facilities ORDER BY uuid');
+const BEGIN = sql('BEGIN');
+const COMMIT = sql('COMMIT');
+const POSTED = sql<{ billed: number; entries: number }, [readonly string[], string]>(
+  `SELECT count(DISTINCT e.rental_record_uuid)::int AS billed, count(*)::int AS entries
+     FROM rental_ledger_entries e JOIN rental_records r ON r.uuid = e.rental_record_uuid
+    WHERE r.facility_uuid = ANY($1::uuid[]) AND e.posted_on = $2::date`,
+);
+
+interface Floor {
+  rentals: number;
+  variant: string;
+  billed: number;
+  entries: number;
+  cpuSeconds: number;
+}
+
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, facilities: { type: 'string', default: '100' } } });
+
+/** One size: a worst-day scale seed, half its facilities billed with facts and half without, one session, one statement a facility. */
+async function measure(rentals: number, facilities: number): Promise<Floor[]> {
+  const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
+  const name = `bench_billing_floor_${rentals}`;
+  const admin = new Client({ connectionString: database.url });
+  await admin.connect();
+  await query(admin, sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  await query(admin, sql(`CREATE DATABASE ${name}`));
+  const url = new URL(database.url);
+  url.pathname = `/${name}`;
+  const session = new Client({ connectionString: url.toString() });
+  try {
+    await migrate(url.toString());
+    const dataSource = await createDataSource({ url: url.toString(), applicationName: 'bench-billing-floor', poolSize: 2 }).initialize();
+    try {
+      await query(dataSource, BENCH_UUID_FUNCTION);
+      await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: 'worst', historyMonths: 0 });
+      await query(dataSource, sql('CHECKPOINT'));
+    } finally {
+      await dataSource.destroy();
+    }
+    await session.connect();
+    const [backend] = await query(session, BACKEND);
+    const pid = backend?.pid ?? 0;
+    const facilityUuids = (await query(session, FACILITIES)).map((row) => row.uuid);
+    const half = Math.ceil(facilityUuids.length / 2);
+    const floors: Floor[] = [];
+    for (const [variant, statement, ofVariant] of [
+      ['charges', POST, facilityUuids.slice(0, half)],
+      ['charges + charge-posted facts', POST_WITH_FACTS, facilityUuids.slice(half)],
+    ] as const) {
+      const before = processCpuSeconds(pid);
+      for (const facility of ofVariant) {
+        await query(session, BEGIN);
+        await query(session, statement, [facility, BUSINESS_DATE]);
+        await query(session, COMMIT);
+      }
+      const cpuSeconds = processCpuSeconds(pid) - before;
+      const [counted] = await query(session, POSTED, [ofVariant, BUSINESS_DATE]);
+      floors.push({ rentals, variant, billed: counted?.billed ?? 0, entries: counted?.entries ?? 0, cpuSeconds });
+    }
+    return floors;
+  } finally {
+    await session.end().catch(() => undefined);
+    await query(admin, sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await admin.end();
+    await database.release();
+  }
+}
+
+async function main(): Promise<void> {
+  const floors: Floor[] = [];
+  for (const size of values.sizes.split(',').map(Number)) {
+    process.stderr.write(`measuring the floor at ${size} rentals ...\n`);
+    floors.push(...(await measure(size, Number(values.facilities))));
+  }
+  const header = ['rentals', 'variant', 'billed', 'entries', 'CPU s db', 'µs db / billed rental'];
+  const lines = floors.map((f) =>
+    [f.rentals, f.variant, f.billed, f.entries, f.cpuSeconds.toFixed(1), ((f.cpuSeconds * 1e6) / f.billed).toFixed(1)].map(String),
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i]?.length ?? 0)));
+  const format = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i] ?? 0)).join('  ');
+  process.stdout.write(
+    `\nThe floor of billing's writes on the worst day (${BUSINESS_DATE}), one database session, one statement a facility\n\n` +
+      [format(header), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)].join('\n') +
+      '\n',
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
