@@ -9,8 +9,9 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { createDataSource, locateDatabase, migrate, query, sql } from '@storage/persistence';
+import { createDataSource, migrate, query, sql } from '@storage/persistence';
 import { BENCH_UUID_FUNCTION, createScaleDataset } from './scale-dataset';
+import { scratchDatabase } from './scratch-database';
 import { processCpuSeconds } from './session-cpu';
 
 const BUSINESS_DATE = '2025-06-01';
@@ -71,18 +72,11 @@ const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100
 
 /** One size: a worst-day scale seed, half its facilities billed with facts and half without, one session, one statement a facility. */
 async function measure(rentals: number, facilities: number): Promise<Floor[]> {
-  const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
-  const name = `bench_billing_floor_${rentals}`;
-  const admin = new Client({ connectionString: database.url });
-  await admin.connect();
-  await query(admin, sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  await query(admin, sql(`CREATE DATABASE ${name}`));
-  const url = new URL(database.url);
-  url.pathname = `/${name}`;
-  const session = new Client({ connectionString: url.toString() });
+  const database = await scratchDatabase(`bench_billing_floor_${rentals}`);
+  const session = new Client({ connectionString: database.url });
   try {
-    await migrate(url.toString());
-    const dataSource = await createDataSource({ url: url.toString(), applicationName: 'bench-billing-floor', poolSize: 2 }).initialize();
+    await migrate(database.url);
+    const dataSource = await createDataSource({ url: database.url, applicationName: 'bench-billing-floor', poolSize: 2 }).initialize();
     try {
       await query(dataSource, BENCH_UUID_FUNCTION);
       await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: 'worst', historyMonths: 0 });
@@ -113,9 +107,7 @@ async function measure(rentals: number, facilities: number): Promise<Floor[]> {
     return floors;
   } finally {
     await session.end().catch(() => undefined);
-    await query(admin, sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    await admin.end();
-    await database.release();
+    await database.drop();
   }
 }
 

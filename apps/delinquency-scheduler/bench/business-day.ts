@@ -8,14 +8,14 @@ import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { BusinessDayAdvancer } from '@storage/delinquency';
-import { createDataSource, locateDatabase, migrate, query, sql } from '@storage/persistence';
+import { createDataSource, migrate, query, sql } from '@storage/persistence';
 import { BillingDay, type BillingResult } from '../dist/run/billing-day';
 import { BusinessDayRunner, type RunOptions, type RunResult } from '../dist/run/business-day-runner';
 import { runBusinessDate } from '../dist/run/run-business-date';
 import { BENCH_UUID_FUNCTION, createScaleDataset, type BillingSpread } from './scale-dataset';
+import { scratchDatabase } from './scratch-database';
 import { sessionCpuSeconds } from './session-cpu';
 
 const BUSINESS_DATE = '2025-06-01';
@@ -79,18 +79,10 @@ const { values } = parseArgs({
 });
 
 async function measureOne(day: BillingSpread, rentals: number, facilities: number, concurrency: number, historyMonths: number): Promise<Measurement> {
-  const database = await locateDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '.data' });
-  const name = `bench_scheduler_${rentals}`;
-  const admin = new Client({ connectionString: database.url });
-  admin.on('error', () => undefined); // its query in flight reports a lost connection
-  await admin.connect();
-  await query(admin, sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  await query(admin, sql(`CREATE DATABASE ${name}`));
-  const url = new URL(database.url);
-  url.pathname = `/${name}`;
-  const dataSource = await createDataSource({ url: url.toString(), applicationName: 'bench-scheduler', poolSize: concurrency + 2 }).initialize();
+  const database = await scratchDatabase(`bench_scheduler_${rentals}`);
+  const dataSource = await createDataSource({ url: database.url, applicationName: 'bench-scheduler', poolSize: concurrency + 2 }).initialize();
   try {
-    await migrate(url.toString());
+    await migrate(database.url);
     await query(dataSource, BENCH_UUID_FUNCTION);
     const generating = Date.now();
     await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: day, historyMonths });
@@ -132,9 +124,7 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     };
   } finally {
     await dataSource.destroy();
-    await query(admin, sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    await admin.end();
-    await database.release();
+    await database.drop();
   }
 }
 

@@ -30,7 +30,7 @@ const UNCHECKED: readonly { file: string; source: RegExp; why: string }[] = [
   { file: 'apps/api/src/seed/scale-seed.ts', source: /^statement$|\$\{id\(|^coverageHistory\(/, why: 'values inlined, checked by the CLI' },
   { file: 'packages/testing/src/test-server.ts', source: /^text$/, why: "the test's own administration statements" },
   { file: 'apps/delinquency-scheduler/bench/scale-dataset.ts', source: /^`INSERT .*bench_uuid\(/, why: 'bench_uuid() is created by the bench as it runs' },
-  { file: 'apps/delinquency-scheduler/bench/business-day.ts', source: /DATABASE (IF EXISTS )?\$\{name\}/, why: 'a scratch database per size' },
+  { file: 'apps/delinquency-scheduler/bench/scratch-database.ts', source: /DATABASE (IF EXISTS )?\$\{name\}/, why: 'a scratch database per measurement' },
 ];
 
 const NO_TYPE: number = 0;
