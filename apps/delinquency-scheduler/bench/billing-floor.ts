@@ -9,6 +9,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { topicFor } from '@storage/domain';
+import { outboxInsertSql } from '@storage/messaging';
 import { createDataSource, migrate, query, sql } from '@storage/persistence';
 import { BENCH_UUID_FUNCTION, createScaleDataset } from './scale-dataset';
 import { scratchDatabase } from './scratch-database';
@@ -30,6 +32,7 @@ const CHARGES = `
     INSERT INTO rental_ledger_entries AS l (uuid, rental_record_uuid, kind, description, amount_in_pennies, posted_on, due_on, period_from,
                                             period_to, item_type_uuid, charge_key)
     SELECT uuidv7(), c.rental, c.kind, c.description, c.amount, $2::date, c.due_on, c.due_on, (c.due_on + interval '1 month')::date, c.item,
+           -- periodChargeKey's form (@storage/rental-ledger): kind, item type or '-', due date
            c.kind || ':' || coalesce(c.item::text, '-') || ':' || c.due_on
       FROM charges c ORDER BY c.rental
     ON CONFLICT (rental_record_uuid, charge_key) WHERE charge_key IS NOT NULL DO NOTHING
@@ -39,16 +42,17 @@ const CHARGES = `
 /** The charges alone. */
 const POST = sql<unknown, [string, string]>(`WITH ${CHARGES} SELECT count(*) FROM posted`);
 
-/** The charges and a charge-posted outbox row each, as the outbox's writers insert them. */
-const POST_WITH_FACTS = sql<unknown, [string, string]>(`WITH ${CHARGES}
-  INSERT INTO outbox (id, topic, key, type, event_id, source, envelope)
-  SELECT nextval(pg_get_serial_sequence('outbox', 'id')), 'storage.billing.v1', p.rental_record_uuid::text, 'charge-posted', p.uuid::text,
-         'delinquency-scheduler',
-         jsonb_build_object('eventId', p.uuid, 'type', 'charge-posted', 'occurredAt', now(), 'portfolio', 'bench', 'key', p.rental_record_uuid,
-           'filters', jsonb_build_object('facilityUuid', NULL, 'unitType', NULL, 'amenityUuids', '[]'::jsonb),
-           'payload', jsonb_build_object('rentalRecordUuid', p.rental_record_uuid, 'chargeUuid', p.uuid, 'amountInPennies', p.amount_in_pennies,
-             'description', p.description, 'balanceAfterInPennies', p.amount_in_pennies, 'dueDate', p.due_on))
-    FROM (SELECT pg_current_xact_id() AS xid OFFSET 0) tx, posted p`);
+/** The charges and a charge-posted outbox row each, inserted as the outbox's writers insert them ($3 topic, $4 source). */
+const POST_WITH_FACTS = sql<unknown, [string, string, string, string]>(`WITH ${CHARGES}
+  ${outboxInsertSql(
+    `(SELECT $3::text AS topic, p.rental_record_uuid::text AS key, 'charge-posted' AS type, p.uuid::text AS event_id,
+             jsonb_build_object('eventId', p.uuid, 'type', 'charge-posted', 'occurredAt', now(), 'portfolio', 'bench', 'key', p.rental_record_uuid,
+               'filters', jsonb_build_object('facilityUuid', NULL, 'unitType', NULL, 'amenityUuids', '[]'::jsonb),
+               'payload', jsonb_build_object('rentalRecordUuid', p.rental_record_uuid, 'chargeUuid', p.uuid, 'amountInPennies', p.amount_in_pennies,
+                 'description', p.description, 'balanceAfterInPennies', p.amount_in_pennies, 'dueDate', p.due_on)) AS envelope
+        FROM posted p) AS e`,
+    '$4::text',
+  )}`);
 
 const BACKEND = sql<{ pid: number }>('SELECT pg_backend_pid() AS pid');
 const FACILITIES = sql<{ uuid: string }>('SELECT uuid FROM facilities ORDER BY uuid');
@@ -90,14 +94,18 @@ async function measure(rentals: number, facilities: number): Promise<Floor[]> {
     const facilityUuids = (await query(session, FACILITIES)).map((row) => row.uuid);
     const half = Math.ceil(facilityUuids.length / 2);
     const floors: Floor[] = [];
-    for (const [variant, statement, ofVariant] of [
-      ['charges', POST, facilityUuids.slice(0, half)],
-      ['charges + charge-posted facts', POST_WITH_FACTS, facilityUuids.slice(half)],
+    for (const [variant, post, ofVariant] of [
+      ['charges', (facility: string) => query(session, POST, [facility, BUSINESS_DATE]), facilityUuids.slice(0, half)],
+      [
+        'charges + charge-posted facts',
+        (facility: string) => query(session, POST_WITH_FACTS, [facility, BUSINESS_DATE, topicFor('charge-posted'), 'delinquency-scheduler']),
+        facilityUuids.slice(half),
+      ],
     ] as const) {
       const before = processCpuSeconds(pid);
       for (const facility of ofVariant) {
         await query(session, BEGIN);
-        await query(session, statement, [facility, BUSINESS_DATE]);
+        await post(facility);
         await query(session, COMMIT);
       }
       const cpuSeconds = processCpuSeconds(pid) - before;
