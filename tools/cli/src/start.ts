@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
+import { connectionUrl, isReachable, readEmbeddedInfo } from '@storage/persistence';
 import { repoRoot } from './commands';
 import { humanLine } from './human-log';
 import { applyMigrations } from './migrate-step';
 import { AlreadyRunning, claimPidFile } from './supervision/pid-file';
+import type { PostgresHostMessage } from './supervision/postgres-host';
 
 interface App {
   name: string;
@@ -25,7 +26,7 @@ const APPS: App[] = [
 const READY_TIMEOUT_MS = 120_000;
 /** Each service is started with it preloaded: it stops the service when the supervisor dies, however it dies. */
 const PARENT_WATCH = path.join(__dirname, 'supervision', 'parent-watch.js');
-const POSTGRES_REAPER = path.join(__dirname, 'supervision', 'postgres-reaper.js');
+const POSTGRES_HOST = path.join(__dirname, 'supervision', 'postgres-host.js');
 /** Ctrl-C, `kill`, and a closing terminal stop everything alike. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -59,15 +60,32 @@ const portInUse = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
+interface HostedPostgres {
+  url: string;
+  /** Stops the server and its host. */
+  stop: () => Promise<void>;
+}
+
 /**
- * Stops the embedded PostgreSQL if this supervisor dies without stopping it (SIGKILL): a small process whose stdin
- * only the supervisor holds, closed by the kernel at the supervisor's death.
+ * The embedded PostgreSQL, in a host process of its own session (`postgres-host`): out of reach of the terminal's
+ * Ctrl-C, which would otherwise stop it under the services still using it; stopped by this supervisor after them.
  */
-function startPostgresReaper(dataDir: string): void {
-  const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const reaper = spawn(process.execPath, [POSTGRES_REAPER, String(postmaster)], { stdio: ['pipe', 'ignore', 'ignore'] });
-  reaper.unref();
-  (reaper.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+function startPostgresHost(dataDir: string): Promise<HostedPostgres> {
+  const host = fork(POSTGRES_HOST, [dataDir], { detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<void>((resolve) => host.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    host.once('message', (message: PostgresHostMessage) => {
+      if (!message.ready) return reject(new Error(`embedded PostgreSQL did not start: ${message.error}`));
+      resolve({
+        url: message.url,
+        stop: async () => {
+          if (host.connected) host.disconnect();
+          await exited;
+        },
+      });
+    });
+    void exited.then(() => reject(new Error('embedded PostgreSQL did not start: its host exited')));
+  });
 }
 
 async function waitUntilReady(app: App, child: ChildProcess): Promise<void> {
@@ -134,7 +152,7 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
 }
 
 async function supervise(dataDir: string): Promise<number> {
-  let postgres: RunningEmbeddedPostgres | undefined;
+  let postgres: HostedPostgres | undefined;
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     const cluster = path.relative(repoRoot, path.join(dataDir, 'postgres')) || dataDir;
@@ -145,9 +163,8 @@ async function supervise(dataDir: string): Promise<number> {
       databaseUrl = connectionUrl(running);
     } else {
       say(`starting embedded PostgreSQL (data in ${cluster})`);
-      postgres = await startEmbeddedPostgres({ dataDir });
-      databaseUrl = postgres.url();
-      startPostgresReaper(dataDir);
+      postgres = await startPostgresHost(dataDir);
+      databaseUrl = postgres.url;
     }
   }
   const children: ChildProcess[] = [];

@@ -12,7 +12,8 @@ export interface RunningSystem {
 
 /** `npm start` (the CLI's `start`) with this environment, once it says the system is ready. */
 export async function startSystem(env: NodeJS.ProcessEnv): Promise<RunningSystem> {
-  const child = spawn(process.execPath, [cli, 'start'], { env });
+  // A process group of its own, as a terminal gives the command it runs: Ctrl-C signals the whole group.
+  const child = spawn(process.execPath, [cli, 'start'], { env, detached: true });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -26,10 +27,10 @@ export async function startSystem(env: NodeJS.ProcessEnv): Promise<RunningSystem
   return { process: child, output: () => output };
 }
 
-/** Ctrl-C, as a user stops `npm start`; resolves with its exit code. */
+/** Ctrl-C, as a user stops `npm start`: SIGINT to its whole process group, as a terminal sends it; resolves with its exit code. */
 export async function stopWithCtrlC(system: RunningSystem): Promise<number | null> {
   if (system.process.exitCode !== null) return system.process.exitCode;
-  system.process.kill('SIGINT');
+  process.kill(-system.process.pid!, 'SIGINT');
   return new Promise((resolve) => system.process.once('exit', (code) => resolve(code)));
 }
 
