@@ -1,4 +1,5 @@
-import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres } from './embedded-postgres';
+import { connectionUrl, isReachable, readEmbeddedInfo } from './embedded-postgres';
+import { startHostedPostgres } from './hosted-postgres';
 
 export interface DatabaseLocation {
   url: string;
@@ -9,14 +10,15 @@ export interface DatabaseLocation {
 
 /**
  * Where the database is: `DATABASE_URL` when set, otherwise the embedded server under the data
- * directory, reusing the one already running (started by `npm start`) or starting it for this process.
+ * directory, reusing the one already running (started by `npm start`) or starting it for this process, hosted
+ * out of reach of the terminal's Ctrl-C (`startHostedPostgres`): the process stops it once its own work is done.
  */
-export async function locateDatabase(options: { databaseUrl?: string | undefined; dataDir: string; log?: (line: string) => void }): Promise<DatabaseLocation> {
+export async function locateDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<DatabaseLocation> {
   if (options.databaseUrl) return { url: options.databaseUrl, release: async () => undefined, embedded: false };
   const info = await readEmbeddedInfo(options.dataDir);
   if (info && (await isReachable(connectionUrl(info)))) {
     return { url: connectionUrl(info), release: async () => undefined, embedded: true };
   }
-  const server = await startEmbeddedPostgres({ dataDir: options.dataDir, ...(options.log ? { log: options.log } : {}) });
+  const server = await startHostedPostgres({ dataDir: options.dataDir });
   return { url: server.url(), release: server.stop, embedded: true };
 }

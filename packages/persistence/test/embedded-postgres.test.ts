@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,6 +51,45 @@ describe('embedded PostgreSQL', () => {
       await server.stop();
     }
   });
+
+  it('started for a process (a service run alone), outlives a Ctrl-C to the process group until the process releases it', async () => {
+    // A process of its own group, as a terminal runs a command: it locates the database (starting it) and, on
+    // SIGINT, says whether the database still answers, then releases it.
+    const script = `
+      const { locateDatabase } = require(${JSON.stringify(path.resolve(__dirname, '../dist'))});
+      const { Client } = require('pg');
+      locateDatabase({ dataDir: ${JSON.stringify(dataDir)} }).then((database) => {
+        process.once('SIGINT', async () => {
+          const client = new Client({ connectionString: database.url });
+          client.on('error', () => undefined);
+          const answer = await client.connect().then(() => client.query('SELECT 1')).then(() => 'still up', (e) => 'gone: ' + e.message);
+          await client.end().catch(() => undefined);
+          console.log(answer);
+          await database.release();
+          process.exit(0);
+        });
+        console.log('located');
+      });`;
+    const alone = spawn(process.execPath, ['-e', script], { detached: true, cwd: __dirname });
+    let output = '';
+    const located = new Promise<void>((resolve) =>
+      alone.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('located')) resolve();
+      }),
+    );
+    alone.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => alone.once('exit', (code) => resolve(code)));
+    await Promise.race([located, exited]);
+    expect(output).toContain('located');
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true);
+
+    process.kill(-alone.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    expect(output).toContain('still up');
+    // Released: stopped, and waited for.
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  }, 90_000);
 
   it('uses DATABASE_URL when it is given, starting nothing', async () => {
     const located = await locateDatabase({ databaseUrl: 'postgres://elsewhere:5432/db', dataDir: '/nonexistent' });

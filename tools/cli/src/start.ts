@@ -1,13 +1,12 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { connectionUrl, isReachable, readEmbeddedInfo } from '@storage/persistence';
+import { connectionUrl, isReachable, readEmbeddedInfo, startHostedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
 import { humanLine } from './human-log';
 import { applyMigrations } from './migrate-step';
 import { AlreadyRunning, claimPidFile } from './supervision/pid-file';
-import type { PostgresHostMessage } from './supervision/postgres-host';
 
 interface App {
   name: string;
@@ -26,7 +25,6 @@ const APPS: App[] = [
 const READY_TIMEOUT_MS = 120_000;
 /** Each service is started with it preloaded: it stops the service when the supervisor dies, however it dies. */
 const PARENT_WATCH = path.join(__dirname, 'supervision', 'parent-watch.js');
-const POSTGRES_HOST = path.join(__dirname, 'supervision', 'postgres-host.js');
 /** Ctrl-C, `kill`, and a closing terminal stop everything alike. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -59,34 +57,6 @@ const portInUse = (port: number): Promise<boolean> =>
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
-
-interface HostedPostgres {
-  url: string;
-  /** Stops the server and its host. */
-  stop: () => Promise<void>;
-}
-
-/**
- * The embedded PostgreSQL, in a host process of its own session (`postgres-host`): out of reach of the terminal's
- * Ctrl-C, which would otherwise stop it under the services still using it; stopped by this supervisor after them.
- */
-function startPostgresHost(dataDir: string): Promise<HostedPostgres> {
-  const host = fork(POSTGRES_HOST, [dataDir], { detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise<void>((resolve) => host.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    host.once('message', (message: PostgresHostMessage) => {
-      if (!message.ready) return reject(new Error(`embedded PostgreSQL did not start: ${message.error}`));
-      resolve({
-        url: message.url,
-        stop: async () => {
-          if (host.connected) host.disconnect();
-          await exited;
-        },
-      });
-    });
-    void exited.then(() => reject(new Error('embedded PostgreSQL did not start: its host exited')));
-  });
-}
 
 async function waitUntilReady(app: App, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -152,7 +122,7 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
 }
 
 async function supervise(dataDir: string): Promise<number> {
-  let postgres: HostedPostgres | undefined;
+  let postgres: RunningEmbeddedPostgres | undefined;
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     const cluster = path.relative(repoRoot, path.join(dataDir, 'postgres')) || dataDir;
@@ -163,8 +133,9 @@ async function supervise(dataDir: string): Promise<number> {
       databaseUrl = connectionUrl(running);
     } else {
       say(`starting embedded PostgreSQL (data in ${cluster})`);
-      postgres = await startPostgresHost(dataDir);
-      databaseUrl = postgres.url;
+      // Hosted out of reach of the terminal's Ctrl-C: stopped below, after the services using it.
+      postgres = await startHostedPostgres({ dataDir });
+      databaseUrl = postgres.url();
     }
   }
   const children: ChildProcess[] = [];
