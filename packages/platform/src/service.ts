@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { locateDatabase, type DatabaseLocation } from '@storage/persistence';
+import { createDataSource, DatabaseNotMigrated, locateDatabase, pendingMigrations, type DatabaseLocation } from '@storage/persistence';
 import { ConfigError, type CommonConfig } from './config';
 import { createHttpAdapter } from './http-adapter';
 import { requestId } from './logging';
@@ -37,6 +37,7 @@ export async function runService<Config extends CommonConfig>(definition: Servic
     throw error;
   }
   const database = await locateDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  if (database.embedded) await refuseUnmigrated(definition.name, database);
   const adapter = createHttpAdapter({ bodyLimit: definition.bodyLimitBytes ?? 1_048_576, trustProxy: config.TRUST_PROXY ?? false, genReqId: requestId });
   const app = await NestFactory.create<NestFastifyApplication>(definition.module(config, database) as never, adapter, {
     bufferLogs: true,
@@ -52,6 +53,26 @@ export async function runService<Config extends CommonConfig>(definition: Servic
   await app.startAllMicroservices();
   startup.started();
   return app;
+}
+
+/**
+ * A service run alone on its embedded database before anything migrated it (a fresh clone) says what to run and
+ * stops, rather than failing at every query. Deployed, the schema is the migrate step's, awaited before a service
+ * starts (`deploy/`'s init containers, `npm start`).
+ */
+async function refuseUnmigrated(name: string, database: DatabaseLocation): Promise<void> {
+  const dataSource = createDataSource({ url: database.url, applicationName: `${name}-schema-check`, poolSize: 1 });
+  await dataSource.initialize();
+  let pending: string[];
+  try {
+    pending = await pendingMigrations(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+  if (pending.length === 0) return;
+  process.stderr.write(`${name}: ${new DatabaseNotMigrated(pending).message}\n`);
+  await database.release();
+  process.exit(1);
 }
 
 /** On SIGTERM or SIGINT: stop taking work, finish what is under way, then stop an embedded server this process owns. */
