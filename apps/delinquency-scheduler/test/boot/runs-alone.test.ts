@@ -21,7 +21,13 @@ describe('run alone on its embedded database', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'scheduler-alone-'));
     port = await freePort();
-    env = { PATH: process.env.PATH, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(await freePort()), SCHEDULER_PORT: String(port), SCHEDULER_TICK_SECONDS: '0' };
+    env = {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      SCHEDULER_PORT: String(port),
+      SCHEDULER_TICK_SECONDS: '0',
+    };
   });
   const started: ChildProcess[] = [];
   afterEach(() => {
