@@ -234,12 +234,26 @@ async function main(): Promise<void> {
     const [small, large] = [ofDay[0], ofDay[ofDay.length - 1]];
     if (small && large && small !== large) {
       const sizeRatio = large.rentals / small.rentals;
+      const timeRatio = large.seconds / small.seconds;
       process.stdout.write(
-        `${day} day: size ×${sizeRatio.toFixed(0)} → time ×${(large.seconds / small.seconds).toFixed(1)} (linear: ×${sizeRatio.toFixed(0)})\n`,
+        `${day} day: size ×${sizeRatio.toFixed(0)} → time ×${timeRatio.toFixed(1)} (linear: ×${sizeRatio.toFixed(0)}; ${verdict(timeRatio <= sizeRatio * LINEAR_SLACK)})\n`,
       );
     }
   }
+  const worstAtScale = measurements.find((m) => m.day === 'worst' && m.rentals === TARGET.rentals);
+  if (worstAtScale) {
+    process.stdout.write(
+      `worst day at ${TARGET.rentals}: ${worstAtScale.seconds.toFixed(1)} s (target under ${TARGET.seconds} s: ${verdict(worstAtScale.seconds < TARGET.seconds)}), ` +
+        `${worstAtScale.peakRssMb.toFixed(0)} MB (target under ${TARGET.peakRssMb} MB: ${verdict(worstAtScale.peakRssMb < TARGET.peakRssMb)})\n`,
+    );
+  }
 }
+
+/** The issue's targets for the worst day (every rental billing), billing and delinquency together, on two cores. */
+const TARGET = { rentals: 1_000_000, seconds: 60, peakRssMb: 300 };
+/** Linear in rentals: the time grows no faster than the size, give or take a quarter (a loaded machine's spread). */
+const LINEAR_SLACK = 1.25;
+const verdict = (met: boolean): string => (met ? 'met' : 'NOT MET');
 
 main().then(
   () => process.exit(0),
