@@ -10,24 +10,13 @@
  */
 'use strict';
 
-const { createDataSource, pendingMigrations } = require('@storage/persistence');
+const { pendingMigrationsAt } = require('@storage/persistence');
 
 const url = process.env.DATABASE_URL;
 const intervalMs = Number(process.env.WAIT_FOR_MIGRATIONS_INTERVAL_SECONDS ?? 5) * 1000;
 
 function say(message) {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: `wait-for-migrations: ${message}` })}\n`);
-}
-
-/** Names of this image's migrations not yet recorded in the database (all of them before the first migration). */
-async function pendingInDatabase() {
-  const dataSource = createDataSource({ url, applicationName: 'wait-for-migrations', poolSize: 1 });
-  await dataSource.initialize();
-  try {
-    return await pendingMigrations(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
 }
 
 async function main() {
@@ -37,7 +26,8 @@ async function main() {
   }
   for (;;) {
     try {
-      const pending = await pendingInDatabase();
+      // This image's migrations not yet recorded in the database (all of them before the first migration).
+      const pending = await pendingMigrationsAt(url, 'wait-for-migrations');
       if (pending.length === 0) {
         say('every migration of this image is applied');
         return;

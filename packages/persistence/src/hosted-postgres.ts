@@ -11,9 +11,8 @@ const POSTGRES_HOST = path.resolve(__dirname, '..', 'dist', 'postgres-host.js');
  * session (`postgres-host`): out of reach of the terminal's Ctrl-C, which would otherwise stop it under the services
  * still using it; stopped by `stop()`, or when this process dies.
  */
-export function startHostedPostgres(options: { dataDir: string; port?: number }): Promise<RunningEmbeddedPostgres> {
-  const args = [path.resolve(options.dataDir), ...(options.port === undefined ? [] : [String(options.port)])];
-  const host = fork(POSTGRES_HOST, args, { detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function startHostedPostgres(options: { dataDir: string }): Promise<RunningEmbeddedPostgres> {
+  const host = fork(POSTGRES_HOST, [path.resolve(options.dataDir)], { detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => host.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     host.once('message', (message: PostgresHostMessage) => {

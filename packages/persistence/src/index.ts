@@ -17,7 +17,7 @@ export { SnakeNamingStrategy } from './naming-strategy';
 export { upsertOwnedRow, type OwnedRow, type UpsertOutcome } from './upsert-owned-row';
 export { References } from './references';
 export { ENTITY_GLOBS, schemaDifference, type SchemaDifference, type SchemaStatement } from './schema-difference';
-export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations } from './pending-migrations';
+export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations, pendingMigrationsAt } from './pending-migrations';
 export { sql, type Sql } from './sql';
 export { query, type Queryable } from './query';
 export { bind, transactionsInOneMessage, type Bound, type Transaction } from './transactions-in-one-message';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { MIGRATIONS_TABLE } from './data-source';
+import { createDataSource, MIGRATIONS_TABLE } from './data-source';
 import { query } from './query';
 import { sql } from './sql';
 
@@ -14,6 +14,17 @@ export async function pendingMigrations(dataSource: DataSource): Promise<string[
     ? new Set((await query(dataSource, sql<{ name: string }>(`SELECT name FROM "${MIGRATIONS_TABLE}"`))).map((row) => row.name))
     : new Set<string>();
   return expected.filter((name) => !applied.has(name));
+}
+
+/** `pendingMigrations` of the database at `url`, read through a connection of its own, closed after. */
+export async function pendingMigrationsAt(url: string, applicationName: string): Promise<string[]> {
+  const dataSource = createDataSource({ url, applicationName, poolSize: 1 });
+  await dataSource.initialize();
+  try {
+    return await pendingMigrations(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 /** A command that needs the schema, on a database without it (or with an older one). */

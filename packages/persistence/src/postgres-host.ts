@@ -12,8 +12,9 @@ export type PostgresHostMessage = { ready: true } | { ready: false; error: strin
 
 const send = (message: PostgresHostMessage): void => void process.send?.(message);
 
-async function host(dataDir: string, port: number | undefined): Promise<void> {
-  const server = await startEmbeddedPostgres({ dataDir, ...(port === undefined ? {} : { port }) });
+async function host(dataDir: string): Promise<void> {
+  // Its port: the cluster's own, or EMBEDDED_POSTGRES_PORT for a new one (the environment is inherited).
+  const server = await startEmbeddedPostgres({ dataDir });
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => (stopping ??= server.stop().finally(() => process.exit(0)));
   process.once('disconnect', () => void stop());
@@ -23,8 +24,7 @@ async function host(dataDir: string, port: number | undefined): Promise<void> {
   send({ ready: true });
 }
 
-const [dataDir = '.data', port] = process.argv.slice(2);
-host(dataDir, port === undefined ? undefined : Number(port)).catch((error: unknown) => {
+host(process.argv[2] ?? '.data').catch((error: unknown) => {
   send({ ready: false, error: error instanceof Error ? error.message : String(error) });
   process.exit(1);
 });

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { createDataSource, DatabaseNotMigrated, locateDatabase, pendingMigrations, type DatabaseLocation } from '@storage/persistence';
+import { DatabaseNotMigrated, locateDatabase, pendingMigrationsAt, type DatabaseLocation } from '@storage/persistence';
 import { ConfigError, type CommonConfig } from './config';
 import { createHttpAdapter } from './http-adapter';
 import { requestId } from './logging';
@@ -61,14 +61,7 @@ export async function runService<Config extends CommonConfig>(definition: Servic
  * starts (`deploy/`'s init containers, `npm start`).
  */
 async function refuseUnmigrated(name: string, database: DatabaseLocation): Promise<void> {
-  const dataSource = createDataSource({ url: database.url, applicationName: `${name}-schema-check`, poolSize: 1 });
-  await dataSource.initialize();
-  let pending: string[];
-  try {
-    pending = await pendingMigrations(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
+  const pending = await pendingMigrationsAt(database.url, `${name}-schema-check`);
   if (pending.length === 0) return;
   process.stderr.write(`${name}: ${new DatabaseNotMigrated(pending).message}\n`);
   await database.release();
