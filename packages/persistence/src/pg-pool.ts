@@ -31,7 +31,10 @@ class ClosingPool extends Pool {
   override end(): Promise<void>;
   override end(callback: () => void): void;
   override end(callback?: () => void): Promise<void> | void {
-    const ended = super.end().then(() => Promise.all(this.open)).then(() => undefined);
+    const ended = super
+      .end()
+      .then(() => Promise.all(this.open))
+      .then(() => undefined);
     if (!callback) return ended;
     void ended.then(callback, callback);
   }
