@@ -46,9 +46,9 @@ const POST = sql<unknown, [string, string]>(`WITH ${CHARGES} SELECT count(*) FRO
 const POST_WITH_FACTS = sql<unknown, [string, string, string, string]>(`WITH ${CHARGES}
   ${outboxInsertSql(
     `(SELECT $3::text AS topic, p.rental_record_uuid::text AS key, 'charge-posted' AS type, p.uuid::text AS event_id,
-             jsonb_build_object('eventId', p.uuid, 'type', 'charge-posted', 'occurredAt', now(), 'portfolio', 'bench', 'key', p.rental_record_uuid,
-               'filters', jsonb_build_object('facilityUuid', NULL, 'unitType', NULL, 'amenityUuids', '[]'::jsonb),
-               'payload', jsonb_build_object('rentalRecordUuid', p.rental_record_uuid, 'chargeUuid', p.uuid, 'amountInPennies', p.amount_in_pennies,
+             json_build_object('eventId', p.uuid, 'type', 'charge-posted', 'occurredAt', now(), 'portfolio', 'bench', 'key', p.rental_record_uuid,
+               'filters', json_build_object('facilityUuid', NULL, 'unitType', NULL, 'amenityUuids', '[]'::json),
+               'payload', json_build_object('rentalRecordUuid', p.rental_record_uuid, 'chargeUuid', p.uuid, 'amountInPennies', p.amount_in_pennies,
                  'description', p.description, 'balanceAfterInPennies', p.amount_in_pennies, 'dueDate', p.due_on)) AS envelope
         FROM posted p) AS e`,
     '$4::text',

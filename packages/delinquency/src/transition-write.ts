@@ -132,7 +132,7 @@ const PARAMETER_TYPES: { readonly [K in keyof TransitionWriteArguments]: string 
   keys: 'text[]',
   types: 'text[]',
   eventIds: 'text[]',
-  envelopes: 'jsonb',
+  envelopes: 'json',
   stateVersion: 'text',
   writtenOffInPennies: 'integer',
 };
@@ -197,7 +197,7 @@ WITH unchanged AS (
   ${outboxInsertSql(
     `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
         FROM ROWS FROM (unnest(${param('topics')}), unnest(${param('keys')}), unnest(${param('types')}), unnest(${param('eventIds')}),
-                        jsonb_array_elements(${param('envelopes')}))
+                        json_array_elements(${param('envelopes')}))
              WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
        WHERE EXISTS (SELECT FROM unchanged) ORDER BY u.ord) AS e`,
     param('source'),

@@ -9,16 +9,17 @@ export const MESSAGING_SERVICE = Symbol('MESSAGING_SERVICE');
 
 /**
  * An INSERT of outbox rows, for writers that batch their events into statements of their own. `events` is
- * an SQL FROM item aliased `e` with the columns topic, key, type, event_id and envelope (jsonb), in the
+ * an SQL FROM item aliased `e` with the columns topic, key, type, event_id and envelope (json), in the
  * order to publish; `source` an SQL expression for the producing service. It notifies nobody: the writer
  * sends `pg_notify(OUTBOX_CHANNEL, '')` itself, after commit (the log is also polled).
  *
- * The transaction id is taken (pg_current_xact_id, in a subquery that runs first) before the outbox ids,
- * which the embedded LogReader relies on to tell a late commit from a rollback.
+ * The transaction id is taken (pg_current_xact_id, in a subquery that runs first) before the outbox ids, which the
+ * column's default takes as each row is inserted, in the order of `events`; the embedded LogReader relies on it to
+ * tell a late commit from a rollback.
  */
 export function outboxInsertSql(events: string, source: string): string {
-  return `INSERT INTO outbox (id, topic, key, type, event_id, source, envelope)
-  SELECT nextval(pg_get_serial_sequence('outbox', 'id')), e.topic, e.key, e.type, e.event_id, ${source}, e.envelope
+  return `INSERT INTO outbox (topic, key, type, event_id, source, envelope)
+  SELECT e.topic, e.key, e.type, e.event_id, ${source}, e.envelope
     FROM (SELECT pg_current_xact_id() AS xid OFFSET 0) AS tx, ${events}
    WHERE tx.xid IS NOT NULL`;
 }
@@ -31,7 +32,7 @@ export function outboxInsertSql(events: string, source: string): string {
 const INSERT_AND_NOTIFY = sql<{ pg_notify: string }, [string, string | null, string, string, string, string]>(
   `
 WITH entry AS (
-  ${outboxInsertSql('(VALUES ($1::text, $2, $3, $4, $6::jsonb)) AS e(topic, key, type, event_id, envelope)', '$5')}
+  ${outboxInsertSql('(VALUES ($1::text, $2, $3, $4, $6::json)) AS e(topic, key, type, event_id, envelope)', '$5')}
   RETURNING id, topic, key, type, event_id, source, envelope, created_at),
 announcement AS (
   SELECT topic, json_build_object('position', id::text, 'topic', topic, 'key', key, 'type', type, 'eventId', event_id,

@@ -16,6 +16,7 @@ const DEAD_LETTER_OF_EVENT = sql<{ reason: string; attempts: number }, [eventId:
 const INSERT_UNCHECKED_EVENT = sql<never, [topic: string, eventId: string, source: string, envelope: string]>(
   `INSERT INTO outbox (topic, key, type, event_id, source, envelope) VALUES ($1, NULL, 'payment-recorded', $2, $3, $4)`,
 );
+const STORED_ENVELOPE = sql<{ text: string }, [eventId: string]>('SELECT envelope::text AS text FROM outbox WHERE event_id = $1');
 const NOTIFY = sql<{ pg_notify: string }, [channel: string]>(`SELECT pg_notify($1, '')`);
 
 describe('embedded transport (outbox as the log)', () => {
@@ -58,6 +59,14 @@ describe('embedded transport (outbox as the log)', () => {
     await eventually(async () => expect(await effects(dataSource, group)).toContainEqual({ event_id: kept.eventId, rental, amount: 111 }));
     // The later event was handled, so the earlier rolled-back one was passed, not waited for.
     expect(script.calls.map((call) => call.eventId)).not.toContain(rolledBack.eventId);
+  });
+
+  it('keeps an envelope as its producer wrote it, its fields in their order, and delivers it', async () => {
+    const envelope = payment(randomUUID(), 333);
+    await recordPayment(dataSource, publisher, envelope);
+    const [stored] = await query(dataSource, STORED_ENVELOPE, [envelope.eventId]);
+    expect(stored?.text).toBe(JSON.stringify(envelope));
+    await eventually(async () => expect(script.calls.map((call) => call.eventId)).toContain(envelope.eventId));
   });
 
   it('refuses to publish outside a transaction', async () => {

@@ -91,6 +91,8 @@ const WRITE = sql<
     unchargedNextDue: CalendarDate[],
     entriesJson: string,
     eventsJson: string,
+    eventKeys: string[],
+    eventIds: string[],
     topic: string,
     source: string,
   ]
@@ -113,10 +115,11 @@ WITH guarded AS (
   END)
 ), events AS (
   ${outboxInsertSql(
-    `(SELECT $8::text AS topic, u.envelope->>'key' AS key, u.envelope->>'type' AS type, u.envelope->>'eventId' AS event_id, u.envelope
-        FROM jsonb_array_elements($7::jsonb) WITH ORDINALITY AS u(envelope, ord)
-       WHERE (u.envelope->>'key')::uuid IN (SELECT uuid FROM guarded) ORDER BY u.ord) AS e`,
-    '$9',
+    // The key and id of each envelope come beside it: reading them out of the JSON would parse each envelope again.
+    `(SELECT $10::text AS topic, u.key, 'charge-posted' AS type, u.event_id, u.envelope
+        FROM ROWS FROM (json_array_elements($7::json), unnest($8::text[]), unnest($9::text[])) WITH ORDINALITY AS u(envelope, key, event_id, ord)
+       WHERE u.key::uuid IN (SELECT uuid FROM guarded) ORDER BY u.ord) AS e`,
+    '$11',
   )}
   RETURNING id
 )
@@ -151,6 +154,7 @@ export async function billRentals(
   const now = options.now ?? new Date();
   const bills = rows.map((row) => billOf(row, through, options.postedOn, now));
   const uncharged = bills.filter((bill) => bill.events.length === 0);
+  const events = bills.flatMap((bill) => bill.events);
   const locked = await query(db, WRITE, [
     bills.map((bill) => bill.row.uuid),
     bills.map((bill) => bill.row.version),
@@ -162,7 +166,9 @@ export async function billRentals(
       .filter((json) => json !== '')
       .join(',')}]`,
     // The events as one JSON array: no array literal to escape, element by element.
-    JSON.stringify(bills.flatMap((bill) => bill.events)),
+    JSON.stringify(events),
+    events.map((event) => event.payload.rentalRecordUuid),
+    events.map((event) => event.eventId),
     topicFor('charge-posted'),
     options.source,
   ]);

@@ -29,7 +29,7 @@ export interface PaymentToRecord {
  * Its parameters are `recordPaymentsParameters`'; callers may run it as a prepared statement.
  */
 export const RECORD_PAYMENTS_SQL = `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[], $12::jsonb[])
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::json[], $12::jsonb[])
     WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ledger_entries, ord)
 ), changed AS (
   UPDATE rental_records r SET updated_at = now()

@@ -7,11 +7,11 @@ import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
  * OutboxPublisher does. A row `{ uuid }` per rental written; one changed since it was read is left out.
  *
  * Parameters, one array element per rental: $1 uuid[], $2 new rent int[], $3 event time timestamptz[], $4 version
- * text[], $5..$9 the outbox columns (topic, key, type, event id, envelope jsonb), $10 the producing service,
+ * text[], $5..$9 the outbox columns (topic, key, type, event id, envelope json), $10 the producing service,
  * $11 previous rent int[], $12 effective date date[].
  */
 export const CHANGE_RENTS_SQL = `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[],
+  SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::json[],
                        $11::int[], $12::date[])
     WITH ORDINALITY AS i(uuid, rent, occurred_at, version, topic, key, type, event_id, envelope, previous_rent, effective_date, ord)
 ), changed AS (

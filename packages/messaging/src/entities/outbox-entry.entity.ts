@@ -29,7 +29,8 @@ export class OutboxEntry {
   @Column({ type: 'text' })
   source!: string;
 
-  @Column({ type: 'jsonb' })
+  /** As its producer wrote it (json, not jsonb): nothing queries inside it, the relay passes it on whole. */
+  @Column({ type: 'json' })
   envelope!: unknown;
 
   @CreateDateColumn({ type: 'timestamptz' })
