@@ -116,7 +116,7 @@ export interface TransitionWriteArguments {
 /** Each argument's SQL type; the order of the keys is the order of the parameters. */
 const PARAMETER_TYPES: { readonly [K in keyof TransitionWriteArguments]: string } = {
   rentalRecordUuid: 'uuid',
-  ledgerEntries: 'jsonb',
+  ledgerEntries: 'json',
   facilityUuid: 'uuid',
   delinquencyUuid: 'uuid',
   status: 'rental_delinquency_status',
@@ -163,7 +163,7 @@ WITH unchanged AS (
     LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
    WHERE r.uuid = ${param('rentalRecordUuid')} AND ${guard}
 ), ledger AS (
-  ${postEntriesQuery(param('ledgerEntries'), `jsonb_array_length(${param('ledgerEntries')}) > 0 AND EXISTS (SELECT FROM unchanged)`)}
+  ${postEntriesQuery(param('ledgerEntries'), `json_array_length(${param('ledgerEntries')}) > 0 AND EXISTS (SELECT FROM unchanged)`)}
 ), delinquency AS (
   INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since,
                              status_changed_on, last_business_date, written_off_in_pennies, last_event_at)

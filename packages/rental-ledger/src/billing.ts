@@ -109,8 +109,8 @@ WITH guarded AS (
 ), posted AS (
   -- Every rental as read (all but always): the entries as they came; otherwise those of the rentals still as read.
   SELECT count(*) AS entries FROM rental_ledger_post(CASE
-    WHEN (SELECT count(*) FROM guarded) = cardinality($1::uuid[]) THEN $6::jsonb
-    ELSE (SELECT jsonb_agg(e.value ORDER BY e.n) FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS e(value, n)
+    WHEN (SELECT count(*) FROM guarded) = cardinality($1::uuid[]) THEN $6::json
+    ELSE (SELECT json_agg(e.value ORDER BY e.n) FROM json_array_elements($6::json) WITH ORDINALITY AS e(value, n)
            WHERE (e.value->>'rental_record_uuid')::uuid IN (SELECT uuid FROM guarded))
   END)
 ), events AS (

@@ -61,7 +61,7 @@ export interface PostedEntry {
 }
 
 const POST_ENTRIES = sql<PostedEntry, [entriesJson: string]>(
-  `SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1::jsonb)`,
+  `SELECT entry_uuid AS uuid, amount_in_pennies AS "amountInPennies", charge_key AS "chargeKey" FROM rental_ledger_post($1::json)`,
 );
 
 /**
@@ -85,7 +85,7 @@ export function postEntriesQuery(entries: string, condition: string): string {
 }
 
 /**
- * A rental's entries as the argument of the database function `rental_ledger_post(entries jsonb)`, for a
+ * A rental's entries as the argument of the database function `rental_ledger_post(entries json)`, for a
  * statement that posts them among other writes (a batch of payments, the business-day transition); arrays of
  * several rentals concatenate. `postEntries` calls the same function.
  */

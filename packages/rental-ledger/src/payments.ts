@@ -29,7 +29,7 @@ export interface PaymentToRecord {
  * Its parameters are `recordPaymentsParameters`'; callers may run it as a prepared statement.
  */
 export const RECORD_PAYMENTS_SQL = `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::json[], $12::jsonb[])
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::json[], $12::json[])
     WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ledger_entries, ord)
 ), changed AS (
   UPDATE rental_records r SET updated_at = now()
@@ -39,8 +39,8 @@ export const RECORD_PAYMENTS_SQL = `WITH input AS (
   SELECT i.payment_uuid, i.uuid, i.amount, i.paid_on FROM input i JOIN changed c ON c.uuid = i.uuid
 ), ledger AS (
   SELECT count(*) AS posted FROM rental_ledger_post(
-    (SELECT jsonb_agg(e.entry ORDER BY i.ord, e.n) FROM input i JOIN changed c ON c.uuid = i.uuid,
-            jsonb_array_elements(i.ledger_entries) WITH ORDINALITY AS e(entry, n)))
+    (SELECT json_agg(e.entry ORDER BY i.ord, e.n) FROM input i JOIN changed c ON c.uuid = i.uuid,
+            json_array_elements(i.ledger_entries) WITH ORDINALITY AS e(entry, n)))
 ), entry AS (
   ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$11')}
   RETURNING id
