@@ -1,11 +1,8 @@
-import path from 'node:path';
 import { DataSource, type DataSourceOptions, type EntitySchema, type Logger, type MixedList } from 'typeorm';
+import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './naming-strategy';
 
 export const MIGRATIONS_TABLE = 'schema_migrations';
-
-/** Every migration of the system, one ordered list, compiled beside this file. */
-export const MIGRATIONS_GLOB = path.join(__dirname, 'migrations', '*.js');
 
 export interface DataSourceSettings {
   url: string;
@@ -24,7 +21,7 @@ export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptio
     type: 'postgres',
     url: settings.url,
     entities: settings.entities ?? [],
-    migrations: [MIGRATIONS_GLOB],
+    migrations: MIGRATIONS,
     migrationsTableName: MIGRATIONS_TABLE,
     migrationsTransactionMode: 'each',
     namingStrategy: new SnakeNamingStrategy(),

@@ -3,7 +3,7 @@
  * (files named `*.entity.js` in their dist/) and the schema the committed migrations produce, or says there is none.
  * Usage: npm run migration:generate -w @storage/persistence -- <Name>
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { locateDatabase } from './database-location';
@@ -43,7 +43,8 @@ async function main(name: string | undefined): Promise<void> {
         `  async up(queryRunner: QueryRunner): Promise<void> {\n${lines(difference.up)}\n  }\n\n` +
         `  async down(queryRunner: QueryRunner): Promise<void> {\n${lines([...difference.down].reverse())}\n  }\n}\n`,
     );
-    process.stdout.write(`Wrote ${path.relative(repoRoot, file)}\n`);
+    listMigration(path.dirname(file), `${timestamp}-${name}`, `${name}${timestamp}`);
+    process.stdout.write(`Wrote ${path.relative(repoRoot, file)} and listed it in migrations/index.ts\n`);
   } finally {
     await database.release();
   }
@@ -53,3 +54,11 @@ main(process.argv[2]).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
+
+/** Adds the migration to the ordered list the data source runs (`migrations/index.ts`), last. */
+function listMigration(directory: string, file: string, className: string): void {
+  const index = path.join(directory, 'index.ts');
+  const source = readFileSync(index, 'utf8');
+  const withImport = source.replace(/\n\n\/\*\*/, `\nimport { ${className} } from './${file}';\n\n/**`);
+  writeFileSync(index, withImport.replace(/\n\];\n$/, `\n  ${className},\n];\n`));
+}

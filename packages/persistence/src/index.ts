@@ -1,4 +1,4 @@
-export { createDataSource, dataSourceOptions, MIGRATIONS_GLOB, MIGRATIONS_TABLE, type DataSourceSettings } from './data-source';
+export { createDataSource, dataSourceOptions, MIGRATIONS_TABLE, type DataSourceSettings } from './data-source';
 export { locateDatabase, type DatabaseLocation } from './database-location';
 export {
   connectionUrl,
