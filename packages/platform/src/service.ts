@@ -37,7 +37,7 @@ export async function runService<Config extends CommonConfig>(definition: Servic
     throw error;
   }
   const database = await locateDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  if (database.embedded) await refuseUnmigrated(definition.name, database);
+  await refuseUnmigrated(definition.name, database);
   const adapter = createHttpAdapter({ bodyLimit: definition.bodyLimitBytes ?? 1_048_576, trustProxy: config.TRUST_PROXY ?? false, genReqId: requestId });
   const app = await NestFactory.create<NestFastifyApplication>(definition.module(config, database) as never, adapter, {
     bufferLogs: true,
@@ -56,9 +56,9 @@ export async function runService<Config extends CommonConfig>(definition: Servic
 }
 
 /**
- * A service run alone on its embedded database before anything migrated it (a fresh clone) says what to run and
- * stops, rather than failing at every query. Deployed, the schema is the migrate step's, awaited before a service
- * starts (`deploy/`'s init containers, `npm start`).
+ * A service started on a database nothing migrated (a fresh clone run alone, a `DATABASE_URL` of a new database)
+ * says what to run and stops, rather than failing at every query. Deployed, the schema is the migrate step's,
+ * awaited before a service starts (`deploy/`'s init containers, `npm start`), so the check finds nothing pending.
  */
 async function refuseUnmigrated(name: string, database: DatabaseLocation): Promise<void> {
   const pending = await pendingMigrationsAt(database.url, `${name}-schema-check`);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { locateDatabase, migrate } from '@storage/persistence';
+import { locateDatabase, migrate, startEmbeddedPostgres } from '@storage/persistence';
 import { eventually, freePort } from '@storage/testing';
 
 const MAIN = path.resolve(__dirname, '../../dist/main.js');
@@ -38,8 +38,8 @@ describe('run alone on its embedded database', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  function runAlone() {
-    const child = spawn(process.execPath, [MAIN], { env, detached: true });
+  function runAlone(overrides: NodeJS.ProcessEnv = {}) {
+    const child = spawn(process.execPath, [MAIN], { env: { ...env, ...overrides }, detached: true });
     started.push(child);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -54,6 +54,20 @@ describe('run alone on its embedded database', () => {
     expect(alone.output()).toContain('database not migrated');
     expect(alone.output()).toContain('run npm run cli -- db migrate');
     expect(postmasterRuns()).toBe(false);
+  }, 120_000);
+
+  it('on a DATABASE_URL of a database nothing migrated, says what to run and stops', async () => {
+    const serverDir = await mkdtemp(path.join(tmpdir(), 'scheduler-alone-external-'));
+    const server = await startEmbeddedPostgres({ dataDir: serverDir, port: await freePort(), ephemeral: true });
+    try {
+      const alone = runAlone({ DATABASE_URL: server.url() });
+      await eventually(() => expect(alone.child.exitCode).toBe(1), { timeoutMs: 60_000, intervalMs: 250 });
+      expect(alone.output()).toContain('database not migrated');
+      expect(alone.output()).toContain('run npm run cli -- db migrate');
+    } finally {
+      await server.stop();
+      await rm(serverDir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('once migrated, runs, and stops quietly on a Ctrl-C to its process group, its database after it', async () => {
