@@ -8,12 +8,17 @@ import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } 
 import { Pool } from 'pg';
 import { query, sql } from '@storage/persistence';
 import { deadLetterTopic, eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
+import { relayLockName } from '../src/embedded/advisory-lock';
 import { replayKafka } from '../src/replay/kafka-replay';
 import { startGroupAtEnd, testRelay } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
 
-const PUBLISHED = sql<{ published: number }, [source: string]>('SELECT count(published_at)::int AS published FROM outbox WHERE source = $1');
-const UNPUBLISHED = sql<{ unpublished: number }, []>('SELECT count(*)::int AS unpublished FROM outbox WHERE published_at IS NULL');
+/** The service's rows at or before its relay's saved position (what the relay has published), and those after it. */
+const PUBLISHED = sql<{ published: number; unpublished: number }, [relay: string, source: string]>(
+  `SELECT count(*) FILTER (WHERE o.id <= p.position)::int AS published, count(*) FILTER (WHERE o.id > p.position)::int AS unpublished
+     FROM outbox o, (SELECT coalesce((SELECT position FROM consumer_offsets WHERE consumer_group = $1), 0) AS position) p
+    WHERE o.source = $2`,
+);
 const DATABASE_NOW = sql<{ from: Date }, []>('SELECT now() AS from');
 
 describeWithKafka('Kafka transport and outbox relay', (brokers) => {
@@ -141,17 +146,17 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       env: { ...process.env, DATABASE_URL: database.url, KAFKA_BROKERS: brokers, SERVICE },
       stdio: 'ignore',
     });
-    // Killed once part of the events are marked published: the batch under way is lost mid-flight.
+    // Killed once part of the events are published: the batch under way is lost mid-flight.
     await eventually(
       async () => {
-        const [{ published }] = await query(dataSource, PUBLISHED, [SERVICE]);
+        const [{ published }] = await query(dataSource, PUBLISHED, [relayLockName(SERVICE), SERVICE]);
         expect(published).toBeGreaterThan(100);
       },
       { timeoutMs: 30_000, intervalMs: 5 },
     );
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    const [{ unpublished }] = await query(dataSource, UNPUBLISHED);
+    const [{ unpublished }] = await query(dataSource, PUBLISHED, [relayLockName(SERVICE), SERVICE]);
     expect(unpublished).toBeGreaterThan(0);
 
     relay = newRelay();

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { eventTransport, MessagingModule, OutboxPruner, type OutboxPrunerOptions } from '../src';
-import { RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
+import { relayLockName, RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
 import { pruneSql, PRUNE_START } from '../src/retention/prune-batch';
 import { replayEmbedded } from '../src/replay/embedded-replay';
 import { EventsPruned } from '../src/replay/replay-request';
@@ -22,10 +22,10 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-const INSERT_EVENTS = sql<never, [topic: string, source: string, daysAgo: number, published: boolean, events: string]>(
-  `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
-       SELECT $1, e->>'key', e->>'type', e->>'eventId', $2, e, now() - make_interval(days => $3), CASE WHEN $4 THEN now() END
-         FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
+const INSERT_EVENTS = sql<never, [topic: string, source: string, daysAgo: number, events: string]>(
+  `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at)
+       SELECT $1, e->>'key', e->>'type', e->>'eventId', $2, e, now() - make_interval(days => $3)
+         FROM json_array_elements($4::json) WITH ORDINALITY AS t(e, n) ORDER BY n`,
 );
 const REMAINING = sql<{ event_id: string }, []>('SELECT event_id FROM outbox ORDER BY id');
 const POSITION_OF_EVENT = sql<{ id: string }, [eventId: string]>('SELECT id::text FROM outbox WHERE event_id = $1');
@@ -33,10 +33,14 @@ const INSERT_OFFSET = sql<never, [group: string, position: string, savedDaysAgo:
   `INSERT INTO consumer_offsets (consumer_group, position, updated_at) VALUES ($1, $2, now() - make_interval(days => $3))`,
 );
 const RETENTION_MARK = sql<{ position: string }, []>('SELECT pruned_through_position::text AS position FROM outbox_retention');
-const PUBLISH = sql<never, [eventIds: string[]]>('UPDATE outbox SET published_at = now() WHERE event_id = ANY($1)');
+/** The relay's saved position, as it saves it once Kafka acknowledged everything up to it. */
+const RELAY_PUBLISHED_THROUGH = sql<never, [relay: string, eventId: string]>(
+  `INSERT INTO consumer_offsets (consumer_group, position) SELECT $1, id FROM outbox WHERE event_id = $2
+   ON CONFLICT (consumer_group) DO UPDATE SET position = EXCLUDED.position, updated_at = now()`,
+);
 const INSERT_MINUTELY_EVENTS = sql<never, [topic: string, source: string]>(
-  `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
-         SELECT $1, NULL, 'payment-recorded', 'event-' || n, $2, '{}'::jsonb, now() - n * interval '1 minute', now()
+  `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at)
+         SELECT $1, NULL, 'payment-recorded', 'event-' || n, $2, '{}'::json, now() - n * interval '1 minute'
            FROM generate_series(1, 50000) AS n`,
 );
 const ANALYZE_OUTBOX = sql('ANALYZE outbox');
@@ -90,10 +94,15 @@ describe('outbox retention', () => {
   }
 
   /** Valid events committed `daysAgo` days ago, in log order; their event ids. */
-  async function addEvents(count: number, daysAgo: number, published = true): Promise<string[]> {
+  async function addEvents(count: number, daysAgo: number): Promise<string[]> {
     const events = Array.from({ length: count }, () => payment(randomUUID()));
-    await query(dataSource, INSERT_EVENTS, [BILLING, SERVICE, daysAgo, published, JSON.stringify(events)]);
+    await query(dataSource, INSERT_EVENTS, [BILLING, SERVICE, daysAgo, JSON.stringify(events)]);
     return events.map((event) => event.eventId);
+  }
+
+  /** Kafka mode: the service's relay has published everything up to this event. */
+  async function relayPublishedThrough(eventId: string): Promise<void> {
+    await query(dataSource, RELAY_PUBLISHED_THROUGH, [relayLockName(SERVICE), eventId]);
   }
 
   async function remaining(): Promise<string[]> {
@@ -110,14 +119,15 @@ describe('outbox retention', () => {
     await query(dataSource, INSERT_OFFSET, [group, position, savedDaysAgo]);
   }
 
-  describe('Kafka mode: published means delivered', () => {
+  describe("Kafka mode: published (at or before its relay's saved position) means delivered", () => {
     it('deletes published events older than the retention in batches, keeping recent and unpublished ones', async () => {
       const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
       const oldPublished = await addEvents(7, 10);
-      const oldUnpublished = await addEvents(2, 10, false);
+      const oldUnpublished = await addEvents(2, 10);
       const edgeOfWindow = await addEvents(2, 6);
       const recent = await addEvents(3, 0);
       const lastOldPublished = await positionOf(oldPublished[6]);
+      await relayPublishedThrough(oldPublished[6]);
 
       const summary = await pruner().prune();
 
@@ -131,7 +141,7 @@ describe('outbox retention', () => {
       expect(mark.position).toBe(lastOldPublished);
 
       // Published later: the next pass takes them.
-      await query(dataSource, PUBLISH, [oldUnpublished]);
+      await relayPublishedThrough(recent[2]);
       expect(await pruner().prune()).toMatchObject({ deleted: 2, kept: 0 });
       expect(await remaining()).toEqual([...edgeOfWindow, ...recent]);
     });
@@ -155,6 +165,7 @@ describe('outbox retention', () => {
     it('lets replicas prune at the same time without harm, and yields to the one holding the lock', async () => {
       const old = await addEvents(40, 10);
       const recent = await addEvents(2, 1);
+      await relayPublishedThrough(recent[1]);
 
       const client = await pool.connect();
       try {
@@ -181,8 +192,8 @@ describe('outbox retention', () => {
   describe('embedded mode: read by every active consumer group means delivered', () => {
     it('keeps what an active group has not read, even past the retention; a group stopped longer than the retention holds nothing back', async () => {
       const warn = jest.spyOn(Logger.prototype, 'warn');
-      const old = await addEvents(8, 10, false);
-      const recent = await addEvents(2, 0, false);
+      const old = await addEvents(8, 10);
+      const recent = await addEvents(2, 0);
       const [goneFrom, prunedThrough] = [await positionOf(old[1]), await positionOf(old[3])];
       await setOffset('active-group', prunedThrough);
       await setOffset('gone-group', goneFrom, 9);
@@ -225,8 +236,8 @@ describe('outbox retention', () => {
     });
 
     it('refuses a replay from before what retention deleted, naming the earliest time that works, and changes nothing', async () => {
-      await addEvents(5, 10, false);
-      const recent = await addEvents(3, 1, false);
+      await addEvents(5, 10);
+      const recent = await addEvents(3, 1);
       const head = await positionOf(recent[2]);
       await setOffset('replayed-group', head);
       expect(await pruner({ mode: 'embedded' }).prune()).toMatchObject({ deleted: 5 });
@@ -261,8 +272,8 @@ describe('outbox retention', () => {
     }
 
     it('prunes from the start of the service that owns the outbox, and stops with it', async () => {
-      await addEvents(4, 8, false);
-      const recent = await addEvents(1, 0, false);
+      await addEvents(4, 8);
+      const recent = await addEvents(1, 0);
       const app = await boot(7);
       try {
         await eventually(async () => expect(await remaining()).toEqual(recent));

@@ -3,13 +3,17 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
+import { relayLockName } from '../src/embedded/advisory-lock';
 import { BILLING, SERVICE } from './support';
 
 const PRUNER = 'connection-loss';
 
-const INSERT_OLD_PUBLISHED_EVENT = sql<never, [topic: string, source: string]>(
-  `INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at, published_at)
-       VALUES ($1, NULL, 'payment-recorded', 'old-event', $2, '{}'::jsonb, now() - interval '2 days', now())`,
+/** An event two days old, and its service's relay's position saved past it: published. */
+const INSERT_OLD_PUBLISHED_EVENT = sql<never, [topic: string, source: string, relay: string]>(
+  `WITH event AS (
+     INSERT INTO outbox (topic, key, type, event_id, source, envelope, created_at)
+     VALUES ($1, NULL, 'payment-recorded', 'old-event', $2, '{}'::json, now() - interval '2 days') RETURNING id)
+   INSERT INTO consumer_offsets (consumer_group, position) SELECT $3, id FROM event`,
 );
 const BEGIN = sql('BEGIN');
 const LOCK_RETENTION_MARK = sql('LOCK TABLE outbox_retention IN ACCESS EXCLUSIVE MODE');
@@ -59,7 +63,7 @@ describe('PostgreSQL terminating every connection', () => {
 
   it('leaves the process alive, and it goes on working once the database answers again', async () => {
     // An event published two days ago: the pruner deletes it, on a connection it holds for the whole pass.
-    await query(admin, INSERT_OLD_PUBLISHED_EVENT, [BILLING, SERVICE]);
+    await query(admin, INSERT_OLD_PUBLISHED_EVENT, [BILLING, SERVICE, relayLockName(SERVICE)]);
     // Holds the pruner's statement, so its connection is checked out, mid-query, when it is terminated.
     await query(admin, BEGIN);
     await query(admin, LOCK_RETENTION_MARK);

@@ -2,10 +2,10 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 
 /**
  * One event written in its producer's transaction. The table is the relay's queue in Kafka mode and
- * the log itself in embedded mode: `id` is the log position (see log-reader.ts for commit order).
+ * the log itself in embedded mode: `id` is the log position (see log-reader.ts for commit order). What a relay has
+ * published is its saved position, not a mark on each row.
  */
 @Entity({ name: 'outbox' })
-@Index('outbox_unpublished', ['id'], { where: 'published_at IS NULL' })
 @Index('outbox_created_at', ['createdAt'])
 export class OutboxEntry {
   @PrimaryGeneratedColumn('increment', { type: 'bigint' })
@@ -35,7 +35,4 @@ export class OutboxEntry {
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  publishedAt!: Date | null;
 }

@@ -10,13 +10,14 @@ import { AnnouncedRecords } from '../embedded/announced-records';
 import { readOffset, saveOffsetSql } from '../embedded/offsets';
 import { createKafka, ensureTopics, PARTITIONER } from './kafka-client';
 
-const LAG = sql<{ events: string; oldest_ms: string | null }, [service: string]>(
-  `SELECT count(*)::text AS events, (extract(epoch FROM now() - min(created_at)) * 1000)::bigint::text AS oldest_ms
-         FROM outbox WHERE published_at IS NULL AND source = $1`,
+/** The service's rows after its relay's saved position: those not yet acknowledged by Kafka. */
+const LAG = sql<{ events: string; oldest_ms: string | null }, [relay: string, service: string]>(
+  `SELECT count(*)::text AS events, (extract(epoch FROM now() - min(o.created_at)) * 1000)::bigint::text AS oldest_ms
+         FROM outbox o
+        WHERE o.id > coalesce((SELECT g.position FROM consumer_offsets g WHERE g.consumer_group = $1), 0) AND o.source = $2`,
 );
-const MARK_PUBLISHED = sql<never, [relay: string, through: string, positions: string[]]>(
-  `WITH published AS (UPDATE outbox SET published_at = now() WHERE id = ANY($3::bigint[])) ${saveOffsetSql('$1', '$2')}`,
-);
+/** What the relay has published: everything up to its position, saved once Kafka acknowledged it. */
+const SAVE_POSITION = sql<never, [relay: string, through: string]>(saveOffsetSql('$1', '$2'));
 
 export interface OutboxRelayOptions {
   service: string;
@@ -39,9 +40,10 @@ export interface RelayLag {
 
 /**
  * Publishes the service's outbox rows to Kafka in log order: one leader per service (advisory lock),
- * idempotent producer with acks from all replicas, rows marked published and the relay's position saved only
- * after Kafka acknowledged them. A crash between the two re-sends a batch (consumers dedupe by event id);
- * while Kafka is away the follower backs off and resumes from the saved position.
+ * idempotent producer with acks from all replicas, the relay's position saved only after Kafka acknowledged every
+ * row up to it (what it has published: lag and retention read it). A crash between the acknowledgement and the save
+ * re-sends a batch (consumers dedupe by event id); while Kafka is away the follower backs off and resumes from the
+ * saved position.
  */
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger: Logger;
@@ -53,8 +55,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private offset = 0n;
   private lagTimer: NodeJS.Timeout | undefined;
   private readonly announced = new AnnouncedRecords();
-  /** The mark of the last stretch sent (see `publish`). */
-  private marking: Promise<{ error: unknown } | undefined> = Promise.resolve(undefined);
+  /** The position save of the last stretch sent (see `publish`). */
+  private saving: Promise<{ error: unknown } | undefined> = Promise.resolve(undefined);
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.logger = new Logger(`OutboxRelay:${options.service}`);
@@ -70,8 +72,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       pollIntervalMs: options.pollIntervalMs,
       lead: () => this.lead(),
       step: () => this.step(),
-      // The last mark lands before the lock is released: a later one could move the next leader's position back.
-      resign: () => this.marksSettled().catch((error: unknown) => this.logger.warn(`relay position not saved, will re-send: ${describe(error)}`)),
+      // The last save lands before the lock is released: a later one could move the next leader's position back.
+      resign: () => this.positionSaved().catch((error: unknown) => this.logger.warn(`relay position not saved, will re-send: ${describe(error)}`)),
       onError: (error) => this.logger.warn(`relay paused, will retry: ${error instanceof Error ? error.message : String(error)}`),
     });
   }
@@ -100,7 +102,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async lag(): Promise<RelayLag> {
-    const [row] = await query(this.pool, LAG, [this.options.service]);
+    const [row] = await query(this.pool, LAG, [relayLockName(this.options.service), this.options.service]);
     return { events: Number(row?.events ?? 0), oldestMs: Number(row?.oldest_ms ?? 0) };
   }
 
@@ -140,10 +142,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Sends the service's records of the next stretch of the log, then has them marked published and the position
-   * saved after it. The mark runs while the next stretch is sent, one at a time and in log order, so the saved
-   * position only moves forward and never past what Kafka acknowledged; a failed mark stops this leadership, and
-   * the next one re-sends from the saved position (consumers dedupe).
+   * Sends the service's records of the next stretch of the log, then has the position after it saved. The save runs
+   * while the next stretch is sent, one at a time and in log order, so the saved position only moves forward and
+   * never past what Kafka acknowledged; a failed save stops this leadership, and the next one re-sends from the saved
+   * position (consumers dedupe).
    */
   private async publish(records: readonly LogRecord[]): Promise<void> {
     const through = records[records.length - 1].position;
@@ -151,22 +153,22 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (mine.length > 0) {
       await this.producer!.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
     }
-    await this.marksSettled();
-    this.marking = this.markPublished(mine, through);
+    await this.positionSaved();
+    this.saving = this.savePosition(through);
     this.offset = through;
   }
 
-  /** Waits for the mark under way; throws its failure. */
-  private async marksSettled(): Promise<void> {
-    const failure = await this.marking;
-    this.marking = Promise.resolve(undefined);
+  /** Waits for the save under way; throws its failure. */
+  private async positionSaved(): Promise<void> {
+    const failure = await this.saving;
+    this.saving = Promise.resolve(undefined);
     if (failure) throw failure.error;
   }
 
-  /** One statement, so atomic without a transaction's three more round trips. Resolves with its failure, if any. */
-  private async markPublished(records: readonly LogRecord[], through: bigint): Promise<{ error: unknown } | undefined> {
+  /** Resolves with its failure, if any. */
+  private async savePosition(through: bigint): Promise<{ error: unknown } | undefined> {
     try {
-      await query(this.pool, MARK_PUBLISHED, [relayLockName(this.options.service), through.toString(), records.map((record) => record.position.toString())]);
+      await query(this.pool, SAVE_POSITION, [relayLockName(this.options.service), through.toString()]);
       return undefined;
     } catch (error) {
       return { error };

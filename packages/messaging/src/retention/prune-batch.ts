@@ -27,7 +27,8 @@ export interface PruneBatch {
 const NO_GROUP_LIMIT = '9223372036854775807';
 
 const DELIVERED: Record<DeliveryMode, string> = {
-  kafka: 'o.published_at IS NOT NULL',
+  // Its service's relay has saved a position at or past the row: Kafka acknowledged it.
+  kafka: `o.id <= (SELECT g.position FROM consumer_offsets g WHERE g.consumer_group = '${RELAY_PREFIX}' || o.source)`,
   // Every group that saved its position since the cutoff (an active one) has read past the row.
   embedded: `o.id <= (SELECT coalesce(min(g.position), ${NO_GROUP_LIMIT}) FROM consumer_offsets g
                        WHERE g.consumer_group NOT LIKE '${RELAY_PREFIX}%' AND g.updated_at > $1::timestamptz)`,

@@ -24,6 +24,7 @@ import { LedgerWalksOpenChargesOnly1795330002700 } from './1795330002700-LedgerW
 import { LedgerChargesSkipTheWalk1795330002800 } from './1795330002800-LedgerChargesSkipTheWalk';
 import { OutboxEnvelopesAsWritten1795330002900 } from './1795330002900-OutboxEnvelopesAsWritten';
 import { LedgerPostsJson1795330003000 } from './1795330003000-LedgerPostsJson';
+import { OutboxPublishedByPosition1795330003100 } from './1795330003100-OutboxPublishedByPosition';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -57,4 +58,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   LedgerChargesSkipTheWalk1795330002800,
   OutboxEnvelopesAsWritten1795330002900,
   LedgerPostsJson1795330003000,
+  OutboxPublishedByPosition1795330003100,
 ];
