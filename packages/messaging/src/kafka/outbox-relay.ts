@@ -7,17 +7,15 @@ import { relayLockName } from '../embedded/advisory-lock';
 import { LogFollower, type StepResult } from '../embedded/log-follower';
 import { LogReader, type LogRecord } from '../embedded/log-reader';
 import { AnnouncedRecords } from '../embedded/announced-records';
-import { readOffset, saveOffsetSql } from '../embedded/offsets';
+import { offsetSql, readOffset, saveOffset } from '../embedded/offsets';
 import { createKafka, ensureTopics, PARTITIONER } from './kafka-client';
 
 /** The service's rows after its relay's saved position: those not yet acknowledged by Kafka. */
 const LAG = sql<{ events: string; oldest_ms: string | null }, [relay: string, service: string]>(
   `SELECT count(*)::text AS events, (extract(epoch FROM now() - min(o.created_at)) * 1000)::bigint::text AS oldest_ms
          FROM outbox o
-        WHERE o.id > coalesce((SELECT g.position FROM consumer_offsets g WHERE g.consumer_group = $1), 0) AND o.source = $2`,
+        WHERE o.id > coalesce(${offsetSql('$1')}, 0) AND o.source = $2`,
 );
-/** What the relay has published: everything up to its position, saved once Kafka acknowledged it. */
-const SAVE_POSITION = sql<never, [relay: string, through: string]>(saveOffsetSql('$1', '$2'));
 
 export interface OutboxRelayOptions {
   service: string;
@@ -168,7 +166,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Resolves with its failure, if any. */
   private async savePosition(through: bigint): Promise<{ error: unknown } | undefined> {
     try {
-      await query(this.pool, SAVE_POSITION, [relayLockName(this.options.service), through.toString()]);
+      await saveOffset(this.pool, relayLockName(this.options.service), through);
       return undefined;
     } catch (error) {
       return { error };

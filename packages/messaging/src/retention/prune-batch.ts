@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import { query, sql, type Sql } from '@storage/persistence';
 import { RELAY_PREFIX, RETENTION_LOCK, tryAdvisoryXactLock } from '../embedded/advisory-lock';
 import { BEGIN, COMMIT, ROLLBACK } from '../transaction-control';
+import { offsetSql } from '../embedded/offsets';
 import { RETENTION_MARK } from './retention-mark';
 
 /** Kafka: the relay published the row (Kafka's own retention takes over). Embedded: the consumer groups read it. */
@@ -28,7 +29,7 @@ const NO_GROUP_LIMIT = '9223372036854775807';
 
 const DELIVERED: Record<DeliveryMode, string> = {
   // Its service's relay has saved a position at or past the row: Kafka acknowledged it.
-  kafka: `o.id <= (SELECT g.position FROM consumer_offsets g WHERE g.consumer_group = '${RELAY_PREFIX}' || o.source)`,
+  kafka: `o.id <= ${offsetSql(`'${RELAY_PREFIX}' || o.source`)}`,
   // Every group that saved its position since the cutoff (an active one) has read past the row.
   embedded: `o.id <= (SELECT coalesce(min(g.position), ${NO_GROUP_LIMIT}) FROM consumer_offsets g
                        WHERE g.consumer_group NOT LIKE '${RELAY_PREFIX}%' AND g.updated_at > $1::timestamptz)`,
