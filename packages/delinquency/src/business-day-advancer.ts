@@ -5,7 +5,14 @@ import { bind, query, sql, transactionsInOneMessage } from '@storage/persistence
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
-import { STATE_VERSION, transitionWrite, transitionWriteParameters, VERSIONED_TRANSITION_WRITE_SQL, type TransitionWritten } from './transition-write';
+import {
+  STATE_VERSION,
+  transitionWrite,
+  transitionWritesParameters,
+  VERSIONED_TRANSITION_WRITES_SQL,
+  type TransitionWriteArguments,
+  type TransitionWritten,
+} from './transition-write';
 
 /*
  * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
@@ -13,12 +20,12 @@ import { STATE_VERSION, transitionWrite, transitionWriteParameters, VERSIONED_TR
  * rentals in one transaction sent as one message (`transactionsInOneMessage` of `@storage/persistence`).
  *
  * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
- * decides each rental's transition from what it read, and sends `BEGIN; lock the batch's rentals; for each,
- * one statement with data-modifying CTEs (VERSIONED_TRANSITION_WRITE_SQL: late fee, delinquency, auction, gate
- * suspension, outbox rows); say which wrote; COMMIT`: one commit and one lock round per batch rather than per
- * rental, which is what a transition mostly cost. Each write applies only if its rental is still as read: the
- * state version (STATE_VERSION) read under the lock must equal the one the decision was made on. Otherwise it
- * writes nothing and the rental is read and decided again, as it is after a transition when the date brings
+ * decides each rental's transition from what it read, and sends `BEGIN; lock the batch's rentals; write them with
+ * one statement of data-modifying CTEs (VERSIONED_TRANSITION_WRITES_SQL: late fees, delinquencies, auctions, gate
+ * suspensions, outbox rows), which answers the rentals it wrote; COMMIT`: one commit, one lock round and one
+ * statement per batch rather than per rental, which is what a transition mostly cost. Each rental is written only
+ * if it is still as read: the state version (STATE_VERSION) read under the lock must equal the one the decision was
+ * made on. Otherwise nothing of it is written and the rental is read and decided again, as it is after a transition when the date brings
  * another (catch-up). The version is read by a statement after the lock: a statement that waited for the lock
  * would still see the snapshot from before the holder's commit (Postgres rechecks only the locked row, not the
  * joined delinquency). Should any write of a batch fail, the whole batch is rolled back and each of its rentals
@@ -36,10 +43,17 @@ const NOTIFY_EVERY_MS = 100;
 /** How often a rental may change under a worker between its read and its write before the run gives up on it. */
 const MAX_CONFLICTS = 10;
 
-/** The batch's rentals, locked in uuid order (as billing locks them), so two writers of overlapping batches cannot deadlock. */
-const LOCK = sql<unknown, [readonly string[]]>('SELECT 1 FROM rental_records WHERE uuid = ANY($1::uuid[]) ORDER BY uuid FOR NO KEY UPDATE', {
-  prepared: 'delinquency_run_lock_batch',
-});
+/**
+ * The batch's rentals and their tenants' other rentals, locked in uuid order (as billing locks its rentals), so two
+ * writers of overlapping batches cannot deadlock. The events show the tenant's balance, the sum of their rentals':
+ * a worker writing another rental of the tenant (a late fee) holds it until its commit, and the write then sees the
+ * other rental changed, and reads and decides again.
+ */
+const LOCK = sql<unknown, [readonly string[]]>(
+  `SELECT 1 FROM rental_records WHERE person_uuid IN (SELECT person_uuid FROM rental_records WHERE uuid = ANY($1::uuid[]))
+    ORDER BY uuid FOR NO KEY UPDATE`,
+  { prepared: 'delinquency_run_lock_batch' },
+);
 
 /** The rentals' states, pending auctions (canceled if the rental is cleared), event contexts and state versions. */
 const STATES = sql<StateRow, [readonly string[]]>(
@@ -64,22 +78,7 @@ interface StateRow extends RentalEventContextRow, LockedRentalRow {
   state_version: string;
 }
 
-const WRITE = sql<TransitionWritten>(VERSIONED_TRANSITION_WRITE_SQL, { prepared: 'delinquency_run_write' });
-
-/**
- * The rentals of a batch whose write applied, asked at the end of its transaction (only the last statement of a
- * transaction sent in one message answers): the delinquency holds the status and last event time the write gave
- * it. Each write's last event time is later than the one it was decided from, so a rental that was not written
- * still shows an earlier one, unless another writer committed, in between, a change to the same status in the
- * same millisecond: a rental already where this write would have taken it.
- */
-const APPLIED = sql<{ uuid: string }, [readonly string[], readonly string[], readonly Date[]]>(
-  `
-SELECT d.rental_record_uuid::text AS uuid
-  FROM unnest($1::uuid[], $2::rental_delinquency_status[], $3::timestamptz[]) AS w(rental_record_uuid, status, last_event_at)
-  JOIN delinquencies d ON d.rental_record_uuid = w.rental_record_uuid AND d.status = w.status AND d.last_event_at = w.last_event_at`,
-  { prepared: 'delinquency_run_applied' },
-);
+const WRITE = sql<TransitionWritten>(VERSIONED_TRANSITION_WRITES_SQL, { prepared: 'delinquency_run_write' });
 
 /**
  * Set for a worker's session, reset on release. Every statement of the run looks rows up by key, but a table
@@ -171,17 +170,28 @@ export class BusinessDayWorker {
       for (const row of rows) {
         try {
           const decision = decide(row, businessDate, schedule);
-          if (decision !== null) writes.push({ row, decision, ...this.writeParameters(row, decision, businessDate, schedule) });
+          if (decision !== null) writes.push({ row, decision, write: this.writeArguments(row, decision, businessDate, schedule) });
         } catch (error) {
           result.failures.push({ rentalRecordUuid: row.rental_record_uuid, error });
         }
       }
-      const together = writes.filter((write) => !alone.has(write.row.rental_record_uuid));
+      const again: string[] = [];
+      // One rental per tenant in a statement: the payloads show the tenant's balance as read, which another of
+      // their rentals' late fee, written by the same statement, would move unseen. The others go in the next round.
+      const tenants = new Set<string>();
+      const together = writes.filter((write) => {
+        if (alone.has(write.row.rental_record_uuid)) return false;
+        if (tenants.has(write.row.person_uuid)) {
+          again.push(write.row.rental_record_uuid);
+          return false;
+        }
+        tenants.add(write.row.person_uuid);
+        return true;
+      });
       const batches = [
         ...(together.length > 0 ? [together] : []),
         ...writes.filter((write) => alone.has(write.row.rental_record_uuid)).map((write) => [write]),
       ];
-      const again: string[] = [];
       for (const batch of batches) {
         let applied: boolean[];
         try {
@@ -231,16 +241,21 @@ export class BusinessDayWorker {
   }
 
   /**
-   * The writes in one transaction, sent as one message: lock the rentals, write each if unchanged, say which
-   * wrote, commit. Says which wrote. Should a statement fail, nothing is written and the error is thrown.
+   * The writes in one transaction, sent as one message: lock the rentals, write those unchanged (one statement for
+   * the batch), commit. Says which wrote. Should the statement fail, nothing is written and the error is thrown.
    */
   private async write(writes: readonly Write[]): Promise<boolean[]> {
     const uuids = writes.map(({ row }) => row.rental_record_uuid);
     const [answer = []] = await transactionsInOneMessage(this.runner, [
       [
         bind(LOCK, [uuids]),
-        ...writes.map(({ parameters }) => bind(WRITE, parameters)),
-        bind(APPLIED, [uuids, writes.map(({ decision }) => decision.transition.to), writes.map(({ lastEventAt }) => lastEventAt)]),
+        bind(
+          WRITE,
+          transitionWritesParameters(
+            writes.map(({ write }) => write),
+            this.source,
+          ),
+        ),
       ],
     ]);
     const written = new Set(answer.map((row) => row.uuid));
@@ -258,22 +273,16 @@ export class BusinessDayWorker {
   }
 
   /** A business-day transition as the arguments of the transition write, made only if the rental is still as read. */
-  private writeParameters(
-    row: StateRow,
-    decision: Decision,
-    businessDate: CalendarDate,
-    schedule: DelinquencySchedule,
-  ): Pick<Write, 'parameters' | 'lastEventAt'> {
+  private writeArguments(row: StateRow, decision: Decision, businessDate: CalendarDate, schedule: DelinquencySchedule): TransitionWriteArguments {
     const { rental, transition } = decision;
     if (transition.trigger !== 'STAGE_ADVANCE' && transition.trigger !== 'PAYMENT_CLEARED') {
       throw new Error(`A business day does not ${transition.trigger}`);
     }
-    const { arguments: args } = transitionWrite({
+    return transitionWrite({
       rental,
       transition,
       pendingAuction: row.pending_auction,
       context: rentalEventContextOf(row),
-      source: this.source,
       stateVersion: row.state_version,
       options: {
         businessDate,
@@ -281,8 +290,7 @@ export class BusinessDayWorker {
         // The balance was found cleared without its payment applied yet: the payment caused it.
         paymentDate: transition.trigger === 'PAYMENT_CLEARED' ? transition.effectiveDate : null,
       },
-    });
-    return { parameters: transitionWriteParameters(args), lastEventAt: args.lastEventAt };
+    }).arguments;
   }
 }
 
@@ -290,9 +298,7 @@ export class BusinessDayWorker {
 interface Write {
   row: StateRow;
   decision: Decision;
-  parameters: unknown[];
-  /** The time of its last event, which the write stores as the delinquency's last_event_at: how a write is known to have applied. */
-  lastEventAt: Date;
+  write: TransitionWriteArguments;
 }
 
 /** The first transition a rental's state as read brings on `businessDate`; `more` when another follows it. */

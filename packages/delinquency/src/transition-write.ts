@@ -25,11 +25,12 @@ import { envelopeOf, type PendingEvent } from './rental-event-batch';
  * The one implementation of a delinquency transition's effects: the late fee through the ledger, the
  * delinquency row, the auction created or canceled, the gate code suspended or restored, and the outbox
  * rows, decided by `transitionWrite` from the rental as read and written by one statement of data-modifying
- * CTEs (`transitionWriteSql`). Both writers run that statement: the business-day advancer for many rentals,
- * guarded by the state version it decided on, prepared per connection and sent in batches of transactions
- * (its speed); `writeTransition` for one rental locked inside the caller's transaction (payments, operator
- * actions, auction completion), unguarded, with bound parameters. One statement rather than a function per effect keeps the advancer's transition at one
- * round trip; running the same statement everywhere keeps the two from drifting apart.
+ * CTEs (`transitionWritesSql`) for any number of rentals at once. Both writers run that statement: the
+ * business-day advancer for a batch of rentals, each guarded by the state version it was decided on, prepared
+ * per connection and sent with the batch's lock in one message (its speed: one statement per batch, not per
+ * rental); `writeTransition` for one rental locked inside the caller's transaction (payments, operator actions,
+ * auction completion), unguarded, with bound parameters. Running the same statement everywhere keeps the two
+ * from drifting apart.
  *
  * The payloads are the event context as read before the write, with the transition's ledger entries (late
  * fee, write-off) applied to the balances: nothing else in the context changes with a transition.
@@ -66,8 +67,6 @@ export interface TransitionInput {
   pendingAuction: AuctionRow | null;
   /** The rental's event context as read, before this transition's writes. */
   context: RentalEventContext;
-  /** The producing service, recorded on the outbox rows. */
-  source: string;
   /** The state version the decision was made on (the advancer); null: the caller holds the lock and read under it. */
   stateVersion: string | null;
   options?: TransitionOptions;
@@ -86,11 +85,9 @@ export const STATE_VERSION = `format('%s/%s/%s/%s/%s/%s/%s', r.xmin, d.xmin, p.x
   (SELECT string_agg(s.xmin::text, ',') FROM rental_services s WHERE s.rental_record_uuid = r.uuid),
   (SELECT string_agg(t.xmin::text, ',') FROM rental_records t WHERE t.person_uuid = r.person_uuid AND t.uuid <> r.uuid))`;
 
-/** The arguments of the transition write, by name. */
+/** What one transition writes: a row of the transition write's input. */
 export interface TransitionWriteArguments {
   rentalRecordUuid: string;
-  /** The ledger entries (late fee, write-off) as `rental_ledger_post`'s argument. */
-  ledgerEntries: string;
   facilityUuid: string;
   delinquencyUuid: string;
   status: RentalDelinquencyStatus;
@@ -99,77 +96,93 @@ export interface TransitionWriteArguments {
   day: CalendarDate;
   businessDate: CalendarDate | null;
   lastEventAt: Date;
+  gate: 'SUSPEND' | 'RESTORE' | 'NONE';
+  stateVersion: string | null;
+  writtenOffInPennies: number;
+  /** The ledger entries (late fee, write-off) as `rental_ledger_post`'s argument, a JSON array. */
+  ledgerEntries: string;
   /** Auctions to insert or update, as rows of `auctions` in a JSON array. */
   auctions: string;
-  gate: 'SUSPEND' | 'RESTORE' | 'NONE';
-  source: string;
   topics: string[];
   keys: (string | null)[];
   types: string[];
   eventIds: string[];
   /** The envelopes, as one JSON array: no array literal to escape, element by element (as billing passes its events). */
   envelopes: string;
-  stateVersion: string | null;
-  writtenOffInPennies: number;
 }
 
-/** Each argument's SQL type; the order of the keys is the order of the parameters. */
-const PARAMETER_TYPES: { readonly [K in keyof TransitionWriteArguments]: string } = {
-  rentalRecordUuid: 'uuid',
-  ledgerEntries: 'json',
-  facilityUuid: 'uuid',
-  delinquencyUuid: 'uuid',
-  status: 'rental_delinquency_status',
-  pausedFrom: 'rental_delinquency_status',
-  pastDueSince: 'date',
-  day: 'date',
-  businessDate: 'date',
-  lastEventAt: 'timestamptz',
-  auctions: 'jsonb',
-  gate: 'text',
-  source: 'text',
-  topics: 'text[]',
-  keys: 'text[]',
-  types: 'text[]',
-  eventIds: 'text[]',
-  envelopes: 'json',
-  stateVersion: 'text',
-  writtenOffInPennies: 'integer',
-};
+/** The per-transition columns of the statement's input, each an array parameter of this SQL type, in parameter order. */
+const INPUT_COLUMNS = [
+  ['rentalRecordUuid', 'rental_record_uuid', 'uuid'],
+  ['facilityUuid', 'facility_uuid', 'uuid'],
+  ['delinquencyUuid', 'delinquency_uuid', 'uuid'],
+  ['status', 'status', 'rental_delinquency_status'],
+  ['pausedFrom', 'paused_from', 'rental_delinquency_status'],
+  ['pastDueSince', 'past_due_since', 'date'],
+  ['day', 'day', 'date'],
+  ['businessDate', 'business_date', 'date'],
+  ['lastEventAt', 'last_event_at', 'timestamptz'],
+  ['gate', 'gate', 'text'],
+  ['stateVersion', 'state_version', 'text'],
+  ['writtenOffInPennies', 'written_off_in_pennies', 'integer'],
+  ['ledgerEntries', 'ledger_entries', 'json'],
+  ['auctions', 'auctions', 'json'],
+] as const satisfies readonly (readonly [keyof TransitionWriteArguments, string, string])[];
 
-const PARAMETER_NAMES = Object.keys(PARAMETER_TYPES) as (keyof TransitionWriteArguments)[];
+/** After the input's columns: the events of every transition, flattened in order, and the producing service. */
+const EVENTS = INPUT_COLUMNS.length;
+const [TOPICS, KEYS, TYPES, EVENT_IDS, ENVELOPES, EVENT_TRANSITIONS, SOURCE] = [1, 2, 3, 4, 5, 6, 7].map((n) => `$${EVENTS + n}`);
 
-/** A parameter of the transition write, typed where it is used, so the statement needs no separate type list. */
-function param(name: keyof TransitionWriteArguments): string {
-  return `$${PARAMETER_NAMES.indexOf(name) + 1}::${PARAMETER_TYPES[name]}`;
-}
-
-/** The statement's parameters in order. */
-export function transitionWriteParameters(args: TransitionWriteArguments): unknown[] {
-  return PARAMETER_NAMES.map((name) => args[name]);
+/**
+ * The statement's parameters for a batch of transitions, one rental each (a rental twice in one batch would have
+ * its delinquency written twice by one statement, which PostgreSQL refuses). `source`: the producing service,
+ * recorded on the outbox rows.
+ */
+export function transitionWritesParameters(writes: readonly TransitionWriteArguments[], source: string): unknown[] {
+  return [
+    ...INPUT_COLUMNS.map(([name]) => writes.map((write) => write[name])),
+    writes.flatMap((write) => write.topics),
+    writes.flatMap((write) => write.keys),
+    writes.flatMap((write) => write.types),
+    writes.flatMap((write) => write.eventIds),
+    `[${writes
+      .map((write) => write.envelopes.slice(1, -1))
+      .filter((json) => json !== '')
+      .join(',')}]`,
+    writes.flatMap((write, index) => write.types.map(() => index + 1)),
+    source,
+  ];
 }
 
 /**
- * The transition write, guarded by `guard` (a condition on the rental `r`, its delinquency `d` and tenant `p`):
- * writes nothing unless it holds, and says whether it wrote. The ledger entries are posted by the ledger's own
- * function (`@storage/rental-ledger`), referenced by the final SELECT because a CTE that only reads is run only
- * when used (`postEntriesQuery`). Outbox rows are not notified here.
+ * The transition write of a batch, each rental guarded by `guard` (a condition on the input row `i`, the rental
+ * `r`, its delinquency `d` and tenant `p`): writes the transitions whose guard holds, nothing of the others, and
+ * answers a row per rental written. The ledger entries are posted by the ledger's own function
+ * (`@storage/rental-ledger`), referenced by the final SELECT because a CTE that only reads is run only when used.
+ * Outbox rows are not notified here.
  */
-function transitionWriteSql(guard: string): string {
+function transitionWritesSql(guard: string): string {
   return `
-WITH unchanged AS (
-  SELECT FROM rental_records r
+WITH input AS (
+  SELECT * FROM unnest(${INPUT_COLUMNS.map(([, , type], n) => `$${n + 1}::${type}[]`).join(', ')})
+    WITH ORDINALITY AS i(${INPUT_COLUMNS.map(([, column]) => column).join(', ')}, ord)
+), unchanged AS (
+  SELECT i.* FROM input i
+    JOIN rental_records r ON r.uuid = i.rental_record_uuid
     JOIN persons p ON p.uuid = r.person_uuid
     LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
-   WHERE r.uuid = ${param('rentalRecordUuid')} AND ${guard}
+   WHERE ${guard}
 ), ledger AS (
-  ${postEntriesQuery(param('ledgerEntries'), `json_array_length(${param('ledgerEntries')}) > 0 AND EXISTS (SELECT FROM unchanged)`)}
+  ${postEntriesQuery(
+    `(SELECT json_agg(e.entry ORDER BY u.ord, e.n) FROM unchanged u, json_array_elements(u.ledger_entries) WITH ORDINALITY AS e(entry, n))`,
+    'EXISTS (SELECT FROM unchanged u WHERE json_array_length(u.ledger_entries) > 0)',
+  )}
 ), delinquency AS (
   INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since,
                              status_changed_on, last_business_date, written_off_in_pennies, last_event_at)
-  SELECT ${param('rentalRecordUuid')}, ${param('facilityUuid')}, ${param('delinquencyUuid')}, ${param('status')}, ${param('pausedFrom')},
-         ${param('pastDueSince')}, ${param('day')}, ${param('businessDate')}, ${param('writtenOffInPennies')}, ${param('lastEventAt')}
-   WHERE EXISTS (SELECT FROM unchanged)
+  SELECT u.rental_record_uuid, u.facility_uuid, u.delinquency_uuid, u.status, u.paused_from, u.past_due_since, u.day, u.business_date,
+         u.written_off_in_pennies, u.last_event_at
+    FROM unchanged u
   ON CONFLICT (rental_record_uuid) DO UPDATE SET delinquency_uuid = EXCLUDED.delinquency_uuid, status = EXCLUDED.status,
     paused_from = EXCLUDED.paused_from, past_due_since = EXCLUDED.past_due_since, status_changed_on = EXCLUDED.status_changed_on,
     last_business_date = COALESCE(EXCLUDED.last_business_date, delinquencies.last_business_date),
@@ -180,47 +193,44 @@ WITH unchanged AS (
                         canceled_on, completed_on, minimum_bid_in_pennies, winning_bid_in_pennies)
   SELECT a.uuid, a.rental_record_uuid, a.delinquency_uuid, a.facility_uuid, a.stage, a.scheduled_on, a.start_date, a.end_date,
          a.canceled_on, a.completed_on, a.minimum_bid_in_pennies, a.winning_bid_in_pennies
-    FROM jsonb_populate_recordset(NULL::auctions, ${param('auctions')}) a WHERE EXISTS (SELECT FROM unchanged)
+    FROM unchanged u, json_populate_recordset(NULL::auctions, u.auctions) a
   ON CONFLICT (uuid) DO UPDATE SET stage = EXCLUDED.stage, scheduled_on = EXCLUDED.scheduled_on,
     start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, canceled_on = EXCLUDED.canceled_on,
     completed_on = EXCLUDED.completed_on, minimum_bid_in_pennies = EXCLUDED.minimum_bid_in_pennies,
     winning_bid_in_pennies = EXCLUDED.winning_bid_in_pennies, updated_at = now()
 ), suspend_gate AS (
   INSERT INTO gate_code_suspensions (rental_record_uuid, facility_uuid, suspended_on)
-  SELECT ${param('rentalRecordUuid')}, ${param('facilityUuid')}, ${param('day')}
-   WHERE ${param('gate')} = 'SUSPEND' AND EXISTS (SELECT FROM unchanged)
+  SELECT u.rental_record_uuid, u.facility_uuid, u.day FROM unchanged u WHERE u.gate = 'SUSPEND'
   ON CONFLICT (rental_record_uuid) DO NOTHING
 ), restore_gate AS (
-  DELETE FROM gate_code_suspensions
-   WHERE rental_record_uuid = ${param('rentalRecordUuid')} AND ${param('gate')} = 'RESTORE' AND EXISTS (SELECT FROM unchanged)
+  DELETE FROM gate_code_suspensions g USING unchanged u WHERE g.rental_record_uuid = u.rental_record_uuid AND u.gate = 'RESTORE'
 ), events AS (
   ${outboxInsertSql(
-    `(SELECT u.topic, u.key, u.type, u.event_id, u.envelope
-        FROM ROWS FROM (unnest(${param('topics')}), unnest(${param('keys')}), unnest(${param('types')}), unnest(${param('eventIds')}),
-                        json_array_elements(${param('envelopes')}))
-             WITH ORDINALITY AS u(topic, key, type, event_id, envelope, ord)
-       WHERE EXISTS (SELECT FROM unchanged) ORDER BY u.ord) AS e`,
-    param('source'),
+    `(SELECT e.topic, e.key, e.type, e.event_id, e.envelope
+        FROM ROWS FROM (unnest(${TOPICS}::text[]), unnest(${KEYS}::text[]), unnest(${TYPES}::text[]), unnest(${EVENT_IDS}::text[]),
+                        json_array_elements(${ENVELOPES}::json), unnest(${EVENT_TRANSITIONS}::integer[]))
+             WITH ORDINALITY AS e(topic, key, type, event_id, envelope, transition, n)
+       WHERE e.transition IN (SELECT u.ord FROM unchanged u) ORDER BY e.n) AS e`,
+    `${SOURCE}::text`,
   )}
 )
-SELECT EXISTS (SELECT FROM unchanged) AS applied, (SELECT count(*) FROM ledger) AS ledger_entries`;
+SELECT u.rental_record_uuid::text AS uuid FROM unchanged u, (SELECT count(*) FROM ledger) AS posted`;
 }
 
-/** What the transition write answers: whether it applied, and the ledger entries it posted (count: bigint, a string). */
+/** What the transition write answers: a row per rental written. */
 export interface TransitionWritten {
-  applied: boolean;
-  ledger_entries: string;
+  uuid: string;
 }
 
 /**
- * The business-day run's: writes only if the rental is still at the state version its transition was decided on.
+ * The business-day run's: writes a rental only if it is still at the state version its transition was decided on.
  * Its own text rather than one guard with "or no version given", so the run's hot statement keeps the plain
  * equality it was measured with.
  */
-export const VERSIONED_TRANSITION_WRITE_SQL = transitionWriteSql(`${STATE_VERSION} = ${param('stateVersion')}`);
+export const VERSIONED_TRANSITION_WRITES_SQL = transitionWritesSql(`${STATE_VERSION} = i.state_version`);
 
 /** `writeTransition`'s: its caller read the rental under the lock, so there is no version to check (null). */
-export const TRANSITION_WRITE_SQL = transitionWriteSql(`${param('stateVersion')} IS NULL`);
+export const TRANSITION_WRITES_SQL = transitionWritesSql('i.state_version IS NULL');
 
 /** A decided transition: the statement's arguments and what the rental's delinquency becomes. */
 export interface TransitionWrite {
@@ -306,7 +316,6 @@ export function transitionWrite(input: TransitionInput): TransitionWrite {
       lastEventAt,
       auctions: JSON.stringify(auctions.map(auctionRecord)),
       gate: gateChange(next.status),
-      source: input.source,
       topics: envelopes.map((envelope) => topicFor(envelope.type)),
       keys: envelopes.map((envelope) => envelope.key),
       types: envelopes.map((envelope) => envelope.type),

@@ -6,20 +6,20 @@ import { loadRentalEventContext } from '@storage/rental-events';
 import { pendingAuction } from './auctions';
 import type { LockedRental } from './locked-rental';
 import {
-  TRANSITION_WRITE_SQL,
+  TRANSITION_WRITES_SQL,
   transitionWrite,
-  transitionWriteParameters,
+  transitionWritesParameters,
   type DelinquencyView,
   type TransitionOptions,
   type TransitionWritten,
 } from './transition-write';
 
-const WRITE = sql<TransitionWritten>(TRANSITION_WRITE_SQL);
+const WRITE = sql<TransitionWritten>(TRANSITION_WRITES_SQL);
 const NOTIFY = sql<unknown, [string, string]>('SELECT pg_notify($1, $2)');
 
 /**
  * Applies one transition to a rental locked in the caller's transaction (payments, operator actions, auction
- * completion): `transitionWrite`'s statement, as the business-day run writes it, with bound parameters.
+ * completion): `transitionWrite`'s statement, as the business-day run writes its batches, for one rental with bound parameters.
  */
 export async function writeTransition(
   manager: EntityManager,
@@ -36,12 +36,11 @@ export async function writeTransition(
     transition,
     pendingAuction: endsDebt ? await pendingAuction(manager, rental.rentalRecordUuid) : null,
     context,
-    source: publisher.service,
     stateVersion: null,
     options,
   });
-  const [result] = await query(manager, WRITE, transitionWriteParameters(write.arguments));
-  if (result?.applied !== true) throw new Error(`Rental record ${rental.rentalRecordUuid} vanished inside its own transaction`);
+  const [written] = await query(manager, WRITE, transitionWritesParameters([write.arguments], publisher.service));
+  if (written === undefined) throw new Error(`Rental record ${rental.rentalRecordUuid} vanished inside its own transaction`);
   // Delivered at commit, so a rolled-back transition wakes nobody (the relay also polls).
   await query(manager, NOTIFY, [OUTBOX_CHANNEL, '']);
   return write.view;

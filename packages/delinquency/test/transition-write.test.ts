@@ -54,7 +54,7 @@ function contextOf(rental: LockedRental): RentalEventContext {
 }
 
 function input(rental: LockedRental, rest: Pick<TransitionInput, 'transition'> & Partial<TransitionInput>): TransitionInput {
-  return { rental, pendingAuction: null, context: contextOf(rental), source: 'test', stateVersion: null, ...rest };
+  return { rental, pendingAuction: null, context: contextOf(rental), stateVersion: null, ...rest };
 }
 
 const payloads = (envelopes: string) => (JSON.parse(envelopes) as { payload: Record<string, unknown> }[]).map((envelope) => envelope.payload);

@@ -95,28 +95,30 @@ export async function seedFacility(db: DataSource, options: { timeZone?: string;
  * `balanceInPennies` of rent due on `dueOn` and billed monthly from then on: its billing day is `dueOn`'s (capped
  * at 28) and its next due date the billing day after `dueOn`, so business days after it bill the next months.
  * `autopayPaymentMethod` turns its autopay on; `coverage` enrolls it since its start in the facility's coverage, which its service bills.
+ * The tenant is a new one, or the tenant of `sameTenantAs`.
  */
 export async function seedRental(
   db: DataSource,
   facility: FacilityFixture,
-  options: { balanceInPennies: number; dueOn: string; rentInPennies?: number; autopayPaymentMethod?: string; coverage?: boolean },
+  options: { balanceInPennies: number; dueOn: string; rentInPennies?: number; autopayPaymentMethod?: string; coverage?: boolean; sameTenantAs?: RentalFixture },
 ): Promise<RentalFixture> {
   const billingDay = billingDayFor(options.dueOn);
   const startDate = `2024-01-${String(billingDay).padStart(2, '0')}`;
   const r: RentalFixture = {
     rentalRecordUuid: randomUUID(),
     unitUuid: randomUUID(),
-    personUuid: randomUUID(),
+    personUuid: options.sameTenantAs?.personUuid ?? randomUUID(),
     serviceItemTypeUuid: facility.serviceItemTypeUuid,
   };
-  // A tenant of their own: the events show the tenant's balance, the sum of their rentals'.
-  await query(
-    db,
-    sql(`INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled)
+  // A tenant of their own unless shared: the events show the tenant's balance, the sum of their rentals'.
+  if (options.sameTenantAs === undefined)
+    await query(
+      db,
+      sql(`INSERT INTO persons (uuid, portfolio_uuid, first_name, last_name, email, phone, is_sms_enrolled)
          VALUES ($1, $2, 'Ada', 'Lovelace', 'ada@example.com', '5125550101', true)
          -- owner-bypass: the api's tenant (shopping), which the scheduler cannot reach`),
-    [r.personUuid, facility.portfolioUuid],
-  );
+      [r.personUuid, facility.portfolioUuid],
+    );
   const coverageEnrollments: ExistingCoverageEnrollment[] =
     options.coverage !== true
       ? []
