@@ -111,27 +111,42 @@ export interface TransitionWriteArguments {
   envelopes: string;
 }
 
-/** The per-transition columns of the statement's input, each an array parameter of this SQL type, in parameter order. */
-const INPUT_COLUMNS = [
-  ['rentalRecordUuid', 'rental_record_uuid', 'uuid'],
-  ['facilityUuid', 'facility_uuid', 'uuid'],
-  ['delinquencyUuid', 'delinquency_uuid', 'uuid'],
-  ['status', 'status', 'rental_delinquency_status'],
-  ['pausedFrom', 'paused_from', 'rental_delinquency_status'],
-  ['pastDueSince', 'past_due_since', 'date'],
-  ['day', 'day', 'date'],
-  ['businessDate', 'business_date', 'date'],
-  ['lastEventAt', 'last_event_at', 'timestamptz'],
-  ['gate', 'gate', 'text'],
-  ['stateVersion', 'state_version', 'text'],
-  ['writtenOffInPennies', 'written_off_in_pennies', 'integer'],
-  ['ledgerEntries', 'ledger_entries', 'json'],
-  ['auctions', 'auctions', 'json'],
-] as const satisfies readonly (readonly [keyof TransitionWriteArguments, string, string])[];
+/**
+ * The statement's parameters and their SQL types, in order: the transitions' input, an array per column (a
+ * transition's ledger entries and auctions each a JSON array), then the events of every transition flattened in
+ * order, the transition each belongs to (its 1-based place in the input) and the producing service.
+ */
+const PARAMETER_TYPES = {
+  rentalRecordUuid: 'uuid[]',
+  facilityUuid: 'uuid[]',
+  delinquencyUuid: 'uuid[]',
+  status: 'rental_delinquency_status[]',
+  pausedFrom: 'rental_delinquency_status[]',
+  pastDueSince: 'date[]',
+  day: 'date[]',
+  businessDate: 'date[]',
+  lastEventAt: 'timestamptz[]',
+  gate: 'text[]',
+  stateVersion: 'text[]',
+  writtenOffInPennies: 'integer[]',
+  ledgerEntries: 'json[]',
+  auctions: 'json[]',
+  topics: 'text[]',
+  keys: 'text[]',
+  types: 'text[]',
+  eventIds: 'text[]',
+  envelopes: 'json',
+  eventTransitions: 'integer[]',
+  source: 'text',
+} as const;
 
-/** After the input's columns: the events of every transition, flattened in order, and the producing service. */
-const EVENTS = INPUT_COLUMNS.length;
-const [TOPICS, KEYS, TYPES, EVENT_IDS, ENVELOPES, EVENT_TRANSITIONS, SOURCE] = [1, 2, 3, 4, 5, 6, 7].map((n) => `$${EVENTS + n}`);
+type ParameterName = keyof typeof PARAMETER_TYPES;
+const PARAMETER_NAMES = Object.keys(PARAMETER_TYPES) as ParameterName[];
+
+/** A parameter of the transition write, typed where it is used, so the statement needs no separate type list. */
+function param(name: ParameterName): string {
+  return `$${PARAMETER_NAMES.indexOf(name) + 1}::${PARAMETER_TYPES[name]}`;
+}
 
 /**
  * The statement's parameters for a batch of transitions, one rental each (a rental twice in one batch would have
@@ -139,19 +154,19 @@ const [TOPICS, KEYS, TYPES, EVENT_IDS, ENVELOPES, EVENT_TRANSITIONS, SOURCE] = [
  * recorded on the outbox rows.
  */
 export function transitionWritesParameters(writes: readonly TransitionWriteArguments[], source: string): unknown[] {
-  return [
-    ...INPUT_COLUMNS.map(([name]) => writes.map((write) => write[name])),
-    writes.flatMap((write) => write.topics),
-    writes.flatMap((write) => write.keys),
-    writes.flatMap((write) => write.types),
-    writes.flatMap((write) => write.eventIds),
-    `[${writes
+  const batchWide: Partial<Record<ParameterName, unknown>> = {
+    topics: writes.flatMap((write) => write.topics),
+    keys: writes.flatMap((write) => write.keys),
+    types: writes.flatMap((write) => write.types),
+    eventIds: writes.flatMap((write) => write.eventIds),
+    envelopes: `[${writes
       .map((write) => write.envelopes.slice(1, -1))
       .filter((json) => json !== '')
       .join(',')}]`,
-    writes.flatMap((write, index) => write.types.map(() => index + 1)),
+    eventTransitions: writes.flatMap((write, index) => write.types.map(() => index + 1)),
     source,
-  ];
+  };
+  return PARAMETER_NAMES.map((name) => (name in batchWide ? batchWide[name] : writes.map((write) => write[name as keyof TransitionWriteArguments])));
 }
 
 /**
@@ -164,8 +179,11 @@ export function transitionWritesParameters(writes: readonly TransitionWriteArgum
 function transitionWritesSql(guard: string): string {
   return `
 WITH input AS (
-  SELECT * FROM unnest(${INPUT_COLUMNS.map(([, , type], n) => `$${n + 1}::${type}[]`).join(', ')})
-    WITH ORDINALITY AS i(${INPUT_COLUMNS.map(([, column]) => column).join(', ')}, ord)
+  SELECT * FROM unnest(${param('rentalRecordUuid')}, ${param('facilityUuid')}, ${param('delinquencyUuid')}, ${param('status')},
+                       ${param('pausedFrom')}, ${param('pastDueSince')}, ${param('day')}, ${param('businessDate')}, ${param('lastEventAt')},
+                       ${param('gate')}, ${param('stateVersion')}, ${param('writtenOffInPennies')}, ${param('ledgerEntries')}, ${param('auctions')})
+    WITH ORDINALITY AS i(rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since, day, business_date,
+                         last_event_at, gate, state_version, written_off_in_pennies, ledger_entries, auctions, ord)
 ), unchanged AS (
   SELECT i.* FROM input i
     JOIN rental_records r ON r.uuid = i.rental_record_uuid
@@ -207,11 +225,11 @@ WITH input AS (
 ), events AS (
   ${outboxInsertSql(
     `(SELECT e.topic, e.key, e.type, e.event_id, e.envelope
-        FROM ROWS FROM (unnest(${TOPICS}::text[]), unnest(${KEYS}::text[]), unnest(${TYPES}::text[]), unnest(${EVENT_IDS}::text[]),
-                        json_array_elements(${ENVELOPES}::json), unnest(${EVENT_TRANSITIONS}::integer[]))
+        FROM ROWS FROM (unnest(${param('topics')}), unnest(${param('keys')}), unnest(${param('types')}), unnest(${param('eventIds')}),
+                        json_array_elements(${param('envelopes')}), unnest(${param('eventTransitions')}))
              WITH ORDINALITY AS e(topic, key, type, event_id, envelope, transition, n)
        WHERE e.transition IN (SELECT u.ord FROM unchanged u) ORDER BY e.n) AS e`,
-    `${SOURCE}::text`,
+    param('source'),
   )}
 )
 SELECT u.rental_record_uuid::text AS uuid FROM unchanged u, (SELECT count(*) FROM ledger) AS posted`;
