@@ -154,6 +154,7 @@ function param(name: ParameterName): string {
  * recorded on the outbox rows.
  */
 export function transitionWritesParameters(writes: readonly TransitionWriteArguments[], source: string): unknown[] {
+  // The events flattened, and the service; every other parameter is a column of the input, a value per transition.
   const batchWide: Partial<Record<ParameterName, unknown>> = {
     topics: writes.flatMap((write) => write.topics),
     keys: writes.flatMap((write) => write.keys),
