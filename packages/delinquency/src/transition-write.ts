@@ -13,7 +13,7 @@ import {
   type RentalDelinquencyStatus,
 } from '@storage/domain';
 import { outboxInsertSql } from '@storage/messaging';
-import { entriesJson, lateFeeEntry, postEntriesQuery, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
+import { entriesJson, entriesOfRows, lateFeeEntry, postEntriesQuery, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
 import type { RentalEventContext } from '@storage/rental-events';
 import { auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { DelinquencyConflict } from './errors';
@@ -192,10 +192,7 @@ WITH input AS (
     LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
    WHERE ${guard}
 ), ledger AS (
-  ${postEntriesQuery(
-    `(SELECT json_agg(e.entry ORDER BY u.ord, e.n) FROM unchanged u, json_array_elements(u.ledger_entries) WITH ORDINALITY AS e(entry, n))`,
-    'EXISTS (SELECT FROM unchanged u WHERE json_array_length(u.ledger_entries) > 0)',
-  )}
+  ${postEntriesQuery(entriesOfRows('unchanged r'), 'EXISTS (SELECT FROM unchanged u WHERE json_array_length(u.ledger_entries) > 0)')}
 ), delinquency AS (
   INSERT INTO delinquencies (rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since,
                              status_changed_on, last_business_date, written_off_in_pennies, last_event_at)

@@ -9,6 +9,7 @@ export {
   type LedgerStatementEntry,
   LEDGER_ENTRY_KINDS,
   postEntries,
+  entriesOfRows,
   postEntriesQuery,
   type LedgerEntry,
   type LedgerEntryKind,

@@ -85,6 +85,15 @@ export function postEntriesQuery(entries: string, condition: string): string {
 }
 
 /**
+ * The entries of many rows as one `rental_ledger_post` argument, in the rows' order: `rows` is an SQL FROM item
+ * aliased `r` with a column `ledger_entries` (an `entriesJson` array per row) and `ord`, its order. For a statement
+ * that writes a batch (payments, business-day transitions) and posts the entries of the rows it wrote.
+ */
+export function entriesOfRows(rows: string): string {
+  return `(SELECT json_agg(e.entry ORDER BY r.ord, e.n) FROM ${rows}, json_array_elements(r.ledger_entries) WITH ORDINALITY AS e(entry, n))`;
+}
+
+/**
  * A rental's entries as the argument of the database function `rental_ledger_post(entries json)`, for a
  * statement that posts them among other writes (a batch of payments, the business-day transition); arrays of
  * several rentals concatenate. `postEntries` calls the same function.

@@ -1,7 +1,7 @@
 import { createEnvelope, topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
-import { entriesJson } from './ledger-entries';
+import { entriesJson, entriesOfRows } from './ledger-entries';
 import { paymentEntry } from './rental-money';
 
 /*
@@ -38,9 +38,7 @@ export const RECORD_PAYMENTS_SQL = `WITH input AS (
   INSERT INTO payments (uuid, rental_record_uuid, amount_in_pennies, paid_on)
   SELECT i.payment_uuid, i.uuid, i.amount, i.paid_on FROM input i JOIN changed c ON c.uuid = i.uuid
 ), ledger AS (
-  SELECT count(*) AS posted FROM rental_ledger_post(
-    (SELECT json_agg(e.entry ORDER BY i.ord, e.n) FROM input i JOIN changed c ON c.uuid = i.uuid,
-            json_array_elements(i.ledger_entries) WITH ORDINALITY AS e(entry, n)))
+  SELECT count(*) AS posted FROM rental_ledger_post(${entriesOfRows('input r JOIN changed c ON c.uuid = r.uuid')})
 ), entry AS (
   ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$11')}
   RETURNING id
