@@ -2,7 +2,13 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { isUuid, transitionsForBusinessDate, type CalendarDate, type DelinquencySchedule, type DelinquencyTransition } from '@storage/domain';
 import { OUTBOX_CHANNEL } from '@storage/messaging';
 import { bind, query, sql, transactionsInOneMessage } from '@storage/persistence';
-import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
+import {
+  LOCK_TENANTS_OF,
+  RENTAL_EVENT_CONTEXT_COLUMNS,
+  RENTAL_EVENT_CONTEXT_JOINS,
+  rentalEventContextOf,
+  type RentalEventContextRow,
+} from '@storage/rental-events';
 import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
 import {
@@ -42,18 +48,6 @@ const NOTIFY_EVERY_MS = 100;
 
 /** How often a rental may change under a worker between its read and its write before the run gives up on it. */
 const MAX_CONFLICTS = 10;
-
-/**
- * The batch's rentals and their tenants' other rentals, locked in uuid order (as billing locks its rentals), so two
- * writers of overlapping batches cannot deadlock. The events show the tenant's balance, the sum of their rentals':
- * a worker writing another rental of the tenant (a late fee) holds it until its commit, and the write then sees the
- * other rental changed, and reads and decides again.
- */
-const LOCK = sql<unknown, [readonly string[]]>(
-  `SELECT 1 FROM rental_records WHERE person_uuid IN (SELECT person_uuid FROM rental_records WHERE uuid = ANY($1::uuid[]))
-    ORDER BY uuid FOR NO KEY UPDATE`,
-  { prepared: 'delinquency_run_lock_batch' },
-);
 
 /** The rentals' states, pending auctions (canceled if the rental is cleared), event contexts and state versions. */
 const STATES = sql<StateRow, [readonly string[]]>(
@@ -241,14 +235,16 @@ export class BusinessDayWorker {
   }
 
   /**
-   * The writes in one transaction, sent as one message: lock the rentals, write those unchanged (one statement for
-   * the batch), commit. Says which wrote. Should the statement fail, nothing is written and the error is thrown.
+   * The writes in one transaction, sent as one message: lock the rentals with their tenants' other rentals
+   * (`LOCK_TENANTS_OF`: a worker writing another rental of a tenant holds it until its commit, and the write then
+   * sees that rental changed, and reads and decides again), write those unchanged (one statement for the batch),
+   * commit. Says which wrote. Should the statement fail, nothing is written and the error is thrown.
    */
   private async write(writes: readonly Write[]): Promise<boolean[]> {
     const uuids = writes.map(({ row }) => row.rental_record_uuid);
     const [answer = []] = await transactionsInOneMessage(this.runner, [
       [
-        bind(LOCK, [uuids]),
+        bind(LOCK_TENANTS_OF, [uuids, null, null]),
         bind(
           WRITE,
           transitionWritesParameters(

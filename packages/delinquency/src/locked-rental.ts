@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { BusinessDateInput, CalendarDate, DelinquencyState, PausableStatus, RentalDelinquencyStatus } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
+import { lockTenantOf } from '@storage/rental-events';
 import { RentalNotFound } from './errors';
 
 /** Which rental an operation is about; facility and portfolio, when given, must match (else not found). */
@@ -53,16 +54,12 @@ export interface LockedRentalRow {
 }
 
 /*
- * Every writer of a rental's delinquency locks the rental row first (and only it), so the delinquency
- * row needs no lock of its own and a payment recorded by the api waits for us, or we for it. The state is
- * read by a second statement: one that waited for the lock would still see the snapshot from before the
- * holder's commit (Postgres rechecks only the locked row, not the joined delinquency).
+ * Every writer of a rental's delinquency locks the rental row first (with its tenant's other rentals, whose
+ * balances the events show: `lockTenantOf`), so the delinquency row needs no lock of its own and a payment
+ * recorded by the api waits for us, or we for it. The state is read by a second statement: one that waited for
+ * the lock would still see the snapshot from before the holder's commit (Postgres rechecks only the locked row,
+ * not the joined delinquency).
  */
-const LOCK = sql<unknown, [string, string | null, string | null]>(`
-SELECT 1 FROM rental_records r
- WHERE r.uuid = $1 AND ($2::uuid IS NULL OR r.facility_uuid = $2) AND ($3::uuid IS NULL OR r.portfolio_uuid = $3)
-   FOR NO KEY UPDATE`);
-
 const STATE = sql<LockedRentalRow, [string]>(`
 SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS rental_status, r.balance_in_pennies, r.oldest_open_due_on::text AS oldest_open_due_on,
        (now() AT TIME ZONE f.time_zone)::date::text AS facility_today,
@@ -74,8 +71,7 @@ SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS r
  WHERE r.uuid = $1`);
 
 export async function lockRental(manager: EntityManager, ref: RentalRef): Promise<LockedRental> {
-  const locked = await query(manager, LOCK, [ref.rentalRecordUuid, ref.facilityUuid ?? null, ref.portfolioUuid ?? null]);
-  if (locked.length === 0) throw new RentalNotFound(ref.rentalRecordUuid);
+  if (!(await lockTenantOf(manager, ref))) throw new RentalNotFound(ref.rentalRecordUuid);
   const [row] = await query(manager, STATE, [ref.rentalRecordUuid]);
   if (!row) throw new RentalNotFound(ref.rentalRecordUuid);
   return lockedRentalFromRow(row);

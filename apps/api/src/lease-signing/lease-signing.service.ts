@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { moveInCharges } from '@storage/domain';
 import { billRentals, promotionTermsOf, type StoredPromotionTerms } from '@storage/rental-ledger';
+import { lockTenant } from '@storage/rental-events';
 import { moveIn } from '@storage/rentals';
 import { SERVICE_NAME } from '../service-info';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
@@ -56,6 +57,8 @@ export class LeaseSigningService {
       const promotions = await this.shownPromotions(db, terms);
       const unitUuid = await claimVacantUnit(db, terms.unitGroupUuid);
       if (unitUuid === null) return { kind: 'no-vacant-unit' };
+      // A returning tenant's other rentals: moved-in shows the tenant's balance, with theirs.
+      await lockTenant(db, terms.personUuid);
       const rentalUuid = await moveIn(db, { ...terms, unitUuid, startDate: terms.facilityToday });
       await recordAppliedPromotions(db, rentalUuid, terms.facilityToday, promotions);
       // Move-in: the first period's charges, due today, posted with the rental (its next due date moves past them).

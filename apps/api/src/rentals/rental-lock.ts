@@ -2,6 +2,7 @@ import { ConflictException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
+import { lockTenantOf } from '@storage/rental-events';
 import { notFound } from '../common';
 import type { RentalStatus } from '../model/rental-record.entity';
 
@@ -34,8 +35,9 @@ export interface LockedRental {
 
 /*
  * FOR NO KEY UPDATE, as the delinquency scheduler takes it: lifecycle actions and delinquency runs lock the
- * rental's row first, and rent changes and payments write it only if unchanged since they read it
- * (VersionedWrites), so the writers of one rental take turns.
+ * rental's row first (with the tenant's other rentals, whose balances its events show: `lockTenantOf`), and rent
+ * changes and payments write it only if unchanged since they read it (VersionedWrites), so the writers of one
+ * rental take turns.
  */
 const LOCK = sql<LockedRental & { status: RentalStatus }, [string, string, string]>(
   `
@@ -55,6 +57,7 @@ SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facility
  * (the same answer either way), 409 when it has moved out.
  */
 export async function lockActiveRental(db: EntityManager, ref: RentalRef): Promise<LockedRental> {
+  await lockTenantOf(db, ref);
   return activeRental(await query(db, LOCK, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]), ref);
 }
 
