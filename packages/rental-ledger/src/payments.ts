@@ -31,9 +31,13 @@ export interface PaymentToRecord {
 export const RECORD_PAYMENTS_SQL = `WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::json[], $12::json[])
     WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ledger_entries, ord)
+), locked AS (
+  -- In uuid order, as every writer of several rentals locks them (the tenant lock of @storage/rental-events, billing),
+  -- so none of them waits for another holding a rental it has itself: no deadlock.
+  SELECT r.uuid FROM rental_records r WHERE r.uuid = ANY($1::uuid[]) ORDER BY r.uuid FOR NO KEY UPDATE
 ), changed AS (
   UPDATE rental_records r SET updated_at = now()
-    FROM input i WHERE r.uuid = i.uuid AND r.uuid = ANY($1::uuid[]) AND r.xmin = i.version::xid RETURNING r.uuid
+    FROM input i WHERE r.uuid = i.uuid AND r.uuid IN (SELECT uuid FROM locked) AND r.xmin = i.version::xid RETURNING r.uuid
 ), payment AS (
   INSERT INTO payments (uuid, rental_record_uuid, amount_in_pennies, paid_on)
   SELECT i.payment_uuid, i.uuid, i.amount, i.paid_on FROM input i JOIN changed c ON c.uuid = i.uuid

@@ -14,9 +14,13 @@ export const CHANGE_RENTS_SQL = `WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::json[],
                        $11::int[], $12::date[])
     WITH ORDINALITY AS i(uuid, rent, occurred_at, version, topic, key, type, event_id, envelope, previous_rent, effective_date, ord)
+), locked AS (
+  -- In uuid order, as every writer of several rentals locks them (the tenant lock of @storage/rental-events, billing),
+  -- so none of them waits for another holding a rental it has itself: no deadlock.
+  SELECT r.uuid FROM rental_records r WHERE r.uuid = ANY($1::uuid[]) ORDER BY r.uuid FOR NO KEY UPDATE
 ), changed AS (
   UPDATE rental_records r SET rent_in_pennies = i.rent, updated_at = now(), last_event_at = i.occurred_at
-    FROM input i WHERE r.uuid = i.uuid AND r.uuid = ANY($1::uuid[]) AND r.xmin = i.version::xid RETURNING r.uuid
+    FROM input i WHERE r.uuid = i.uuid AND r.uuid IN (SELECT uuid FROM locked) AND r.xmin = i.version::xid RETURNING r.uuid
 ), recorded AS (
   INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies)
   SELECT i.uuid, i.effective_date, i.rent, i.previous_rent FROM input i JOIN changed c ON c.uuid = i.uuid

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, parseEnvelope, TENANT_LIFECYCLE_TOPIC, type EventEnvelope, type PublicEventType } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
-import { postEntries } from '@storage/rental-ledger';
-import { importRentals } from '@storage/rentals';
+import { postEntries, recordPayments } from '@storage/rental-ledger';
+import { CHANGE_RENTS_SQL, importRentals } from '@storage/rentals';
 import { eventually } from '@storage/testing';
 import { id } from '../support/test-api';
 import { advanceDelinquency } from '../support/delinquency';
@@ -53,6 +53,93 @@ describe("a rental's event while the tenant's other rental is being written", ()
     const movedIn = (await rentalOf(api.db, lead.leadUuid))!;
     const event = await latestEvent(movedIn, 'moved-in');
     expect(event.payload.tenantBalanceInPennies).toBe(await tenantBalance(personUuid, movedIn));
+  });
+});
+
+/*
+ * The tenant lock takes several rentals, so every writer of several rentals must take them in the same order (uuid),
+ * or two writers each hold one and wait for the other's. Forced: while a third transaction holds the lower rental,
+ * a move-out queues for it first, then a batch write of the higher and the lower rental (as the api batches
+ * concurrent payments and rent changes, in the order they came). Once the holder commits, the move-out takes the
+ * lower rental and needs the higher one next. Before, the batch held the higher one: a deadlock, the move-out a 503.
+ */
+interface ReadRental {
+  uuid: string;
+  version: string;
+  balance: number;
+  rent: number;
+}
+
+const BATCH_WRITES: [string, (rentals: ReadRental[], today: string) => Promise<string[]>][] = [
+  [
+    'payments',
+    (rentals, today) =>
+      recordPayments(
+        api.db,
+        rentals.map((rental) => ({
+          rentalRecordUuid: rental.uuid,
+          portfolioId: 'demo',
+          paymentUuid: randomUUID(),
+          amountInPennies: 500,
+          paidOn: today,
+          version: rental.version,
+          balanceInPennies: rental.balance,
+        })),
+        'test',
+      ),
+  ],
+  [
+    'rent changes',
+    async (rentals, today) => {
+      const envelopes = rentals.map((rental) => ({ eventId: randomUUID(), key: rental.uuid, type: 'rent-change' }));
+      const written = await query(api.db, sql<{ uuid: string }>(CHANGE_RENTS_SQL), [
+        rentals.map((rental) => rental.uuid),
+        rentals.map((rental) => rental.rent + 100),
+        rentals.map(() => new Date()),
+        rentals.map((rental) => rental.version),
+        rentals.map(() => TENANT_LIFECYCLE_TOPIC),
+        envelopes.map((envelope) => envelope.key),
+        envelopes.map((envelope) => envelope.type),
+        envelopes.map((envelope) => envelope.eventId),
+        envelopes.map((envelope) => JSON.stringify(envelope)),
+        'test',
+        rentals.map((rental) => rental.rent),
+        rentals.map(() => today),
+      ]);
+      return written.map((row) => row.uuid);
+    },
+  ],
+];
+
+describe.each(BATCH_WRITES)("the tenant lock and a batch of %s of the tenant's rentals", (name, writeBatch) => {
+  it('do not deadlock: the move-out and the batch both complete', async () => {
+    const { rental, sibling } = await tenantWithTwoRentals('Dee', name === 'payments' ? 'Payer' : 'Changer');
+    const [lower, higher] = [rental, sibling].sort();
+    const read = await query(
+      api.db,
+      sql<ReadRental>(
+        'SELECT uuid, xmin::text AS version, balance_in_pennies AS balance, rent_in_pennies AS rent FROM rental_records WHERE uuid = ANY($1::uuid[])',
+      ),
+      [[lower, higher]],
+    );
+    const inArrivalOrder = [higher, lower].map((uuid) => read.find((row) => row.uuid === uuid)!);
+    const today = await facilityToday(api.db);
+    const holder = api.db.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.startTransaction();
+      await query(holder.manager, sql('SELECT 1 FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE'), [lower]);
+      const movingOut = api.call('POST', `${rentalPath(lower)}/moveOut`);
+      await eventually(async () => expect(await waitingForLocks()).toBe(1));
+      const writing = writeBatch(inArrivalOrder, today);
+      await eventually(async () => expect(await waitingForLocks()).toBe(2));
+      await holder.commitTransaction();
+      expect((await movingOut).status).toBe(200);
+      // The lower rental moved out under the batch: its version is gone, so only the higher one is written.
+      expect(await writing).toEqual([higher]);
+    } finally {
+      await holder.release();
+    }
   });
 });
 
@@ -117,18 +204,21 @@ async function whileSiblingIsWritten(sibling: string, act: () => Promise<{ statu
     await postEntries(writer.manager, sibling, [{ kind: 'LATE_FEE', description: 'Late fee', amountInPennies: 2_500, postedOn: today, dueOn: today }]);
     let answered = false;
     const acting = act().finally(() => (answered = true));
-    await eventually(async () => {
-      const [{ waiting }] = await query(
-        api.db,
-        sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
-      );
-      expect(answered || waiting > 0).toBe(true);
-    });
+    await eventually(async () => expect(answered || (await waitingForLocks()) > 0).toBe(true));
     await writer.commitTransaction();
     expect((await acting).status).toBe(200);
   } finally {
     await writer.release();
   }
+}
+
+/** How many sessions of the test database wait for a lock. */
+async function waitingForLocks(): Promise<number> {
+  const [{ waiting }] = await query(
+    api.db,
+    sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
+  );
+  return waiting;
 }
 
 /** The rental's latest lifecycle event of this type in the log. */
