@@ -34,12 +34,13 @@ export interface LockedRental {
 }
 
 /*
- * FOR NO KEY UPDATE, as the delinquency scheduler takes it: lifecycle actions and delinquency runs lock the
- * rental's row first (with the tenant's other rentals, whose balances its events show: `lockTenantOf`), and rent
+ * Lifecycle actions and delinquency runs lock the rental's row first, with the tenant's other rentals, whose
+ * balances its events show (`lockTenantOf`, FOR NO KEY UPDATE, as the delinquency scheduler takes it), and rent
  * changes and payments write it only if unchanged since they read it (VersionedWrites), so the writers of one
- * rental take turns.
+ * rental take turns. The row is read by a statement after the lock: it sees what a writer the lock waited for
+ * committed.
  */
-const LOCK = sql<LockedRental & { status: RentalStatus }, [string, string, string]>(
+const LOCKED = sql<LockedRental & { status: RentalStatus }, [string, string, string]>(
   `
 SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facilityUuid", r.unit_uuid AS "unitUuid",
        r.unit_group_uuid AS "unitGroupUuid", r.person_uuid AS "personUuid", r.lead_uuid AS "leadUuid",
@@ -47,9 +48,8 @@ SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facility
        r.billing_day_of_month AS "billingDayOfMonth", r.next_due_date::text AS "nextDueDate", r.last_event_at AS "lastEventAt",
        r.status, (now() AT TIME ZONE f.time_zone)::date::text AS "facilityToday"
   FROM rental_records r JOIN facilities f ON f.uuid = r.facility_uuid
- WHERE r.uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3
-   FOR NO KEY UPDATE OF r`,
-  { prepared: 'api_lock_rental' },
+ WHERE r.uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3`,
+  { prepared: 'api_locked_rental' },
 );
 
 /**
@@ -58,7 +58,7 @@ SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facility
  */
 export async function lockActiveRental(db: EntityManager, ref: RentalRef): Promise<LockedRental> {
   await lockTenantOf(db, ref);
-  return activeRental(await query(db, LOCK, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]), ref);
+  return activeRental(await query(db, LOCKED, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]), ref);
 }
 
 /** The rental row of `ref` read by its key, facility and portfolio: 404 when there is none, 409 when it has moved out. */
