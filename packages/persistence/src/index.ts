@@ -21,3 +21,4 @@ export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations
 export { sql, type Sql } from './sql';
 export { query, type Queryable } from './query';
 export { bind, transactionsInOneMessage, type Bound, type Transaction } from './transactions-in-one-message';
+export { uniqueViolation, type UniqueViolation } from './unique-violation';

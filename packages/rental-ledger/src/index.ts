@@ -29,5 +29,13 @@ export {
   type LockedBalance,
 } from './rental-money';
 export { billRentals, promotionTermsOf, type BilledRentals, type StoredPromotionTerms } from './billing';
-export { paymentRecordedEnvelope, RECORD_PAYMENTS_SQL, recordPayments, recordPaymentsParameters, type PaymentToRecord } from './payments';
+export {
+  paymentRecordedEnvelope,
+  RECORD_PAYMENTS_SQL,
+  recordedPayment,
+  recordPayments,
+  recordPaymentsParameters,
+  type PaymentToRecord,
+  type RecordedPayment,
+} from './payments';
 export { postCurrentRentInBulk, type RentalOwingCurrentPeriod } from './bulk-rent-charges';

@@ -95,3 +95,28 @@ export async function recordPayments(db: Queryable, payments: readonly PaymentTo
   );
   return written.map((row) => row.uuid);
 }
+
+/** A payment as recorded, with the rental's balance right after it. */
+export interface RecordedPayment {
+  paymentUuid: string;
+  rentalRecordUuid: string;
+  amountInPennies: number;
+  paidOn: CalendarDate;
+  balanceAfterInPennies: number;
+}
+
+const RECORDED_PAYMENT = sql<RecordedPayment, [paymentUuid: string]>(
+  `
+SELECT p.uuid AS "paymentUuid", p.rental_record_uuid AS "rentalRecordUuid", p.amount_in_pennies AS "amountInPennies", p.paid_on::text AS "paidOn",
+       (SELECT sum(b.amount_in_pennies)::int FROM rental_ledger_entries b WHERE b.rental_record_uuid = e.rental_record_uuid AND b.seq <= e.seq)
+         AS "balanceAfterInPennies"
+  FROM payments p JOIN rental_ledger_entries e ON e.rental_record_uuid = p.rental_record_uuid AND e.payment_uuid = p.uuid AND e.kind = 'PAYMENT'
+ WHERE p.uuid = $1`,
+  { prepared: 'recorded_payment' },
+);
+
+/** The payment recorded under this uuid, if any: the balance after it is its ledger's, the sum of the entries up to it. */
+export async function recordedPayment(db: Queryable, paymentUuid: string): Promise<RecordedPayment | undefined> {
+  const [payment] = await query(db, RECORDED_PAYMENT, [paymentUuid]);
+  return payment;
+}

@@ -6,3 +6,4 @@ export { IsUuidString, lowerUuids, UuidPipe } from './uuid';
 export { requireFacility, type FacilityRow } from './facility-lookup';
 export { IsEmailAddress, IsPhone, PHONE_PATTERN, PHONE_PATTERN_DESCRIPTION } from './contact';
 export { Batcher, type BatcherOptions } from './batcher';
+export { nameBasedUuid } from './name-based-uuid';

@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
-import { sql } from '@storage/persistence';
-import { paymentRecordedEnvelope, RECORD_PAYMENTS_SQL, recordPaymentsParameters, type PaymentToRecord } from '@storage/rental-ledger';
+import { query, sql, uniqueViolation } from '@storage/persistence';
+import { lockTenantOf } from '@storage/rental-events';
+import {
+  paymentRecordedEnvelope,
+  RECORD_PAYMENTS_SQL,
+  recordedPayment,
+  recordPaymentsParameters,
+  type PaymentToRecord,
+  type RecordedPayment,
+} from '@storage/rental-ledger';
+import { nameBasedUuid, notFound } from '../common';
 import { SERVICE_NAME } from '../service-info';
-import type { RentalRef } from './rental-lock';
+import { activeRental, type RentalRef } from './rental-lock';
 import type { PaymentRecorded } from './rentals.dto';
 import { VersionedWrites, type VersionedRow } from './versioned-writes';
 
@@ -26,6 +35,12 @@ interface RentalRow extends VersionedRow {
   facilityToday: CalendarDate;
 }
 
+/** A payment's answer, and whether it is the answer of a payment recorded before under the same idempotency key. */
+export interface PaymentAnswer {
+  payment: PaymentRecorded;
+  replayed: boolean;
+}
+
 interface PaymentWrite {
   rentalRecordUuid: string;
   payment: PaymentToRecord;
@@ -41,7 +56,7 @@ interface PaymentWrite {
 export class PaymentsService {
   private readonly rentals: VersionedWrites<RentalRow, PaymentWrite>;
 
-  constructor(@Inject(DataSource) dataSource: DataSource) {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
     this.rentals = new VersionedWrites(dataSource, {
       read: READ,
       write: WRITE,
@@ -50,21 +65,65 @@ export class PaymentsService {
     });
   }
 
-  record(ref: RentalRef, amountInPennies: number): Promise<PaymentRecorded> {
-    return this.rentals.apply(ref, (rental) => {
-      const payment: PaymentToRecord = {
-        rentalRecordUuid: ref.rentalRecordUuid,
-        portfolioId: ref.portfolioId,
-        paymentUuid: randomUUID(),
-        amountInPennies,
-        paidOn: rental.facilityToday,
-        version: rental.version,
-        balanceInPennies: rental.balanceInPennies,
-      };
-      const envelope = paymentRecordedEnvelope(payment, new Date());
-      const { paymentUuid, rentalRecordUuid, paidOn } = payment;
-      const recorded: PaymentRecorded = { paymentUuid, rentalRecordUuid, amountInPennies, balanceInPennies: envelope.payload.balanceAfterInPennies, paidOn };
-      return { write: { rentalRecordUuid, payment, envelope }, result: recorded };
-    });
+  /**
+   * Records the payment; with an idempotency key, only once: the payment's uuid is the key's (within the
+   * portfolio), so a retry finds the payment its first try recorded and answers what that one did.
+   */
+  async record(ref: RentalRef, amountInPennies: number, idempotencyKey?: string): Promise<PaymentAnswer> {
+    if (idempotencyKey === undefined) {
+      const paymentUuid = randomUUID();
+      return { payment: await this.rentals.apply(ref, (rental) => paymentOf(ref, amountInPennies, paymentUuid, rental)), replayed: false };
+    }
+    const paymentUuid = nameBasedUuid(`payment:${ref.portfolioUuid}:${idempotencyKey}`);
+    const recordOnce = () => this.dataSource.transaction((manager) => this.recordOnce(manager, ref, amountInPennies, paymentUuid));
+    try {
+      return await recordOnce();
+    } catch (error) {
+      // The same key on another rental at the same moment, whose payment took the uuid first: its answer now.
+      if (uniqueViolation(error)?.table !== 'payments') throw error;
+      return recordOnce();
+    }
   }
+
+  /**
+   * Under the tenant's lock, which every writer of the rental takes or waits for, the key's payment is looked up
+   * before anything is written: copies of one request take turns, and all but the first find its payment.
+   */
+  private async recordOnce(manager: EntityManager, ref: RentalRef, amountInPennies: number, paymentUuid: string): Promise<PaymentAnswer> {
+    if (!(await lockTenantOf(manager, ref))) throw notFound('Rental record', ref.rentalRecordUuid);
+    const earlier = await recordedPayment(manager, paymentUuid);
+    if (earlier !== undefined) return { payment: replay(earlier, ref, amountInPennies), replayed: true };
+    const rental = activeRental(await query(manager, READ, [[ref.rentalRecordUuid], [ref.facilityUuid], [ref.portfolioUuid]]), ref);
+    const { write, result } = paymentOf(ref, amountInPennies, paymentUuid, rental);
+    await query(manager, WRITE, recordPaymentsParameters([write], SERVICE_NAME));
+    return { payment: result, replayed: false };
+  }
+}
+
+/** The payment of `amountInPennies` against the rental as read, and the answer it gives once written. */
+function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string, rental: RentalRow): { write: PaymentWrite; result: PaymentRecorded } {
+  const payment: PaymentToRecord = {
+    rentalRecordUuid: ref.rentalRecordUuid,
+    portfolioId: ref.portfolioId,
+    paymentUuid,
+    amountInPennies,
+    paidOn: rental.facilityToday,
+    version: rental.version,
+    balanceInPennies: rental.balanceInPennies,
+  };
+  const envelope = paymentRecordedEnvelope(payment, new Date());
+  const { rentalRecordUuid, paidOn } = payment;
+  const recorded: PaymentRecorded = { paymentUuid, rentalRecordUuid, amountInPennies, balanceInPennies: envelope.payload.balanceAfterInPennies, paidOn };
+  return { write: { rentalRecordUuid, payment, envelope }, result: recorded };
+}
+
+/** The first answer to the key, when the request is the same payment: another rental or amount is another payment. */
+function replay(earlier: RecordedPayment, ref: RentalRef, amountInPennies: number): PaymentRecorded {
+  if (earlier.rentalRecordUuid !== ref.rentalRecordUuid || earlier.amountInPennies !== amountInPennies) {
+    throw new UnprocessableEntityException(
+      `This Idempotency-Key was first used for a payment of ${earlier.amountInPennies} pennies to rental record ${earlier.rentalRecordUuid}; a different payment needs a key of its own.`,
+    );
+  }
+  const { paymentUuid, rentalRecordUuid, paidOn, balanceAfterInPennies } = earlier;
+  return { paymentUuid, rentalRecordUuid, amountInPennies, balanceInPennies: balanceAfterInPennies, paidOn };
 }

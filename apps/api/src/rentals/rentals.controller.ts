@@ -1,7 +1,9 @@
-import { Body, Controller, Delete, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
 import { ApiInvalidResponse, UuidPipe } from '../common';
+import { ApiIdempotencyKey, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from './idempotency-key';
 import { MoveOutService } from './move-out.service';
 import { PaymentsService } from './payments.service';
 import { RentChangeService } from './rent-change.service';
@@ -29,15 +31,29 @@ export class RentalsController {
   @Post('payments')
   @HttpCode(200)
   @ApiOperation({ operationId: 'recordPayment', summary: 'Record a payment against the rental balance (billing fact payment-recorded)' })
-  @ApiOkResponse({ type: PaymentRecorded })
+  @ApiIdempotencyKey()
+  @ApiOkResponse({
+    type: PaymentRecorded,
+    headers: {
+      [IDEMPOTENT_REPLAYED_HEADER]: {
+        description: '`true` when the answer repeats the payment first recorded under the Idempotency-Key.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
+  })
   @ApiConflictResponse({ description: MOVED_OUT })
-  recordPayment(
+  @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was first used for a different payment (another rental or amount).' })
+  async recordPayment(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
     @Param('unitRentalRecordUuid', UuidPipe) rentalRecordUuid: string,
     @Body() body: RecordPaymentRequest,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PaymentRecorded> {
-    return this.payments.record(rentalRef(portfolio, facilityUuid, rentalRecordUuid), body.amountInPennies);
+    const { payment, replayed } = await this.payments.record(rentalRef(portfolio, facilityUuid, rentalRecordUuid), body.amountInPennies, idempotencyKey);
+    if (replayed) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    return payment;
   }
 
   @Post('moveOut')

@@ -3,6 +3,7 @@ import { ConflictException, Inject, Injectable, NotFoundException } from '@nestj
 import { DataSource } from 'typeorm';
 import { InvalidRequestException } from '@storage/platform';
 import type { PublicEventType } from '@storage/domain';
+import { uniqueViolation } from '@storage/persistence';
 import {
   changeSubscription,
   generateSecret,
@@ -45,8 +46,6 @@ const view = (row: EndpointRow): SubscriptionView => ({
   unitTypes: row.unitTypes,
   databasePrefix: row.portfolio,
 });
-
-const UNIQUE_VIOLATION = '23505';
 
 /** Operations 15 to 18 on webhook_endpoints, through its owner `@storage/webhooks` (secrets sealed with the keyring). */
 @Injectable()
@@ -96,8 +95,9 @@ export class SubscriptionsService {
       })) as EndpointRow;
       return { endpointId: id, ...view(created), secret };
     } catch (error) {
-      if ((error as { driverError?: { code?: string; constraint?: string } }).driverError?.code !== UNIQUE_VIOLATION) throw error;
-      const byVendor = (error as { driverError: { constraint?: string } }).driverError.constraint === VENDOR_CONSTRAINT;
+      const violation = uniqueViolation(error);
+      if (violation === undefined) throw error;
+      const byVendor = violation.constraint === VENDOR_CONSTRAINT;
       throw new ConflictException(
         byVendor
           ? `Vendor ${input.vendorName} already has an endpoint in portfolio ${portfolio.portfolioId}; change it with PATCH.`

@@ -16,7 +16,8 @@ export interface LifecycleApi {
   db: DataSource;
   /** Where the api listens (and what signing links start with): a browser can follow them. */
   baseUrl: string;
-  call: (method: string, url: string, body?: unknown) => Promise<Reply>;
+  /** `headers` are sent beside the key (and the content type of a body). */
+  call: (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply>;
   /** Posts the lease page's form as a browser would. */
   postForm: (url: string, form: Record<string, string>) => Promise<Reply>;
   close: () => Promise<void>;
@@ -61,11 +62,11 @@ export async function startLifecycleApi(options: { kafkaBrokers?: string } = {})
   return {
     db,
     baseUrl,
-    call: (method, url, body) =>
+    call: (method, url, body, headers = {}) =>
       inject(
         method,
         url,
-        { 'x-api-key': apiKey!, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        { 'x-api-key': apiKey!, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body === undefined ? undefined : JSON.stringify(body),
       ),
     postForm: (url, form) => inject('POST', url, { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(form).toString()),

@@ -1,0 +1,32 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { InvalidRequestException } from '@storage/platform';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Set on an answer repeated for a retry, as Stripe does: nothing was recorded by this request. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** Printable ASCII without spaces, as a UUID or an order number is; as long as Stripe allows. */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The request's optional `Idempotency-Key` header: 400 naming it when present and not a key. */
+export const IdempotencyKey = createParamDecorator((_: unknown, context: ExecutionContext): string | undefined => {
+  const value = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>().headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !KEY.test(value)) {
+    throw new InvalidRequestException([
+      { field: IDEMPOTENCY_KEY_HEADER, message: `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters, without spaces` },
+    ]);
+  }
+  return value;
+});
+
+export const ApiIdempotencyKey = (): MethodDecorator =>
+  ApiHeader({
+    name: IDEMPOTENCY_KEY_HEADER,
+    required: false,
+    description:
+      'A key of your own for this payment (a UUID, say). Sent again with the same request, as after a time-out, the payment is ' +
+      `not recorded twice: the answer is the first one's, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`. Keys are kept per portfolio, forever.`,
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  });

@@ -1,0 +1,147 @@
+import { query, sql } from '@storage/persistence';
+import { eventually } from '@storage/testing';
+import type { Reply } from '../support/test-api';
+import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
+import { DOWNTOWN, leadWithLease, rentalOf, rentalPath, signingPath } from '../support/lifecycle-flow';
+
+let api: LifecycleApi;
+beforeAll(async () => {
+  api = await startLifecycleApi();
+});
+afterAll(async () => api.close());
+
+/*
+ * A client that sent a payment and got no answer (a time-out, a dropped connection) cannot know whether it was
+ * recorded; it sends it again with the same `Idempotency-Key`. The payment must be recorded once, whatever the
+ * interleaving, and every answer must be the first one's.
+ */
+describe('a payment sent again with its Idempotency-Key', () => {
+  it('is recorded once, and the retry answers what the first did', async () => {
+    const rental = await newRental('Ida', 'Again');
+    const first = await pay(rental, 1_500, 'call-centre-0001');
+    const retry = await pay(rental, 1_500, 'call-centre-0001');
+    expect(first.status).toBe(200);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(await paymentsOf(rental)).toEqual([1_500]);
+    expect(await paymentFactsOf(rental)).toBe(1);
+  });
+
+  it('is recorded once when the copies arrive together, forced to meet at the rental', async () => {
+    const rental = await newRental('Ivo', 'Twice');
+    const replies = await whileRentalsAreHeld([rental], () => Promise.all([1, 2, 3].map(() => pay(rental, 700, 'terminal-7:42'))));
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200]);
+    expect(new Set(replies.map((reply) => JSON.stringify(reply.body))).size).toBe(1);
+    expect(replies.filter((reply) => reply.headers['idempotent-replayed'] === 'true')).toHaveLength(2);
+    expect(await paymentsOf(rental)).toEqual([700]);
+    expect(await paymentFactsOf(rental)).toBe(1);
+  });
+
+  it('answers what it did even after the rental moved out', async () => {
+    const rental = await newRental('Mo', 'Later');
+    const first = await pay(rental, 900, 'before-move-out');
+    expect((await api.call('POST', `${rentalPath(rental)}/moveOut`)).status).toBe(200);
+    const retry = await pay(rental, 900, 'before-move-out');
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    // A new key is a new payment, which a moved-out rental refuses.
+    expect((await pay(rental, 900, 'after-move-out')).status).toBe(409);
+  });
+
+  it('refuses the key for a different payment: another amount, or another rental even at the same moment', async () => {
+    const rental = await newRental('Kay', 'Reuse');
+    const other = await newRental('Ott', 'Reuse');
+    expect((await pay(rental, 1_000, 'reused-key')).status).toBe(200);
+    const otherAmount = await pay(rental, 1_001, 'reused-key');
+    expect(otherAmount.status).toBe(422);
+    expect(otherAmount.headers['content-type']).toContain('application/problem+json');
+    expect((await pay(other, 1_000, 'reused-key')).status).toBe(422);
+
+    // Both rentals held, so both requests find no payment of the key and race to write it: one wins, one is refused.
+    const racing = await whileRentalsAreHeld([rental, other], () => Promise.all([pay(rental, 300, 'racing-key'), pay(other, 300, 'racing-key')]));
+    expect(racing.map((reply) => reply.status).sort()).toEqual([200, 422]);
+    const payments = [...(await paymentsOf(rental)), ...(await paymentsOf(other))];
+    expect(payments.filter((amount) => amount === 300)).toHaveLength(1);
+  });
+
+  it('refuses a key that is empty, too long or not printable ASCII, and records nothing', async () => {
+    const rental = await newRental('Val', 'Idate');
+    for (const key of ['', 'x'.repeat(256), 'tab\tkey', 'clé']) {
+      const reply = await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies: 100 }, { 'idempotency-key': key });
+      expect([reply.status, key]).toEqual([400, key]);
+      expect(reply.body).toMatchObject({ errors: [{ field: 'Idempotency-Key' }] });
+    }
+    expect(await paymentsOf(rental)).toEqual([]);
+  });
+
+  it('without a key, every request is a payment of its own', async () => {
+    const rental = await newRental('Nok', 'Ey');
+    await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies: 200 });
+    await api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies: 200 });
+    expect(await paymentsOf(rental)).toEqual([200, 200]);
+  });
+});
+
+/** A new tenant's rental, in the downtown unit group with the most vacant units. */
+async function newRental(firstName: string, lastName: string): Promise<string> {
+  const [{ unitGroupUuid }] = await query(
+    api.db,
+    sql<{ unitGroupUuid: string }>(
+      `SELECT unit_group_uuid AS "unitGroupUuid" FROM units WHERE facility_uuid = $1 AND status = 'vacant' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+    ),
+    [DOWNTOWN],
+  );
+  const lead = await leadWithLease(api, unitGroupUuid, { firstName, lastName });
+  await api.postForm(signingPath(lead.link), { agree: 'yes' });
+  return (await rentalOf(api.db, lead.leadUuid))!;
+}
+
+const pay = (rental: string, amountInPennies: number, key: string): Promise<Reply> =>
+  api.call('POST', `${rentalPath(rental)}/payments`, { amountInPennies }, { 'idempotency-key': key });
+
+/** The rental's PAYMENT entries in its ledger, oldest first. */
+async function paymentsOf(rental: string): Promise<number[]> {
+  const rows = await query(
+    api.db,
+    sql<{ amount: number }>(`SELECT -amount_in_pennies AS amount FROM rental_ledger_entries WHERE rental_record_uuid = $1 AND kind = 'PAYMENT' ORDER BY seq`),
+    [rental],
+  );
+  return rows.map((row) => row.amount);
+}
+
+async function paymentFactsOf(rental: string): Promise<number> {
+  const [{ facts }] = await query(api.db, sql<{ facts: number }>(`SELECT count(*)::int AS facts FROM outbox WHERE key = $1 AND type = 'payment-recorded'`), [
+    rental,
+  ]);
+  return facts;
+}
+
+/**
+ * Holds the rentals' rows in another transaction while `act` runs, and lets them go once its requests have all
+ * answered or all wait for a lock: requests that meet at the rental are forced to.
+ */
+async function whileRentalsAreHeld<T>(rentals: string[], act: () => Promise<T>): Promise<T> {
+  const holder = api.db.createQueryRunner();
+  await holder.connect();
+  try {
+    await holder.startTransaction();
+    await query(holder.manager, sql('SELECT 1 FROM rental_records WHERE uuid = ANY($1::uuid[]) ORDER BY uuid FOR NO KEY UPDATE'), [rentals]);
+    let answered = false;
+    const acting = act().finally(() => (answered = true));
+    await eventually(async () => expect(answered || (await waitingForLocks()) >= 2).toBe(true));
+    await holder.commitTransaction();
+    return await acting;
+  } finally {
+    await holder.release();
+  }
+}
+
+async function waitingForLocks(): Promise<number> {
+  const [{ waiting }] = await query(
+    api.db,
+    sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
+  );
+  return waiting;
+}
