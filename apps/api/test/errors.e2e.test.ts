@@ -76,6 +76,16 @@ describe('every failure is problem+json', () => {
     expectProblem(await api.call('POST', '/shopping/demo/v1/leads', { body: { ...lead, desiredMoveInDate: '0000-01-01' } }), 400, ['desiredMoveInDate']);
   });
 
+  it('names a missing field once, as required, rather than every rule its absent value breaks', async () => {
+    const note = await api.call('POST', NOTE, { body: {} });
+    expect((note.body as { errors: unknown }).errors).toEqual([{ field: 'noteText', message: 'noteText is required' }]);
+    const lead = await api.call('POST', '/shopping/demo/v1/leads', { body: { firstName: 'Only' } });
+    const errors = (lead.body as { errors: { field: string; message: string }[] }).errors;
+    expect(errors.map((error) => error.field)).toEqual(expect.arrayContaining(['facilityUuid', 'lastName']));
+    expect(new Set(errors.map((error) => error.field)).size).toBe(errors.length);
+    for (const { field, message } of errors) expect(message).toBe(`${field} is required`);
+  });
+
   it('ignores unknown fields (tolerant reader) but validates known ones', async () => {
     const reply = await api.call('POST', NOTE, { body: { noteText: 'ok', extra: { deep: true } } });
     expect(reply.status).toBe(200);

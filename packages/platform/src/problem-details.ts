@@ -60,12 +60,16 @@ export class TypedProblemException extends HttpException {
   }
 }
 
-/** Flattens class-validator errors to `field.path: message` pairs, nested objects and arrays included. */
+/**
+ * Flattens class-validator errors to `field.path: message` pairs, nested objects and arrays included. A field left
+ * out is named once, as required: its absent value breaks every rule it has (an integer, at least 1, at most…).
+ */
 export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
-    return [...own, ...fieldErrors(error.children ?? [], field)];
+    const messages = Object.values(error.constraints ?? {});
+    const own = error.value === undefined && messages.length > 0 ? [`${field} is required`] : messages;
+    return [...own.map((message) => ({ field, message })), ...fieldErrors(error.children ?? [], field)];
   });
 }
 
@@ -91,7 +95,8 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     whitelist: true,
     forbidUnknownValues: true,
-    validationError: { target: false, value: false },
+    // The value tells a field left out from one sent wrong; it is never echoed (fieldErrors sends messages only).
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => {
       const found = fieldErrors(errors);
       return new InvalidRequestException(found.length > 0 ? found : [{ field: 'body', message: 'must be a JSON object' }]);
