@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { DataSource, EntityManager } from 'typeorm';
 import { billingPeriodStarting, chargesForPeriod, openCharges, type CalendarDate } from '@storage/domain';
 import { createDataSource, query, sql } from '@storage/persistence';
-import { createTestDatabase, eventually, insertRentalParents, type RentalParents, type TestDatabase } from '@storage/testing';
+import { createTestDatabase, eventually, insertRentalParents, sessionsWaitingForLocks, type RentalParents, type TestDatabase } from '@storage/testing';
 import {
   applyAuctionProceeds,
   asLedgerLines,
@@ -200,11 +200,7 @@ describe('the oldest open charge', () => {
         { kind: 'RENT', description: 'April', amountInPennies: 5_000, postedOn: TODAY, dueOn: '2026-04-15' },
       ]);
       await eventually(async () => {
-        const [row] = await query(
-          db,
-          sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`),
-        );
-        expect(row.waiting).toBe(1);
+        expect(await sessionsWaitingForLocks(db)).toBe(1);
       });
       await first.commitTransaction();
       await waiting;

@@ -1,6 +1,7 @@
 export { bootWith, configProblems, expectBootRefused, secretValue } from './boot';
 export { launchBrowser } from './browser';
 export { eventually, type EventuallyOptions } from './eventually';
+export { sessionsWaitingForLocks } from './lock-waits';
 export { describeWithKafka, testKafkaBrokers } from './kafka';
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { insertRentalParents, type RentalParents } from './parents';

@@ -1,5 +1,5 @@
 import { query, sql } from '@storage/persistence';
-import { eventually } from '@storage/testing';
+import { eventually, sessionsWaitingForLocks } from '@storage/testing';
 import type { Reply } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { DOWNTOWN, leadWithLease, rentalOf, rentalPath, signingPath } from '../support/lifecycle-flow';
@@ -130,18 +130,10 @@ async function whileRentalsAreHeld<T>(rentals: string[], act: () => Promise<T>):
     await query(holder.manager, sql('SELECT 1 FROM rental_records WHERE uuid = ANY($1::uuid[]) ORDER BY uuid FOR NO KEY UPDATE'), [rentals]);
     let answered = false;
     const acting = act().finally(() => (answered = true));
-    await eventually(async () => expect(answered || (await waitingForLocks()) >= 2).toBe(true));
+    await eventually(async () => expect(answered || (await sessionsWaitingForLocks(api.db)) >= 2).toBe(true));
     await holder.commitTransaction();
     return await acting;
   } finally {
     await holder.release();
   }
-}
-
-async function waitingForLocks(): Promise<number> {
-  const [{ waiting }] = await query(
-    api.db,
-    sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
-  );
-  return waiting;
 }

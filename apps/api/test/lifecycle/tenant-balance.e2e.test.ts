@@ -3,7 +3,7 @@ import { addDays, parseEnvelope, TENANT_LIFECYCLE_TOPIC, type EventEnvelope, typ
 import { query, sql } from '@storage/persistence';
 import { postEntries, recordPayments } from '@storage/rental-ledger';
 import { CHANGE_RENTS_SQL, importRentals } from '@storage/rentals';
-import { eventually } from '@storage/testing';
+import { eventually, sessionsWaitingForLocks } from '@storage/testing';
 import { id } from '../support/test-api';
 import { advanceDelinquency } from '../support/delinquency';
 import { owe } from '../support/ledger';
@@ -130,9 +130,9 @@ describe.each(BATCH_WRITES)("the tenant lock and a batch of %s of the tenant's r
       await holder.startTransaction();
       await query(holder.manager, sql('SELECT 1 FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE'), [lower]);
       const movingOut = api.call('POST', `${rentalPath(lower)}/moveOut`);
-      await eventually(async () => expect(await waitingForLocks()).toBe(1));
+      await eventually(async () => expect(await sessionsWaitingForLocks(api.db)).toBe(1));
       const writing = writeBatch(inArrivalOrder, today);
-      await eventually(async () => expect(await waitingForLocks()).toBe(2));
+      await eventually(async () => expect(await sessionsWaitingForLocks(api.db)).toBe(2));
       await holder.commitTransaction();
       expect((await movingOut).status).toBe(200);
       // The lower rental moved out under the batch: its version is gone, so only the higher one is written.
@@ -204,21 +204,12 @@ async function whileSiblingIsWritten(sibling: string, act: () => Promise<{ statu
     await postEntries(writer.manager, sibling, [{ kind: 'LATE_FEE', description: 'Late fee', amountInPennies: 2_500, postedOn: today, dueOn: today }]);
     let answered = false;
     const acting = act().finally(() => (answered = true));
-    await eventually(async () => expect(answered || (await waitingForLocks()) > 0).toBe(true));
+    await eventually(async () => expect(answered || (await sessionsWaitingForLocks(api.db)) > 0).toBe(true));
     await writer.commitTransaction();
     expect((await acting).status).toBe(200);
   } finally {
     await writer.release();
   }
-}
-
-/** How many sessions of the test database wait for a lock. */
-async function waitingForLocks(): Promise<number> {
-  const [{ waiting }] = await query(
-    api.db,
-    sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
-  );
-  return waiting;
 }
 
 /** The rental's latest lifecycle event of this type in the log. */

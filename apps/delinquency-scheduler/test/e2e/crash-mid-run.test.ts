@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { eventually } from '@storage/testing';
+import { eventually, sessionsWaitingForLocks } from '@storage/testing';
 import { query, sql } from '@storage/persistence';
 import { seedFacility, seedRental } from '../support/fixtures';
 import { schedulerTestBed } from '../support/harness';
@@ -50,11 +50,7 @@ describe('a business-day run killed mid-billing, then rerun', () => {
             [facility.facilityUuid],
           );
           expect(billed).toBe(250);
-          const [{ waiting }] = await query(
-            db,
-            sql<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
-          );
-          expect(waiting).toBe(1);
+          expect(await sessionsWaitingForLocks(db)).toBe(1);
         },
         { timeoutMs: 60_000 },
       );
