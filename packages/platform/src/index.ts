@@ -12,6 +12,7 @@ export { ServiceStartup } from './startup';
 export { shorten } from './shorten';
 export {
   createValidationPipe,
+  FIELD_ERROR_DETAILS,
   fieldErrors,
   InvalidRequestException,
   PROBLEM_CONTENT_TYPE,

@@ -61,8 +61,15 @@ export class TypedProblemException extends HttpException {
 }
 
 /**
- * Flattens class-validator errors to `field.path: message` pairs, nested objects and arrays included. A field left
- * out is named once, as required: its absent value breaks every rule it has (an integer, at least 1, at most…).
+ * What class-validator puts in the errors `fieldErrors` reads: the value tells a field left out from one sent wrong,
+ * and is never echoed (fieldErrors sends messages only).
+ */
+export const FIELD_ERROR_DETAILS = { target: false, value: true } as const;
+
+/**
+ * Flattens class-validator errors (made with FIELD_ERROR_DETAILS) to `field.path: message` pairs, nested objects and
+ * arrays included. A field left out is named once, as required: its absent value breaks every rule it has (an
+ * integer, at least 1, at most…).
  */
 export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
@@ -95,8 +102,7 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     whitelist: true,
     forbidUnknownValues: true,
-    // The value tells a field left out from one sent wrong; it is never echoed (fieldErrors sends messages only).
-    validationError: { target: false, value: true },
+    validationError: FIELD_ERROR_DETAILS,
     exceptionFactory: (errors) => {
       const found = fieldErrors(errors);
       return new InvalidRequestException(found.length > 0 ? found : [{ field: 'body', message: 'must be a JSON object' }]);

@@ -119,9 +119,11 @@ describe('import <file>', () => {
     expect(await databaseSnapshot(database.url)).toEqual(before);
 
     const typo = path.join(dataDir, 'typo.json');
-    await writeFile(typo, JSON.stringify({ portfolio: { portfolioId: 'harbor', name: 'Harbor', nmae: 'x' } }));
+    await writeFile(typo, JSON.stringify({ portfolio: { portfolioId: 'harbor', nmae: 'x' } }));
     const unknown = runCli('import', typo);
     expect(unknown.output).toContain('portfolio.nmae: property nmae should not exist');
+    // The field the typo left out is named once, as required.
+    expect(unknown.output).toContain('portfolio.name: portfolio.name is required\n');
     expect(unknown.status).toBe(2);
     expect(await databaseSnapshot(database.url)).toEqual(before);
   }, 240_000);

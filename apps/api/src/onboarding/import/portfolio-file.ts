@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { fieldErrors } from '@storage/platform';
+import { FIELD_ERROR_DETAILS, fieldErrors } from '@storage/platform';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsArray, IsOptional, Matches, ValidateNested, validate } from 'class-validator';
 import { IsUuidString } from '../../common';
@@ -116,7 +116,7 @@ export async function readPortfolioFile(file: string): Promise<PortfolioFile> {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ImportRefused(`${file} must hold a JSON object (see tools/cli/README.md)`);
   const parsed = plainToInstance(PortfolioFile, json);
   const faults = fieldErrors(
-    await validate(parsed, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: { target: false, value: false } }),
+    await validate(parsed, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, validationError: FIELD_ERROR_DETAILS }),
   );
   faults.push(...duplicateFaults(parsed));
   if (faults.length > 0) {
