@@ -2,8 +2,8 @@
 // SQL on the same data (the scale seed, 100 facilities). For each operation and server: req/s, p50 and p99 at
 // maximum load (autocannon), then at a steady 500 req/s (paced-load.js, open loop: autocannon's overallRate
 // sends each second's requests in one burst), over BENCH_ROUNDS rounds (default 2) run
-// in ABBA order; the api/bare ratio. Writes: rent changes and payments (each commits the rental's update and its
-// event in the outbox) on rentals drawn at random from the whole seed, open loop at each rate of
+// in ABBA order; the api/bare ratio. Writes: rent changes, payments, and payments each with an Idempotency-Key of
+// its own (each commits the rental's update and its event in the outbox) on rentals drawn at random from the whole seed, open loop at each rate of
 // BENCH_WRITE_RATES; achieved writes/s, p50 and p99. The machine's load average at the start and the end; target met
 // or missed. Bounded: the whole run is killed after BENCH_TIMEOUT s.
 // Environment: DATABASE_URL (else the embedded server under DATA_DIR), BENCH_RENTALS (rentals of the seed when
@@ -12,6 +12,7 @@
 // one access log line per request), BENCH_TIMEOUT (default 900 s).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
+const { randomUUID } = require('node:crypto');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
@@ -249,13 +250,14 @@ async function benchReads(facilities, key) {
  * Rent changes, then payments, open loop at each of WRITE_RATES: the mean of the rounds per rate. Rentals are
  * taken in turn from the sample; each turn raises a rental's rent by one penny more than it was at the start, so no
  * change repeats the current rent (409). The effective date is two days on, today or later in every time zone.
- * A payment is one penny.
+ * A payment is one penny; a keyed payment carries a new Idempotency-Key, as a client that may retry sends it.
  */
 async function benchWrites(sample, key) {
   const effectiveDate = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
   const operations = [
     { name: 'rent change', action: 'rentChange', body: (rental, turn) => ({ newRentInPennies: rental.rent + turn + 1, effectiveDate }) },
     { name: 'payment', action: 'payments', body: () => ({ amountInPennies: 1 }) },
+    { name: 'keyed payment', action: 'payments', body: () => ({ amountInPennies: 1 }), headers: () => ({ 'idempotency-key': randomUUID() }) },
   ];
   const groups = new Set(sample.map((rental) => rental.unitGroupUuid)).size;
   log(
@@ -270,7 +272,7 @@ async function benchWrites(sample, key) {
       return {
         method: 'POST',
         path: `/api/${PORTFOLIO}/portfolios/v1/facilities/${rental.facilityUuid}/rentalRecords/${rental.uuid}/${operation.action}`,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...operation.headers?.() },
         body: JSON.stringify(operation.body(rental, turn)),
       };
     };

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, UnprocessableEntityException } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
-import { query, sql, uniqueViolation } from '@storage/persistence';
-import { lockTenantOf } from '@storage/rental-events';
+import { sql, uniqueViolation } from '@storage/persistence';
 import {
   paymentRecordedEnvelope,
   RECORD_PAYMENTS_SQL,
@@ -12,9 +11,9 @@ import {
   type PaymentToRecord,
   type RecordedPayment,
 } from '@storage/rental-ledger';
-import { nameBasedUuid, notFound } from '../common';
+import { nameBasedUuid } from '../common';
 import { SERVICE_NAME } from '../service-info';
-import { activeRental, type RentalRef } from './rental-lock';
+import type { RentalRef } from './rental-lock';
 import type { PaymentRecorded } from './rentals.dto';
 import { VersionedWrites, type VersionedRow } from './versioned-writes';
 
@@ -67,41 +66,32 @@ export class PaymentsService {
 
   /**
    * Records the payment; with an idempotency key, only once: the payment's uuid is the key's (within the
-   * portfolio), so a retry finds the payment its first try recorded and answers what that one did.
+   * portfolio), so a retry finds the payment its first try recorded and answers what that one did. Copies of one
+   * request take turns on the rental (in this process, then at its row), and each looks the key's payment up before
+   * it reads the rental, so all but the first find it.
    */
   async record(ref: RentalRef, amountInPennies: number, idempotencyKey?: string): Promise<PaymentAnswer> {
-    if (idempotencyKey === undefined) {
-      const paymentUuid = randomUUID();
-      return { payment: await this.rentals.apply(ref, (rental) => paymentOf(ref, amountInPennies, paymentUuid, rental)), replayed: false };
-    }
-    const paymentUuid = nameBasedUuid(`payment:${ref.portfolioUuid}:${idempotencyKey}`);
-    const recordOnce = () => this.dataSource.transaction((manager) => this.recordOnce(manager, ref, amountInPennies, paymentUuid));
+    const paymentUuid = idempotencyKey === undefined ? randomUUID() : nameBasedUuid(`payment:${ref.portfolioUuid}:${idempotencyKey}`);
+    const decide = (rental: RentalRow) => paymentOf(ref, amountInPennies, paymentUuid, rental);
+    const answered =
+      idempotencyKey === undefined
+        ? undefined
+        : async (): Promise<PaymentAnswer | undefined> => {
+            const earlier = await recordedPayment(this.dataSource, paymentUuid);
+            return earlier === undefined ? undefined : { payment: replay(earlier, ref, amountInPennies), replayed: true };
+          };
     try {
-      return await recordOnce();
+      return await this.rentals.apply(ref, decide, answered);
     } catch (error) {
       // The same key on another rental at the same moment, whose payment took the uuid first: its answer now.
-      if (uniqueViolation(error)?.table !== 'payments') throw error;
-      return recordOnce();
+      if (answered === undefined || uniqueViolation(error)?.table !== 'payments') throw error;
+      return this.rentals.apply(ref, decide, answered);
     }
-  }
-
-  /**
-   * Under the tenant's lock, which every writer of the rental takes or waits for, the key's payment is looked up
-   * before anything is written: copies of one request take turns, and all but the first find its payment.
-   */
-  private async recordOnce(manager: EntityManager, ref: RentalRef, amountInPennies: number, paymentUuid: string): Promise<PaymentAnswer> {
-    if (!(await lockTenantOf(manager, ref))) throw notFound('Rental record', ref.rentalRecordUuid);
-    const earlier = await recordedPayment(manager, paymentUuid);
-    if (earlier !== undefined) return { payment: replay(earlier, ref, amountInPennies), replayed: true };
-    const rental = activeRental(await query(manager, READ, [[ref.rentalRecordUuid], [ref.facilityUuid], [ref.portfolioUuid]]), ref);
-    const { write, result } = paymentOf(ref, amountInPennies, paymentUuid, rental);
-    await query(manager, WRITE, recordPaymentsParameters([write], SERVICE_NAME));
-    return { payment: result, replayed: false };
   }
 }
 
 /** The payment of `amountInPennies` against the rental as read, and the answer it gives once written. */
-function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string, rental: RentalRow): { write: PaymentWrite; result: PaymentRecorded } {
+function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string, rental: RentalRow): { write: PaymentWrite; result: PaymentAnswer } {
   const payment: PaymentToRecord = {
     rentalRecordUuid: ref.rentalRecordUuid,
     portfolioId: ref.portfolioId,
@@ -114,7 +104,7 @@ function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string,
   const envelope = paymentRecordedEnvelope(payment, new Date());
   const { rentalRecordUuid, paidOn } = payment;
   const recorded: PaymentRecorded = { paymentUuid, rentalRecordUuid, amountInPennies, balanceInPennies: envelope.payload.balanceAfterInPennies, paidOn };
-  return { write: { rentalRecordUuid, payment, envelope }, result: recorded };
+  return { write: { rentalRecordUuid, payment, envelope }, result: { payment: recorded, replayed: false } };
 }
 
 /** The first answer to the key, when the request is the same payment: another rental or amount is another payment. */

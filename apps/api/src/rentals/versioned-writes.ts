@@ -77,13 +77,15 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
 
   /**
    * Reads the active rental of `ref` (404, 409 as `lockActiveRental`), lets `decide` check the request against it
-   * (throwing its refusal) and build the write, and writes it if the rental is still as read; else again.
+   * (throwing its refusal) and build the write, and writes it if the rental is still as read; else again. Before
+   * each attempt, `answered` may give the answer of the same request made earlier (an idempotent retry): nothing is
+   * written then, whatever the rental's state now.
    */
-  async apply<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }): Promise<Result> {
+  async apply<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }, answered?: () => Promise<Result | undefined>): Promise<Result> {
     // This process's changes of one rental take turns: read together, they would all but one fail their version
     // and retry, the last of N after N attempts. Only writers elsewhere (other replicas, other kinds) race it.
     const key = ref.rentalRecordUuid;
-    const mine = (this.turns.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.attempt(ref, decide));
+    const mine = (this.turns.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.attempt(ref, decide, answered));
     this.turns.set(key, mine);
     try {
       return await mine;
@@ -92,8 +94,14 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
     }
   }
 
-  private async attempt<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }): Promise<Result> {
+  private async attempt<Result>(
+    ref: RentalRef,
+    decide: (row: Row) => { write: Write; result: Result },
+    answered?: () => Promise<Result | undefined>,
+  ): Promise<Result> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const earlier = await answered?.();
+      if (earlier !== undefined) return earlier;
       const read = await this.reads.run(ref);
       const { write, result } = decide(activeRental(read === undefined ? [] : [read], ref));
       if (await this.writes.run(write)) return result;

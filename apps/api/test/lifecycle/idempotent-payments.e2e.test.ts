@@ -1,5 +1,8 @@
+import { HttpException } from '@nestjs/common';
 import { query, sql } from '@storage/persistence';
 import { eventually, sessionsWaitingForLocks } from '@storage/testing';
+import { PaymentsService } from '../../src/rentals/payments.service';
+import type { RentalRef } from '../../src/rentals/rental-lock';
 import type { Reply } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { DOWNTOWN, leadWithLease, rentalOf, rentalPath, signingPath } from '../support/lifecycle-flow';
@@ -29,12 +32,18 @@ describe('a payment sent again with its Idempotency-Key', () => {
     expect(await paymentFactsOf(rental)).toBe(1);
   });
 
-  it('is recorded once when the copies arrive together, forced to meet at the rental', async () => {
+  it('is recorded once when copies reach three replicas together, forced to meet at the rental', async () => {
     const rental = await newRental('Ivo', 'Twice');
-    const replies = await whileRentalsAreHeld([rental], () => Promise.all([1, 2, 3].map(() => pay(rental, 700, 'terminal-7:42'))));
-    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200]);
-    expect(new Set(replies.map((reply) => JSON.stringify(reply.body))).size).toBe(1);
-    expect(replies.filter((reply) => reply.headers['idempotent-replayed'] === 'true')).toHaveLength(2);
+    // Two more replicas of the api's payments, with their own batches and turns, on the same database.
+    const replicas = [new PaymentsService(api.db), new PaymentsService(api.db)];
+    const ref = await refOf(rental);
+    const [reply, ...answers] = await whileRentalsAreHeld([rental], 3, () =>
+      Promise.all([pay(rental, 700, 'terminal-7:42'), ...replicas.map((replica) => replica.record(ref, 700, 'terminal-7:42'))]),
+    );
+    expect(reply.status).toBe(200);
+    const all = [{ payment: reply.body, replayed: reply.headers['idempotent-replayed'] === 'true' }, ...answers];
+    expect(all.filter((answer) => !answer.replayed)).toHaveLength(1);
+    for (const answer of all) expect(answer.payment).toEqual(reply.body);
     expect(await paymentsOf(rental)).toEqual([700]);
     expect(await paymentFactsOf(rental)).toBe(1);
   });
@@ -59,11 +68,19 @@ describe('a payment sent again with its Idempotency-Key', () => {
     expect(otherAmount.headers['content-type']).toContain('application/problem+json');
     expect((await pay(other, 1_000, 'reused-key')).status).toBe(422);
 
-    // Both rentals held, so both requests find no payment of the key and race to write it: one wins, one is refused.
-    const racing = await whileRentalsAreHeld([rental, other], () => Promise.all([pay(rental, 300, 'racing-key'), pay(other, 300, 'racing-key')]));
+    // Both rentals held, so both requests find no payment of the key and race to write it: one wins, one is refused,
+    // whether they are batched by one replica or written by two.
+    const racing = await whileRentalsAreHeld([rental, other], 2, () => Promise.all([pay(rental, 300, 'racing-key'), pay(other, 300, 'racing-key')]));
     expect(racing.map((reply) => reply.status).sort()).toEqual([200, 422]);
+    const replica = new PaymentsService(api.db);
+    const otherRef = await refOf(other);
+    const [reply, answer] = await whileRentalsAreHeld([rental, other], 2, () =>
+      Promise.all([pay(rental, 400, 'racing-replicas'), replica.record(otherRef, 400, 'racing-replicas').then(() => 200, statusOf)]),
+    );
+    expect([reply.status, answer].sort()).toEqual([200, 422]);
     const payments = [...(await paymentsOf(rental)), ...(await paymentsOf(other))];
     expect(payments.filter((amount) => amount === 300)).toHaveLength(1);
+    expect(payments.filter((amount) => amount === 400)).toHaveLength(1);
   });
 
   it('refuses a key that is empty, too long or not printable ASCII, and records nothing', async () => {
@@ -118,11 +135,26 @@ async function paymentFactsOf(rental: string): Promise<number> {
   return facts;
 }
 
+/** The path's view of a rental, as the controller gives it to the payments. */
+async function refOf(rental: string): Promise<RentalRef> {
+  const [row] = await query(
+    api.db,
+    sql<RentalRef>(
+      `SELECT r.portfolio_uuid AS "portfolioUuid", p.portfolio_id AS "portfolioId", r.facility_uuid AS "facilityUuid", r.uuid AS "rentalRecordUuid"
+         FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE r.uuid = $1`,
+    ),
+    [rental],
+  );
+  return row;
+}
+
+const statusOf = (error: unknown): number => (error instanceof HttpException ? error.getStatus() : 500);
+
 /**
  * Holds the rentals' rows in another transaction while `act` runs, and lets them go once its requests have all
- * answered or all wait for a lock: requests that meet at the rental are forced to.
+ * answered or `waiting` of them wait for a lock: requests that meet at the rental are forced to.
  */
-async function whileRentalsAreHeld<T>(rentals: string[], act: () => Promise<T>): Promise<T> {
+async function whileRentalsAreHeld<T>(rentals: string[], waiting: number, act: () => Promise<T>): Promise<T> {
   const holder = api.db.createQueryRunner();
   await holder.connect();
   try {
@@ -130,7 +162,7 @@ async function whileRentalsAreHeld<T>(rentals: string[], act: () => Promise<T>):
     await query(holder.manager, sql('SELECT 1 FROM rental_records WHERE uuid = ANY($1::uuid[]) ORDER BY uuid FOR NO KEY UPDATE'), [rentals]);
     let answered = false;
     const acting = act().finally(() => (answered = true));
-    await eventually(async () => expect(answered || (await sessionsWaitingForLocks(api.db)) >= 2).toBe(true));
+    await eventually(async () => expect(answered || (await sessionsWaitingForLocks(api.db)) >= waiting).toBe(true));
     await holder.commitTransaction();
     return await acting;
   } finally {
