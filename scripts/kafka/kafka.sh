@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run a real single-node Apache Kafka broker (KRaft, no ZooKeeper) from Maven Central jars, without Docker.
 # Usage: kafka.sh fetch|start|stop|status
-# Env: KAFKA_HOME (default <repo>/.data/kafka), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), JAVA_HOME.
+# Env: KAFKA_HOME (default <repo>/.data/kafka), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), JAVA_HOME,
+# KAFKA_ADVERTISED_PORT (KAFKA_PORT: the port clients are told to use, a proxy's in a test).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -9,6 +10,7 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 KAFKA_HOME="${KAFKA_HOME:-$ROOT/.data/kafka}"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
+KAFKA_ADVERTISED_PORT="${KAFKA_ADVERTISED_PORT:-$KAFKA_PORT}"
 LIBS="$KAFKA_HOME/libs"
 DATA="$KAFKA_HOME/data"
 CONF="$KAFKA_HOME/config/server.properties"
@@ -46,7 +48,7 @@ process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
 listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_ADVERTISED_PORT
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT

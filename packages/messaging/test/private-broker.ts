@@ -20,13 +20,20 @@ export class PrivateBroker {
     readonly brokers: string,
   ) {}
 
-  static async create(): Promise<PrivateBroker> {
+  /** `advertisedPort`: the port clients are sent to after they connect (a proxy's), the broker's own by default. */
+  static async create(options: { advertisedPort?: number } = {}): Promise<PrivateBroker> {
     const home = mkdtempSync(path.join(tmpdir(), 'kafka-outage-'));
     const sharedLibs = path.join(process.env.KAFKA_HOME ?? path.join(ROOT, '.data', 'kafka'), 'libs');
     // With the jars complete in the shared home, kafka.sh fetches nothing.
     if (existsSync(path.join(sharedLibs, '.complete'))) symlinkSync(sharedLibs, path.join(home, 'libs'));
     const [port, controllerPort] = [await freePort(), await freePort()];
-    const env = { ...process.env, KAFKA_HOME: home, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(controllerPort) };
+    const env = {
+      ...process.env,
+      KAFKA_HOME: home,
+      KAFKA_PORT: String(port),
+      KAFKA_CONTROLLER_PORT: String(controllerPort),
+      KAFKA_ADVERTISED_PORT: String(options.advertisedPort ?? port),
+    };
     return new PrivateBroker(env, home, `127.0.0.1:${port}`);
   }
 

@@ -94,8 +94,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   async stop(): Promise<void> {
     clearInterval(this.lagTimer);
     await this.follower.stop();
-    await this.producer?.disconnect();
-    this.producer = undefined;
+    await this.dropProducer();
     await this.pool.end();
   }
 
@@ -149,11 +148,29 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const through = records[records.length - 1].position;
     const mine = records.filter((record) => record.source === this.options.service);
     if (mine.length > 0) {
-      await this.producer!.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
+      try {
+        await this.producer!.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
+      } catch (error) {
+        await this.dropProducer();
+        throw error;
+      }
     }
     await this.positionSaved();
     this.saving = this.savePosition(through);
     this.offset = through;
+  }
+
+  /**
+   * A failed send may leave the idempotent producer's sequence numbers where the broker will never take them again:
+   * when the broker appended a batch and went down before answering, kafkajs hands the batch's sequence out again, and
+   * the relay re-sends from its saved position with what was written since (another batch at that sequence), which the
+   * broker refuses as out of order for as long as the producer lives. The next leadership starts a new producer: a new
+   * producer id, whose sequences start again. A batch the broker had appended is then published twice (consumers dedupe).
+   */
+  private async dropProducer(): Promise<void> {
+    const producer = this.producer;
+    this.producer = undefined;
+    await producer?.disconnect().catch((error: unknown) => this.logger.warn(`producer not closed cleanly: ${describe(error)}`));
   }
 
   /** Waits for the save under way; throws its failure. */
