@@ -10,7 +10,8 @@ const PRODUCE = 0;
  * correlation id; the answer's correlation id) only to know which answer is a Produce's.
  */
 export class ProduceCuttingProxy {
-  private armed = false;
+  /** The client whose next Produce answer is lost (any client: ''), or null when none is to be. */
+  private armedFor: string | null = null;
   private down = false;
   private readonly sockets = new Set<Socket>();
 
@@ -27,9 +28,9 @@ export class ProduceCuttingProxy {
     return proxy;
   }
 
-  /** The next Produce answer is lost, and the broker stays out of reach until `restore`. */
-  cutNextProduceAnswer(): void {
-    this.armed = true;
+  /** The next Produce answer to `clientId` (kafkajs' client id; any client when not given) is lost, and the broker stays out of reach until `restore`. */
+  cutNextProduceAnswer(clientId = ''): void {
+    this.armedFor = clientId;
   }
 
   restore(): void {
@@ -47,7 +48,7 @@ export class ProduceCuttingProxy {
       return;
     }
     const broker = connect(brokerPort, '127.0.0.1');
-    const apiKeys = new Map<number, number>();
+    let lostAnswer: number | null = null;
     const cut = (): void => {
       client.destroy();
       broker.destroy();
@@ -62,42 +63,39 @@ export class ProduceCuttingProxy {
     }
     client.on(
       'data',
-      frames(
-        (frame) => apiKeys.set(frame.readInt32BE(4), frame.readInt16BE(0)),
-        (bytes) => broker.write(bytes),
-      ),
+      frames((bytes, request) => {
+        // A request: API key, version, correlation id, then the client id (a 2-byte length and its bytes).
+        const clientId = request.toString('utf8', 10, 10 + request.readInt16BE(8));
+        if (this.armedFor !== null && request.readInt16BE(0) === PRODUCE && (this.armedFor === '' || this.armedFor === clientId)) {
+          this.armedFor = null;
+          lostAnswer = request.readInt32BE(4);
+        }
+        broker.write(bytes);
+      }),
     );
     broker.on(
       'data',
-      frames(
-        () => undefined,
-        (bytes, frame) => {
-          if (this.armed && frame !== undefined && apiKeys.get(frame.readInt32BE(0)) === PRODUCE) {
-            this.armed = false;
-            this.down = true;
-            cut();
-            return;
-          }
-          client.write(bytes);
-        },
-      ),
+      frames((bytes, answer) => {
+        // An answer starts with its request's correlation id.
+        if (answer.readInt32BE(0) === lostAnswer) {
+          this.down = true;
+          cut();
+          return;
+        }
+        client.write(bytes);
+      }),
     );
   }
 }
 
-/**
- * Splits a stream into whole size-prefixed frames: `onFrame` sees each frame's body, `forward` gets each whole
- * frame's bytes (with the body, for its caller to decide on) in order.
- */
-function frames(onFrame: (body: Buffer) => void, forward: (bytes: Buffer, body?: Buffer) => void): (chunk: Buffer) => void {
+/** Splits a stream into whole size-prefixed frames, each given whole (`bytes`) and without its size (`body`), in order. */
+function frames(onFrame: (bytes: Buffer, body: Buffer) => void): (chunk: Buffer) => void {
   let pending = Buffer.alloc(0);
   return (chunk) => {
     pending = Buffer.concat([pending, chunk]);
     while (pending.length >= 4 && pending.length >= 4 + pending.readInt32BE(0)) {
       const size = pending.readInt32BE(0);
-      const body = pending.subarray(4, 4 + size);
-      onFrame(body);
-      forward(pending.subarray(0, 4 + size), body);
+      onFrame(pending.subarray(0, 4 + size), pending.subarray(4, 4 + size));
       pending = pending.subarray(4 + size);
     }
   };

@@ -1,13 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
-import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import type { Pool } from 'pg';
 import { createPool } from '@storage/persistence';
 import { deliver, describe, type Delivery } from '../consumer/deliver';
 import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
 import type { RetryPolicy } from '../consumer/retry-policy';
-import { createKafka, deadLetterTopic, ensureTopics, PARTITIONER } from './kafka-client';
+import { IdempotentProducer } from './idempotent-producer';
+import { createKafka, deadLetterTopic, ensureTopics } from './kafka-client';
 import { OffsetCommits } from './offset-commits';
 import { handlePartitionBatch } from './partition-batch';
 
@@ -48,7 +49,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
   private readonly kafka: Kafka;
   private readonly pool: Pool;
   private consumer: Consumer | undefined;
-  private producer: Producer | undefined;
+  private readonly producer: IdempotentProducer;
   private replay: ReplayWindow | undefined;
   private readonly stopping = new AbortController();
   private readonly commits: OffsetCommits;
@@ -57,6 +58,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     super();
     this.logger = new Logger(`KafkaTransport:${options.group}`);
     this.kafka = createKafka(options.kafkaBrokers, options.group);
+    this.producer = new IdempotentProducer(this.kafka, this.logger);
     this.commits = new OffsetCommits(COMMIT_INTERVAL_MS, (error) =>
       this.logger.warn(`offsets not committed, their messages will be redelivered: ${describe(error)}`),
     );
@@ -78,7 +80,6 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     const topics = [...this.options.topics, ...this.options.topics.map(deadLetterTopic)];
     await ensureTopics(this.kafka, topics, this.options.partitions);
     this.replay = await ReplayWindow.load(this.pool, this.options.group);
-    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: PARTITIONER });
     await this.producer.connect();
     this.consumer = this.kafka.consumer({ groupId: this.options.group, maxWaitTimeInMs: 100, retry: { retries: Number.MAX_SAFE_INTEGER }, ...GROUP_TIMEOUTS });
     await this.consumer.connect();
@@ -109,7 +110,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     this.stopping.abort();
     await this.commits.close();
     await this.consumer?.disconnect();
-    await this.producer?.disconnect();
+    await this.producer.disconnect();
     await this.pool.end();
   }
 
@@ -142,20 +143,24 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
 
   private async deadLetter(topic: string, partition: number, message: KafkaMessage, outcome: Extract<Delivery, { kind: 'dead' }>): Promise<void> {
     this.logger.error(`${topic}[${partition}]@${message.offset} dead-lettered after ${outcome.attempts} attempt(s): ${outcome.reason}`);
-    await this.producer!.send({
-      topic: deadLetterTopic(topic),
+    await this.producer.sendBatch({
       acks: -1,
-      messages: [
+      topicMessages: [
         {
-          key: message.key,
-          value: message.value,
-          headers: {
-            ...message.headers,
-            'dlq-reason': outcome.reason,
-            'dlq-consumer-group': this.options.group,
-            'dlq-attempts': String(outcome.attempts),
-            'dlq-source': `${topic}:${partition}:${message.offset}`,
-          },
+          topic: deadLetterTopic(topic),
+          messages: [
+            {
+              key: message.key,
+              value: message.value,
+              headers: {
+                ...message.headers,
+                'dlq-reason': outcome.reason,
+                'dlq-consumer-group': this.options.group,
+                'dlq-attempts': String(outcome.attempts),
+                'dlq-source': `${topic}:${partition}:${message.offset}`,
+              },
+            },
+          ],
         },
       ],
     });

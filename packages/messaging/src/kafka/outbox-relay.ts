@@ -1,5 +1,5 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Kafka, Message, Producer } from 'kafkajs';
+import type { Kafka, Message } from 'kafkajs';
 import type { Pool } from 'pg';
 import { createPool, query, sql } from '@storage/persistence';
 import { describe } from '../consumer/deliver';
@@ -8,7 +8,8 @@ import { LogFollower, type StepResult } from '../embedded/log-follower';
 import { LogReader, type LogRecord } from '../embedded/log-reader';
 import { AnnouncedRecords } from '../embedded/announced-records';
 import { offsetSql, readOffset, saveOffset } from '../embedded/offsets';
-import { createKafka, ensureTopics, PARTITIONER } from './kafka-client';
+import { IdempotentProducer } from './idempotent-producer';
+import { createKafka, ensureTopics } from './kafka-client';
 
 /** The service's rows after its relay's saved position: those not yet acknowledged by Kafka. */
 const LAG = sql<{ events: string; oldest_ms: string | null }, [relay: string, service: string]>(
@@ -48,7 +49,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly kafka: Kafka;
   private readonly pool: Pool;
   private readonly follower: LogFollower;
-  private producer: Producer | undefined;
+  private readonly producer: IdempotentProducer;
   private reader: LogReader | undefined;
   private offset = 0n;
   private lagTimer: NodeJS.Timeout | undefined;
@@ -59,6 +60,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(private readonly options: OutboxRelayOptions) {
     this.logger = new Logger(`OutboxRelay:${options.service}`);
     this.kafka = createKafka(options.kafkaBrokers, `relay-${options.service}`);
+    this.producer = new IdempotentProducer(this.kafka, this.logger);
     this.pool = createPool({ connectionString: options.databaseUrl, max: 3, application_name: `relay:${options.service}` }, (error) =>
       this.logger.warn(`database connection lost: ${error.message}`),
     );
@@ -94,7 +96,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   async stop(): Promise<void> {
     clearInterval(this.lagTimer);
     await this.follower.stop();
-    await this.dropProducer();
+    await this.producer.disconnect();
     await this.pool.end();
   }
 
@@ -113,11 +115,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async lead(): Promise<void> {
-    if (!this.producer) {
-      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: PARTITIONER });
-      await producer.connect();
-      this.producer = producer;
-    }
+    await this.producer.connect();
     this.announced.clear();
     this.reader = new LogReader(this.pool, this.options.batchSize);
     this.offset = await readOffset(this.pool, relayLockName(this.options.service));
@@ -148,29 +146,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const through = records[records.length - 1].position;
     const mine = records.filter((record) => record.source === this.options.service);
     if (mine.length > 0) {
-      try {
-        await this.producer!.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
-      } catch (error) {
-        await this.dropProducer();
-        throw error;
-      }
+      await this.producer.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
     }
     await this.positionSaved();
     this.saving = this.savePosition(through);
     this.offset = through;
-  }
-
-  /**
-   * A failed send may leave the idempotent producer's sequence numbers where the broker will never take them again:
-   * when the broker appended a batch and went down before answering, kafkajs hands the batch's sequence out again, and
-   * the relay re-sends from its saved position with what was written since (another batch at that sequence), which the
-   * broker refuses as out of order for as long as the producer lives. The next leadership starts a new producer: a new
-   * producer id, whose sequences start again. A batch the broker had appended is then published twice (consumers dedupe).
-   */
-  private async dropProducer(): Promise<void> {
-    const producer = this.producer;
-    this.producer = undefined;
-    await producer?.disconnect().catch((error: unknown) => this.logger.warn(`producer not closed cleanly: ${describe(error)}`));
   }
 
   /** Waits for the save under way; throws its failure. */
