@@ -259,7 +259,7 @@ export async function walkLifecycle(api: LifecycleApi): Promise<Walk> {
  */
 export function expectWalkEvents(events: EventEnvelope[], walk: Walk, order: 'total' | 'per-rental' = 'total'): void {
   if (order === 'per-rental') {
-    const rank = (event: EventEnvelope) => walk.rentals.indexOf(event.key);
+    const rank = (event: EventEnvelope) => walk.rentals.indexOf(event.key ?? '');
     events = [...events].sort((a, b) => rank(a) - rank(b));
   }
   expect(events.map((event) => event.type)).toEqual(walk.expected.map((event) => event.type));
