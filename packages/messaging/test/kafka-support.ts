@@ -1,7 +1,7 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { TOPICS } from '@storage/domain';
 import { ensureTopics } from '../src/kafka/kafka-client';
-import { deadLetterTopic, OutboxRelay } from '../src';
+import { deadLetterTopic, OutboxRelay, type OutboxRelayOptions } from '../src';
 import { SERVICE } from './support';
 
 /**
@@ -23,8 +23,8 @@ export async function startGroupAtEnd(brokers: string, group: string, topic: str
 }
 
 /** The relay of the test producer's outbox, polling often so a test never waits long for a lost notification. */
-export function testRelay(brokers: string, databaseUrl: string): OutboxRelay {
-  return new OutboxRelay({
+export function testRelayOptions(brokers: string, databaseUrl: string): OutboxRelayOptions {
+  return {
     service: SERVICE,
     kafkaBrokers: brokers,
     partitions: 3,
@@ -33,5 +33,9 @@ export function testRelay(brokers: string, databaseUrl: string): OutboxRelay {
     batchSize: 100,
     pollIntervalMs: 200,
     lagReportIntervalMs: 60_000,
-  });
+  };
+}
+
+export function testRelay(brokers: string, databaseUrl: string): OutboxRelay {
+  return new OutboxRelay(testRelayOptions(brokers, databaseUrl));
 }

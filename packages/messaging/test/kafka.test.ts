@@ -7,10 +7,10 @@ import type { DataSource } from 'typeorm';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
 import { Pool } from 'pg';
 import { query, sql } from '@storage/persistence';
-import { deadLetterTopic, eventTransport, OutboxPublisher, type OutboxRelay } from '../src';
-import { relayLockName } from '../src/embedded/advisory-lock';
+import { deadLetterTopic, eventTransport, OutboxPublisher, OutboxRelay } from '../src';
+import { RELAY } from '../src/embedded/advisory-lock';
 import { replayKafka } from '../src/replay/kafka-replay';
-import { startGroupAtEnd, testRelay } from './kafka-support';
+import { startGroupAtEnd, testRelay, testRelayOptions } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
 
 /** The service's rows at or before its relay's saved position (what the relay has published), and those after it. */
@@ -149,14 +149,14 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     // Killed once part of the events are published: the batch under way is lost mid-flight.
     await eventually(
       async () => {
-        const [{ published }] = await query(dataSource, PUBLISHED, [relayLockName(SERVICE), SERVICE]);
+        const [{ published }] = await query(dataSource, PUBLISHED, [RELAY, SERVICE]);
         expect(published).toBeGreaterThan(100);
       },
       { timeoutMs: 30_000, intervalMs: 5 },
     );
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    const [{ unpublished }] = await query(dataSource, PUBLISHED, [relayLockName(SERVICE), SERVICE]);
+    const [{ unpublished }] = await query(dataSource, PUBLISHED, [RELAY, SERVICE]);
     expect(unpublished).toBeGreaterThan(0);
 
     relay = newRelay();
@@ -169,6 +169,29 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
     }
   }, 120_000);
+
+  it("keeps a rental's order across producers: the relay publishes every service's rows in commit order, another's relay down or not", async () => {
+    // Two apps write one rental's events (the api a payment, the scheduler a charge): the first from the other app.
+    const rental = randomUUID();
+    const first = payment(rental, 1);
+    const second = payment(rental, 2);
+    await recordPayment(dataSource, new OutboxPublisher('other-producer'), first);
+    await recordPayment(dataSource, publisher, second);
+
+    await eventually(async () => expect(await applied([first.eventId, second.eventId])).toHaveLength(2), { timeoutMs: 20_000 });
+    // The other app's relay starting late neither publishes the rows again nor out of order.
+    const otherRelay = new OutboxRelay({ ...testRelayOptions(brokers, database.url), service: 'other-producer' });
+    await otherRelay.start();
+    try {
+      const third = payment(rental, 3);
+      await recordPayment(dataSource, new OutboxPublisher('other-producer'), third);
+      await eventually(async () => expect(await applied([third.eventId])).toHaveLength(1), { timeoutMs: 20_000 });
+      const amounts = (await effects(dataSource, group)).filter((row) => row.rental === rental).map((row) => row.amount);
+      expect(amounts).toEqual([1, 2, 3]);
+    } finally {
+      await otherRelay.stop();
+    }
+  });
 
   it('replays by timestamp (offsets moved back) with no effect applied twice, marking redeliveries', async () => {
     // The database's clock stamps the outbox rows, and so the Kafka messages; the window starts here.

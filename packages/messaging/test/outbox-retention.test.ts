@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { eventTransport, MessagingModule, OutboxPruner, type OutboxPrunerOptions } from '../src';
-import { relayLockName, RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
+import { RELAY, RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
 import { pruneSql, PRUNE_START } from '../src/retention/prune-batch';
 import { replayEmbedded } from '../src/replay/embedded-replay';
 import { EventsPruned } from '../src/replay/replay-request';
@@ -102,7 +102,7 @@ describe('outbox retention', () => {
 
   /** Kafka mode: the service's relay has published everything up to this event. */
   async function relayPublishedThrough(eventId: string): Promise<void> {
-    await query(dataSource, RELAY_PUBLISHED_THROUGH, [relayLockName(SERVICE), eventId]);
+    await query(dataSource, RELAY_PUBLISHED_THROUGH, [RELAY, eventId]);
   }
 
   async function remaining(): Promise<string[]> {

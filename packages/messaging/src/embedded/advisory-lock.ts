@@ -30,8 +30,12 @@ export async function advisoryXactLock(client: Queryable, name: string): Promise
 }
 
 export const consumerLockName = (group: string): string => `consumer:${group}`;
-/** The relay's lock, and the name of its position in consumer_offsets. */
+/** Names of relay positions in consumer_offsets, which are not consumer groups. */
 export const RELAY_PREFIX = 'relay:';
-export const relayLockName = (service: string): string => `${RELAY_PREFIX}${service}`;
+/**
+ * The relay's lock, and the name of its position: one relay, run by whichever app takes the lock, publishes every
+ * app's rows, so a rental's events reach Kafka in commit order whichever apps wrote them.
+ */
+export const RELAY = `${RELAY_PREFIX}kafka`;
 /** Held by a retention batch while it deletes, and by a replay while it moves a group back. */
 export const RETENTION_LOCK = 'outbox-retention';

@@ -3,7 +3,7 @@ import type { Kafka, Message } from 'kafkajs';
 import type { Pool } from 'pg';
 import { createPool, query, sql } from '@storage/persistence';
 import { describe } from '../consumer/deliver';
-import { relayLockName } from '../embedded/advisory-lock';
+import { RELAY } from '../embedded/advisory-lock';
 import { LogFollower, type StepResult } from '../embedded/log-follower';
 import { LogReader, type LogRecord } from '../embedded/log-reader';
 import { AnnouncedRecords } from '../embedded/announced-records';
@@ -11,14 +11,15 @@ import { offsetSql, readOffset, saveOffset } from '../embedded/offsets';
 import { IdempotentProducer } from './idempotent-producer';
 import { createKafka, ensureTopics } from './kafka-client';
 
-/** The service's rows after its relay's saved position: those not yet acknowledged by Kafka. */
-const LAG = sql<{ events: string; oldest_ms: string | null }, [relay: string, service: string]>(
+/** The rows after the relay's saved position: those not yet acknowledged by Kafka. */
+const LAG = sql<{ events: string; oldest_ms: string | null }, []>(
   `SELECT count(*)::text AS events, (extract(epoch FROM now() - min(o.created_at)) * 1000)::bigint::text AS oldest_ms
-         FROM outbox o
-        WHERE o.id > coalesce(${offsetSql('$1')}, 0) AND o.source = $2`,
+     FROM outbox o
+    WHERE o.id > coalesce(${offsetSql(`'${RELAY}'`)}, 0)`,
 );
 
 export interface OutboxRelayOptions {
+  /** The app running this relay: names its logs and connections (the relay publishes every app's rows). */
   service: string;
   kafkaBrokers: string;
   partitions: number;
@@ -31,15 +32,16 @@ export interface OutboxRelayOptions {
 }
 
 export interface RelayLag {
-  /** Outbox rows of this service not yet published. */
+  /** Outbox rows not yet published. */
   events: number;
   /** Age of the oldest of them, 0 when none. */
   oldestMs: number;
 }
 
 /**
- * Publishes the service's outbox rows to Kafka in log order: one leader per service (advisory lock),
- * idempotent producer with acks from all replicas, the relay's position saved only after Kafka acknowledged every
+ * Publishes the outbox to Kafka in log order, every app's rows, by one leader across all apps and replicas (advisory
+ * lock): a rental's events keep on its key the order they were committed in, whichever app wrote them, and an app's
+ * events do not wait for that app to run. Idempotent producer with acks from all replicas, the relay's position saved only after Kafka acknowledged every
  * row up to it (what it has published: lag and retention read it). A crash between the acknowledgement and the save
  * re-sends a batch (consumers dedupe by event id); while Kafka is away the follower backs off and resumes from the
  * saved position.
@@ -66,7 +68,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     );
     this.follower = new LogFollower({
       pool: this.pool,
-      lockName: relayLockName(options.service),
+      lockName: RELAY,
       topics: options.topics,
       onNotification: (payload) => this.announced.offer(payload),
       pollIntervalMs: options.pollIntervalMs,
@@ -101,7 +103,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async lag(): Promise<RelayLag> {
-    const [row] = await query(this.pool, LAG, [relayLockName(this.options.service), this.options.service]);
+    const [row] = await query(this.pool, LAG);
     return { events: Number(row?.events ?? 0), oldestMs: Number(row?.oldest_ms ?? 0) };
   }
 
@@ -118,7 +120,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     await this.producer.connect();
     this.announced.clear();
     this.reader = new LogReader(this.pool, this.options.batchSize);
-    this.offset = await readOffset(this.pool, relayLockName(this.options.service));
+    this.offset = await readOffset(this.pool, RELAY);
     this.logger.log(`relaying from position ${this.offset}`);
   }
 
@@ -137,17 +139,14 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Sends the service's records of the next stretch of the log, then has the position after it saved. The save runs
+   * Sends the next stretch of the log, then has the position after it saved. The save runs
    * while the next stretch is sent, one at a time and in log order, so the saved position only moves forward and
    * never past what Kafka acknowledged; a failed save stops this leadership, and the next one re-sends from the saved
    * position (consumers dedupe).
    */
   private async publish(records: readonly LogRecord[]): Promise<void> {
     const through = records[records.length - 1].position;
-    const mine = records.filter((record) => record.source === this.options.service);
-    if (mine.length > 0) {
-      await this.producer.sendBatch({ acks: -1, topicMessages: byTopic(mine) });
-    }
+    await this.producer.sendBatch({ acks: -1, topicMessages: byTopic(records) });
     await this.positionSaved();
     this.saving = this.savePosition(through);
     this.offset = through;
@@ -163,7 +162,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Resolves with its failure, if any. */
   private async savePosition(through: bigint): Promise<{ error: unknown } | undefined> {
     try {
-      await saveOffset(this.pool, relayLockName(this.options.service), through);
+      await saveOffset(this.pool, RELAY, through);
       return undefined;
     } catch (error) {
       return { error };

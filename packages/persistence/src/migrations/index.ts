@@ -25,6 +25,7 @@ import { LedgerChargesSkipTheWalk1795330002800 } from './1795330002800-LedgerCha
 import { OutboxEnvelopesAsWritten1795330002900 } from './1795330002900-OutboxEnvelopesAsWritten';
 import { LedgerPostsJson1795330003000 } from './1795330003000-LedgerPostsJson';
 import { OutboxPublishedByPosition1795330003100 } from './1795330003100-OutboxPublishedByPosition';
+import { OneRelayForTheLog1795330003200 } from './1795330003200-OneRelayForTheLog';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -59,4 +60,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   OutboxEnvelopesAsWritten1795330002900,
   LedgerPostsJson1795330003000,
   OutboxPublishedByPosition1795330003100,
+  OneRelayForTheLog1795330003200,
 ];
