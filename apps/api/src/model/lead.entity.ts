@@ -23,6 +23,8 @@ export class Lead {
   /** Set for a returning tenant's lead (operation 2): proves the email was verified. */
   @Column('text', { nullable: true }) verifyToken!: string | null;
   @References('rental_records', 'NO ACTION') @Column('uuid', { nullable: true }) convertedRentalRecordUuid!: string | null;
+  /** Set for a lead created with an Idempotency-Key: the request's fingerprint, which a retry under the key must match. */
+  @Column('text', { nullable: true }) requestFingerprint!: string | null;
   @CreatedAt() createdAt!: Date;
   @UpdatedAt() updatedAt!: Date;
 }

@@ -2,8 +2,7 @@ import { Body, Controller, Delete, HttpCode, Inject, Param, Post, Res } from '@n
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
-import { ApiInvalidResponse, UuidPipe } from '../common';
-import { ApiIdempotencyKey, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from './idempotency-key';
+import { ApiIdempotencyKey, ApiInvalidResponse, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey, UuidPipe } from '../common';
 import { MoveOutService } from './move-out.service';
 import { PaymentsService } from './payments.service';
 import { RentChangeService } from './rent-change.service';
@@ -31,7 +30,7 @@ export class RentalsController {
   @Post('payments')
   @HttpCode(200)
   @ApiOperation({ operationId: 'recordPayment', summary: 'Record a payment against the rental balance (billing fact payment-recorded)' })
-  @ApiIdempotencyKey()
+  @ApiIdempotencyKey('payment')
   @ApiOkResponse({
     type: PaymentRecorded,
     headers: {

@@ -1,6 +1,8 @@
-import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags, type LinkObject } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse, type LinkObject } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
+import { ApiIdempotencyKey, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from '../common';
 import { RateLimitClass } from '../rate-limit';
 import { FacilityView } from './catalog.dto';
 import { CatalogService } from './catalog.service';
@@ -40,9 +42,27 @@ export class ShoppingExtensionsController {
   @Post('leads')
   @HttpCode(200)
   @ApiOperation({ operationId: 'createLead', summary: 'Create a lead' })
-  @ApiOkResponse({ type: CreateLeadResult, links: LEAD_LINKS })
-  createLead(@CurrentPortfolio() portfolio: PortfolioRef, @Body() body: CreateLeadRequest): Promise<CreateLeadResult> {
-    return this.leads.create(portfolio.uuid, body);
+  @ApiIdempotencyKey('lead')
+  @ApiOkResponse({
+    type: CreateLeadResult,
+    links: LEAD_LINKS,
+    headers: {
+      [IDEMPOTENT_REPLAYED_HEADER]: {
+        description: '`true` when the answer repeats the lead first created under the Idempotency-Key.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
+  })
+  @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was first used for a different lead.' })
+  async createLead(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Body() body: CreateLeadRequest,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreateLeadResult> {
+    const { lead, replayed } = await this.leads.create(portfolio.uuid, body, idempotencyKey);
+    if (replayed) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    return lead;
   }
 
   @Post('facilities/tenant/check-preexisting')

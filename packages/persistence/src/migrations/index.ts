@@ -26,6 +26,7 @@ import { OutboxEnvelopesAsWritten1795330002900 } from './1795330002900-OutboxEnv
 import { LedgerPostsJson1795330003000 } from './1795330003000-LedgerPostsJson';
 import { OutboxPublishedByPosition1795330003100 } from './1795330003100-OutboxPublishedByPosition';
 import { OneRelayForTheLog1795330003200 } from './1795330003200-OneRelayForTheLog';
+import { LeadRequestFingerprints1795330003300 } from './1795330003300-LeadRequestFingerprints';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -61,4 +62,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   LedgerPostsJson1795330003000,
   OutboxPublishedByPosition1795330003100,
   OneRelayForTheLog1795330003200,
+  LeadRequestFingerprints1795330003300,
 ];

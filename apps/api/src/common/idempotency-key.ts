@@ -21,12 +21,13 @@ export const IdempotencyKey = createParamDecorator((_: unknown, context: Executi
   return value;
 });
 
-export const ApiIdempotencyKey = (): MethodDecorator =>
+/** The header in the OpenAPI document, for an operation that creates `what` ('payment', 'lead'). */
+export const ApiIdempotencyKey = (what: string): MethodDecorator =>
   ApiHeader({
     name: IDEMPOTENCY_KEY_HEADER,
     required: false,
     description:
-      'A key of your own for this payment (a UUID, say). Sent again with the same request, as after a time-out, the payment is ' +
-      `not recorded twice: the answer is the first one's, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`. Keys are kept per portfolio, forever.`,
+      `A key of your own for this ${what} (a UUID, say). Sent again with the same request, as after a time-out, the ${what} is ` +
+      `not created twice: the answer is the first one's, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`. Keys are kept per portfolio, forever.`,
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   });
