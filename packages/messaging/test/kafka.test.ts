@@ -8,7 +8,7 @@ import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } 
 import { Pool } from 'pg';
 import { query, sql } from '@storage/persistence';
 import { deadLetterTopic, eventTransport, OutboxPublisher, OutboxRelay } from '../src';
-import { RELAY } from '../src/embedded/advisory-lock';
+import { relayName } from '../src/embedded/advisory-lock';
 import { replayKafka } from '../src/replay/kafka-replay';
 import { startGroupAtEnd, testRelay, testRelayOptions } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
@@ -20,6 +20,11 @@ const PUBLISHED = sql<{ published: number; unpublished: number }, [relay: string
     WHERE o.source = $2`,
 );
 const DATABASE_NOW = sql<{ from: Date }, []>('SELECT now() AS from');
+/** An outbox row of a topic of the test's own, as any app writes one (the relay sends envelopes as they are). */
+const INSERT_ROW = sql<never, [topic: string, eventId: string]>(
+  `INSERT INTO outbox (topic, key, type, event_id, source, envelope)
+   VALUES ($1, $2::text, 'payment-recorded', $2::text, 'test-producer', json_build_object('eventId', $2::text, 'padding', repeat('x', 200)))`,
+);
 
 describeWithKafka('Kafka transport and outbox relay', (brokers) => {
   const kafka = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING });
@@ -149,14 +154,14 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     // Killed once part of the events are published: the batch under way is lost mid-flight.
     await eventually(
       async () => {
-        const [{ published }] = await query(dataSource, PUBLISHED, [RELAY, SERVICE]);
+        const [{ published }] = await query(dataSource, PUBLISHED, [relayName(BILLING), SERVICE]);
         expect(published).toBeGreaterThan(100);
       },
       { timeoutMs: 30_000, intervalMs: 5 },
     );
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    const [{ unpublished }] = await query(dataSource, PUBLISHED, [RELAY, SERVICE]);
+    const [{ unpublished }] = await query(dataSource, PUBLISHED, [relayName(BILLING), SERVICE]);
     expect(unpublished).toBeGreaterThan(0);
 
     relay = newRelay();
@@ -192,6 +197,42 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       await otherRelay.stop();
     }
   });
+
+  it("publishes a topic's rows, once, while the broker refuses another topic's", async () => {
+    // Topics of this test alone: the broker refuses any batch for `refusing` (64 bytes at most), so its rows
+    // cannot be published; the row of `taking`, written after them, must be all the same.
+    const [refusing, taking] = ['refusing', 'taking'].map((name) => `test.relay-${name}-${randomUUID().slice(0, 8)}`);
+    const admin = kafka.admin();
+    await admin.connect();
+    const received: string[] = [];
+    const reader = kafka.consumer({ groupId: `relay-topics-${randomUUID().slice(0, 8)}` });
+    const relays = new OutboxRelay({ ...testRelayOptions(brokers, database.url), topics: [refusing, taking] });
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [
+          { topic: refusing, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: '64' }] },
+          { topic: taking, numPartitions: 1 },
+        ],
+      });
+      const stuck = randomUUID();
+      const wanted = randomUUID();
+      await query(dataSource, INSERT_ROW, [refusing, stuck]);
+      await query(dataSource, INSERT_ROW, [taking, wanted]);
+      await reader.connect();
+      await reader.subscribe({ topic: taking, fromBeginning: true });
+      await reader.run({ eachMessage: async ({ message }) => void received.push(String(message.headers?.['event-id'])) });
+      await relays.start();
+      await eventually(() => expect(received).toEqual([wanted]), { timeoutMs: 20_000 });
+      // Published and done with: only the refused row is left, and the other is not sent again with each retry of it.
+      await eventually(async () => expect((await relays.lag()).events).toBe(1), { timeoutMs: 20_000 });
+    } finally {
+      await relays.stop();
+      await reader.disconnect();
+      await admin.deleteTopics({ topics: [refusing, taking] }).catch(() => undefined);
+      await admin.disconnect();
+    }
+  }, 60_000);
 
   it('replays by timestamp (offsets moved back) with no effect applied twice, marking redeliveries', async () => {
     // The database's clock stamps the outbox rows, and so the Kafka messages; the window starts here.

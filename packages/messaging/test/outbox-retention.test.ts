@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { eventTransport, MessagingModule, OutboxPruner, type OutboxPrunerOptions } from '../src';
-import { RELAY, RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
+import { relayName, RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
 import { pruneSql, PRUNE_START } from '../src/retention/prune-batch';
 import { replayEmbedded } from '../src/replay/embedded-replay';
 import { EventsPruned } from '../src/replay/replay-request';
@@ -100,9 +100,9 @@ describe('outbox retention', () => {
     return events.map((event) => event.eventId);
   }
 
-  /** Kafka mode: the service's relay has published everything up to this event. */
+  /** Kafka mode: the topic's relay has published everything up to this event. */
   async function relayPublishedThrough(eventId: string): Promise<void> {
-    await query(dataSource, RELAY_PUBLISHED_THROUGH, [RELAY, eventId]);
+    await query(dataSource, RELAY_PUBLISHED_THROUGH, [relayName(BILLING), eventId]);
   }
 
   async function remaining(): Promise<string[]> {

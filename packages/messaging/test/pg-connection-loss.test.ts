@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
-import { RELAY } from '../src/embedded/advisory-lock';
+import { relayName } from '../src/embedded/advisory-lock';
 import { BILLING, SERVICE } from './support';
 
 const PRUNER = 'connection-loss';
@@ -63,7 +63,7 @@ describe('PostgreSQL terminating every connection', () => {
 
   it('leaves the process alive, and it goes on working once the database answers again', async () => {
     // An event published two days ago: the pruner deletes it, on a connection it holds for the whole pass.
-    await query(admin, INSERT_OLD_PUBLISHED_EVENT, [BILLING, SERVICE, RELAY]);
+    await query(admin, INSERT_OLD_PUBLISHED_EVENT, [BILLING, SERVICE, relayName(BILLING)]);
     // Holds the pruner's statement, so its connection is checked out, mid-query, when it is terminated.
     await query(admin, BEGIN);
     await query(admin, LOCK_RETENTION_MARK);

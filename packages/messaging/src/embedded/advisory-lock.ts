@@ -33,9 +33,9 @@ export const consumerLockName = (group: string): string => `consumer:${group}`;
 /** Names of relay positions in consumer_offsets, which are not consumer groups. */
 export const RELAY_PREFIX = 'relay:';
 /**
- * The relay's lock, and the name of its position: one relay, run by whichever app takes the lock, publishes every
- * app's rows, so a rental's events reach Kafka in commit order whichever apps wrote them.
+ * A topic's relay's lock, and the name of its position: one relay per topic, run by whichever app takes the lock,
+ * publishes every app's rows of the topic, so a rental's events reach Kafka in commit order whichever apps wrote them.
  */
-export const RELAY = `${RELAY_PREFIX}kafka`;
+export const relayName = (topic: string): string => `${RELAY_PREFIX}${topic}`;
 /** Held by a retention batch while it deletes, and by a replay while it moves a group back. */
 export const RETENTION_LOCK = 'outbox-retention';

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { query, sql, type Sql } from '@storage/persistence';
-import { RELAY, RELAY_PREFIX, RETENTION_LOCK, tryAdvisoryXactLock } from '../embedded/advisory-lock';
+import { RELAY_PREFIX, RETENTION_LOCK, tryAdvisoryXactLock } from '../embedded/advisory-lock';
 import { BEGIN, COMMIT, ROLLBACK } from '../transaction-control';
 import { offsetSql } from '../embedded/offsets';
 import { RETENTION_MARK } from './retention-mark';
@@ -28,8 +28,8 @@ export interface PruneBatch {
 const NO_GROUP_LIMIT = '9223372036854775807';
 
 const DELIVERED: Record<DeliveryMode, string> = {
-  // The relay has saved a position at or past the row: Kafka acknowledged it.
-  kafka: `o.id <= ${offsetSql(`'${RELAY}'`)}`,
+  // Its topic's relay has saved a position at or past the row: Kafka acknowledged it.
+  kafka: `o.id <= ${offsetSql(`'${RELAY_PREFIX}' || o.topic`)}`,
   // Every group that saved its position since the cutoff (an active one) has read past the row.
   embedded: `o.id <= (SELECT coalesce(min(g.position), ${NO_GROUP_LIMIT}) FROM consumer_offsets g
                        WHERE g.consumer_group NOT LIKE '${RELAY_PREFIX}%' AND g.updated_at > $1::timestamptz)`,

@@ -25,7 +25,7 @@ import { LedgerChargesSkipTheWalk1795330002800 } from './1795330002800-LedgerCha
 import { OutboxEnvelopesAsWritten1795330002900 } from './1795330002900-OutboxEnvelopesAsWritten';
 import { LedgerPostsJson1795330003000 } from './1795330003000-LedgerPostsJson';
 import { OutboxPublishedByPosition1795330003100 } from './1795330003100-OutboxPublishedByPosition';
-import { OneRelayForTheLog1795330003200 } from './1795330003200-OneRelayForTheLog';
+import { RelayPerTopic1795330003200 } from './1795330003200-RelayPerTopic';
 import { LeadRequestFingerprints1795330003300 } from './1795330003300-LeadRequestFingerprints';
 
 /**
@@ -61,6 +61,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   OutboxEnvelopesAsWritten1795330002900,
   LedgerPostsJson1795330003000,
   OutboxPublishedByPosition1795330003100,
-  OneRelayForTheLog1795330003200,
+  RelayPerTopic1795330003200,
   LeadRequestFingerprints1795330003300,
 ];
