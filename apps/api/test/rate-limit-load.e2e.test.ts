@@ -51,6 +51,7 @@ describe('rate limits under load (loopback, bounded)', () => {
     const beside = emptyTally();
     let running = true;
     let stopped = 0;
+    let finished = 0;
     const started = Date.now();
     const loads = Promise.all([hammer(flooder, 32, () => running, flood), hammer(neighbour, 8, () => running, beside)]);
     try {
@@ -67,19 +68,23 @@ describe('rate limits under load (loopback, bounded)', () => {
       running = false;
       stopped = Date.now();
       await loads;
+      finished = Date.now();
     }
-    // Requests answered after the stop were let through before it.
+    // What the keys may have been let through: their buckets start full with their first request, after `started`,
+    // and refill until the last answer (requests sent before the stop may be let through after it, a loaded machine
+    // answering them late: a CI run saw the flooder get 63 against a quota of 62 counted to the stop).
     const seconds = (stopped - started) / 1000;
     const quota = BURST + RATE_PER_SECOND * seconds;
+    const quotaToLastAnswer = BURST + (RATE_PER_SECOND * (finished - started)) / 1000;
 
     // Nothing but 200 and 429; every 429 says when to come back (within the second a request takes to refill).
     expect([...flood.other, ...beside.other]).toEqual([]);
     expect([...flood.retryAfter, ...beside.retryAfter].every((value) => value === '1')).toBe(true);
     // The limit holds for the flooder, whatever it sends.
-    expect(flood.ok).toBeLessThanOrEqual(Math.ceil(quota) + 1);
+    expect(flood.ok).toBeLessThanOrEqual(Math.ceil(quotaToLastAnswer) + 1);
     // The neighbour is not starved: it gets most of its share, as if it were alone (a loaded event loop sends less).
     expect(beside.ok).toBeGreaterThanOrEqual(Math.floor(0.75 * quota));
-    expect(beside.ok).toBeLessThanOrEqual(Math.ceil(quota) + 1);
+    expect(beside.ok).toBeLessThanOrEqual(Math.ceil(quotaToLastAnswer) + 1);
     // And is answered promptly: the flooder's refusals cost it no database work, so they do not queue the neighbour.
     expect(percentile(beside.latenciesMs, 0.95)).toBeLessThan(1_000);
     console.info(
