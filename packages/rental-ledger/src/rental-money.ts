@@ -110,7 +110,8 @@ export async function transferBalance(db: EntityManager, from: LockedBalance, to
 
 /**
  * A period's charges with their promotions' credits, once per rental, period, kind and item type: a rerun posts
- * nothing. Returns the charges posted now and the balance after.
+ * nothing. The charges go first, then the credits of those written: a charge posted before keeps the credits it got
+ * then, even if the terms would give others now. Returns the charges posted now and the balance after.
  */
 export async function postPeriodCharges(
   db: EntityManager,
@@ -119,8 +120,14 @@ export async function postPeriodCharges(
   postedOn: CalendarDate,
 ): Promise<{ posted: PeriodCharge[]; balanceAfterInPennies: number }> {
   const { entries, charges: byEntry } = periodChargeEntries(charges, postedOn);
-  const written = await postEntries(db, rental.rentalRecordUuid, entries);
-  const writtenUuids = new Set(written.map((entry) => entry.uuid));
+  const writtenCharges = await postEntries(
+    db,
+    rental.rentalRecordUuid,
+    entries.filter((entry) => entry.appliesTo === undefined),
+  );
+  const writtenUuids = new Set(writtenCharges.map((entry) => entry.uuid));
+  const credits = entries.filter((entry) => entry.appliesTo !== undefined && writtenUuids.has(entry.appliesTo));
+  const written = credits.length === 0 ? writtenCharges : [...writtenCharges, ...(await postEntries(db, rental.rentalRecordUuid, credits))];
   return {
     posted: byEntry.filter(({ entryUuid }) => writtenUuids.has(entryUuid)).map(({ charge }) => charge),
     balanceAfterInPennies: written.reduce((balance, entry) => balance + entry.amountInPennies, rental.balanceInPennies),

@@ -323,6 +323,28 @@ describe('entries', () => {
     expect(entries[1]).toMatchObject({ appliesTo: entries[0].entryUuid, promotionUuid: halfOff.uuid });
   });
 
+  it('a period posted again posts nothing, even when its credits would differ now: a charge already posted keeps the credits it had', async () => {
+    const rental = await newRental();
+    const period = billingPeriodStarting(TODAY, TODAY);
+    const percentOff = (percentage: number) => ({
+      uuid: parents.promotionUuid,
+      name: `${percentage} % off`,
+      family: { kind: 'RENT' as const },
+      discountType: 'PERCENTAGE' as const,
+      percentage,
+      amountInPennies: null,
+      monthStarts: 1,
+      durationInMonths: 1,
+    });
+    const chargesWith = (percentage: number) =>
+      chargesForPeriod({ rentInPennies: 10_000, rentChanges: [], services: [], coverage: null, promotions: [percentOff(percentage)] }, period);
+    await db.transaction(async (m) => postPeriodCharges(m, await locked(m, rental), chargesWith(0), TODAY));
+    // The fast-check property found it: a credit of the second run named a charge that run did not write.
+    const rerun = await db.transaction(async (m) => postPeriodCharges(m, await locked(m, rental), chargesWith(50), TODAY));
+    expect(rerun).toEqual({ posted: [], balanceAfterInPennies: 10_000 });
+    expect((await ledgerEntries(db.manager, rental)).map((e) => [e.kind, e.amountInPennies])).toEqual([['RENT', 10_000]]);
+  });
+
   it('get time-ordered uuids (version 7), so the primary key grows at its right edge: charges, payments and write-offs alike', async () => {
     const rental = await newRental();
     const charges = chargesForPeriod(
