@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { locateDatabase, query, sql, startEmbeddedPostgres } from '../src';
+import { freePort } from './free-port';
 
 async function queryAt<T>(url: string, text: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
@@ -26,7 +27,8 @@ describe('embedded PostgreSQL', () => {
   });
 
   it('keeps its data across a stop and a start', async () => {
-    const first = await startEmbeddedPostgres({ dataDir, port: 54390 });
+    // A port free now: a fixed one (54390, in the OS's ephemeral range) was once taken by another suite's server in CI.
+    const first = await startEmbeddedPostgres({ dataDir, port: await freePort() });
     await queryAt(first.url(), "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('still here')");
     await first.stop();
 
