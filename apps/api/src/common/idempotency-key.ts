@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { InvalidRequestException } from '@storage/platform';
+import type { FastifyReply } from 'fastify';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Set on an answer repeated for a retry, as Stripe does: nothing was recorded by this request. */
@@ -31,3 +32,16 @@ export const ApiIdempotencyKey = (what: string): MethodDecorator =>
       `not created twice: the answer is the first one's, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`. Keys are kept per portfolio, forever.`,
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   });
+
+/** The `Idempotent-Replayed` header of the operation's 200 answer, for `ApiOkResponse`'s `headers`: `repeated` says what. */
+export const replayedHeaderDoc = (repeated: string) => ({
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: `\`true\` when the answer repeats the ${repeated} under the Idempotency-Key.`,
+    schema: { type: 'string', enum: ['true'] },
+  },
+});
+
+/** Marks an answer that repeats the one given first under the request's key. */
+export function markReplayed(reply: FastifyReply, replayed: boolean): void {
+  if (replayed) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+}

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, HttpCode, Inject, Param, Post, Res } from '@n
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
-import { ApiIdempotencyKey, ApiInvalidResponse, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey, UuidPipe } from '../common';
+import { ApiIdempotencyKey, ApiInvalidResponse, IdempotencyKey, markReplayed, replayedHeaderDoc, UuidPipe } from '../common';
 import { MoveOutService } from './move-out.service';
 import { PaymentsService } from './payments.service';
 import { RentChangeService } from './rent-change.service';
@@ -33,12 +33,7 @@ export class RentalsController {
   @ApiIdempotencyKey('payment')
   @ApiOkResponse({
     type: PaymentRecorded,
-    headers: {
-      [IDEMPOTENT_REPLAYED_HEADER]: {
-        description: '`true` when the answer repeats the payment first recorded under the Idempotency-Key.',
-        schema: { type: 'string', enum: ['true'] },
-      },
-    },
+    headers: replayedHeaderDoc('payment first recorded'),
   })
   @ApiConflictResponse({ description: MOVED_OUT })
   @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was first used for a different payment (another rental or amount).' })
@@ -51,7 +46,7 @@ export class RentalsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PaymentRecorded> {
     const { payment, replayed } = await this.payments.record(rentalRef(portfolio, facilityUuid, rentalRecordUuid), body.amountInPennies, idempotencyKey);
-    if (replayed) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    markReplayed(reply, replayed);
     return payment;
   }
 

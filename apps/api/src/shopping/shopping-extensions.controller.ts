@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Res } from '@nestjs/comm
 import { ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse, type LinkObject } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
-import { ApiIdempotencyKey, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from '../common';
+import { ApiIdempotencyKey, IdempotencyKey, markReplayed, replayedHeaderDoc } from '../common';
 import { RateLimitClass } from '../rate-limit';
 import { FacilityView } from './catalog.dto';
 import { CatalogService } from './catalog.service';
@@ -46,12 +46,7 @@ export class ShoppingExtensionsController {
   @ApiOkResponse({
     type: CreateLeadResult,
     links: LEAD_LINKS,
-    headers: {
-      [IDEMPOTENT_REPLAYED_HEADER]: {
-        description: '`true` when the answer repeats the lead first created under the Idempotency-Key.',
-        schema: { type: 'string', enum: ['true'] },
-      },
-    },
+    headers: replayedHeaderDoc('lead first created'),
   })
   @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was first used for a different lead.' })
   async createLead(
@@ -61,7 +56,7 @@ export class ShoppingExtensionsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreateLeadResult> {
     const { lead, replayed } = await this.leads.create(portfolio.uuid, body, idempotencyKey);
-    if (replayed) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    markReplayed(reply, replayed);
     return lead;
   }
 
