@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { InvalidRequestException } from '@storage/platform';
+import { nameBasedUuid } from './name-based-uuid';
 import type { FastifyReply } from 'fastify';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -45,3 +46,6 @@ export const replayedHeaderDoc = (repeated: string) => ({
 export function markReplayed(reply: FastifyReply, replayed: boolean): void {
   if (replayed) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
 }
+
+/** The uuid of the `kind` of record ('payment', 'lead') a key creates in a portfolio: the same for every retry. */
+export const keyedUuid = (kind: string, portfolioUuid: string, idempotencyKey: string): string => nameBasedUuid(`${kind}:${portfolioUuid}:${idempotencyKey}`);

@@ -7,4 +7,4 @@ export { requireFacility, type FacilityRow } from './facility-lookup';
 export { IsEmailAddress, IsPhone, PHONE_PATTERN, PHONE_PATTERN_DESCRIPTION } from './contact';
 export { Batcher, type BatcherOptions } from './batcher';
 export { nameBasedUuid } from './name-based-uuid';
-export { ApiIdempotencyKey, IdempotencyKey, markReplayed, replayedHeaderDoc } from './idempotency-key';
+export { ApiIdempotencyKey, IdempotencyKey, keyedUuid, markReplayed, replayedHeaderDoc } from './idempotency-key';

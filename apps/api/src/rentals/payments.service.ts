@@ -11,7 +11,7 @@ import {
   type PaymentToRecord,
   type RecordedPayment,
 } from '@storage/rental-ledger';
-import { nameBasedUuid } from '../common';
+import { keyedUuid } from '../common';
 import { SERVICE_NAME } from '../service-info';
 import type { RentalRef } from './rental-lock';
 import type { PaymentRecorded } from './rentals.dto';
@@ -71,7 +71,7 @@ export class PaymentsService {
    * it reads the rental, so all but the first find it.
    */
   async record(ref: RentalRef, amountInPennies: number, idempotencyKey?: string): Promise<PaymentAnswer> {
-    const paymentUuid = idempotencyKey === undefined ? randomUUID() : nameBasedUuid(`payment:${ref.portfolioUuid}:${idempotencyKey}`);
+    const paymentUuid = idempotencyKey === undefined ? randomUUID() : keyedUuid('payment', ref.portfolioUuid, idempotencyKey);
     const decide = (rental: RentalRow) => paymentOf(ref, amountInPennies, paymentUuid, rental);
     const answered =
       idempotencyKey === undefined

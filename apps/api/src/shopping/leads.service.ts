@@ -4,7 +4,7 @@ import { normalizePhone } from '@storage/domain';
 import { query, sql, uniqueViolation } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import { nameBasedUuid, requireFacility } from '../common';
+import { keyedUuid, requireFacility } from '../common';
 import type { CreateLeadRequest, CreateLeadResult } from './leads.dto';
 
 /** A lead created, or, for a retry under its Idempotency-Key, the one the first request created. */
@@ -51,7 +51,7 @@ export class LeadsService {
   async create(portfolioUuid: string, request: CreateLeadRequest, idempotencyKey?: string): Promise<LeadAnswer> {
     const lead = leadToCreate(request);
     if (idempotencyKey === undefined) return this.dataSource.transaction((db) => this.insert(db, portfolioUuid, lead, randomUUID(), null));
-    const leadUuid = nameBasedUuid(`lead:${portfolioUuid}:${idempotencyKey}`);
+    const leadUuid = keyedUuid('lead', portfolioUuid, idempotencyKey);
     const fingerprint = createHash('sha256').update(JSON.stringify(lead)).digest('base64url');
     const once = () =>
       this.dataSource.transaction(async (db) => {
