@@ -61,6 +61,8 @@ export class PaymentsService {
       write: WRITE,
       // The producing service, as MessagingModule is given it.
       writeParameters: (writes) => recordPaymentsParameters(writes, SERVICE_NAME),
+      // A tenant who moved out owing money pays it afterwards: the balance outlives the rental (`endRental`).
+      movedOut: 'accept',
     });
   }
 

@@ -63,8 +63,14 @@ export async function lockActiveRental(db: EntityManager, ref: RentalRef): Promi
 
 /** The rental row of `ref` read by its key, facility and portfolio: 404 when there is none, 409 when it has moved out. */
 export function activeRental<Row extends { status: string }>(rows: Row[], ref: RentalRef): Row {
+  const row = foundRental(rows, ref);
+  if (row.status !== 'ACTIVE') throw new ConflictException(`Rental record ${ref.rentalRecordUuid} has moved out.`);
+  return row;
+}
+
+/** The rental row of `ref`, moved out or not: 404 when there is none. */
+export function foundRental<Row>(rows: Row[], ref: RentalRef): Row {
   const row = rows[0];
   if (row === undefined) throw notFound('Rental record', ref.rentalRecordUuid);
-  if (row.status !== 'ACTIVE') throw new ConflictException(`Rental record ${ref.rentalRecordUuid} has moved out.`);
   return row;
 }

@@ -29,13 +29,17 @@ export class RentalsController {
 
   @Post('payments')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'recordPayment', summary: 'Record a payment against the rental balance (billing fact payment-recorded)' })
+  @ApiOperation({
+    operationId: 'recordPayment',
+    summary: 'Record a payment against the rental balance (billing fact payment-recorded)',
+    description: 'Taken after a move-out too: what a tenant still owes outlives the rental.',
+  })
   @ApiIdempotencyKey('payment')
   @ApiOkResponse({
     type: PaymentRecorded,
     headers: replayedHeaderDoc('payment first recorded'),
   })
-  @ApiConflictResponse({ description: MOVED_OUT })
+  @ApiConflictResponse({ description: 'The rental kept changing while the payment was written; try again.' })
   @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was first used for a different payment (another rental or amount).' })
   async recordPayment(
     @CurrentPortfolio() portfolio: PortfolioRef,

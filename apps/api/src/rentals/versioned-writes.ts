@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { topicFor, type EventEnvelope } from '@storage/domain';
 import { query, type Sql } from '@storage/persistence';
 import { Batcher } from '../common';
-import { activeRental, type RentalRef } from './rental-lock';
+import { activeRental, foundRental, type RentalRef } from './rental-lock';
 
 /** A rental row as a versioned read returns it: `ord` is its request's place in the batch (from 1). */
 export interface VersionedRow {
@@ -24,6 +24,8 @@ export interface VersionedStatements<Row extends VersionedRow, Write extends Ren
   /** Writes those of its rentals still at the version read (its own transaction); a row `{ uuid }` per rental written. */
   write: Sql<{ uuid: string }>;
   writeParameters: (writes: Write[]) => unknown[];
+  /** Taken on a rental that has moved out too (a payment: what is owed outlives the rental); otherwise refused with 409. */
+  movedOut?: 'accept';
 }
 
 /** Rereads after this many concurrent changes of one rental; more means something is wrong. */
@@ -48,10 +50,13 @@ const MAX_BATCH = 200;
 export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite> {
   private readonly reads: Batcher<RentalRef, Row | undefined>;
   private readonly writes: Batcher<Write, boolean>;
+  private readonly rentalOf: (row: Row | undefined, ref: RentalRef) => Row;
   /** The last change of each rental under way in this process, which the next one waits for. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
   constructor(dataSource: DataSource, statements: VersionedStatements<Row, Write>) {
+    const found = statements.movedOut === 'accept' ? foundRental : activeRental;
+    this.rentalOf = (row, ref) => found(row === undefined ? [] : [row], ref);
     this.reads = new Batcher(
       async (refs) => {
         const rows = await query(dataSource, statements.read, [
@@ -76,7 +81,7 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
   }
 
   /**
-   * Reads the active rental of `ref` (404, 409 as `lockActiveRental`), lets `decide` check the request against it
+   * Reads the rental of `ref` (404; 409 when it has moved out, as `lockActiveRental`, unless `movedOut` accepts it), lets `decide` check the request against it
    * (throwing its refusal) and build the write, and writes it if the rental is still as read; else again. Before
    * each attempt, `answered` may give the answer of the same request made earlier (an idempotent retry): nothing is
    * written then, whatever the rental's state now.
@@ -103,7 +108,7 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
       const earlier = await answered?.();
       if (earlier !== undefined) return earlier;
       const read = await this.reads.run(ref);
-      const { write, result } = decide(activeRental(read === undefined ? [] : [read], ref));
+      const { write, result } = decide(this.rentalOf(read, ref));
       if (await this.writes.run(write)) return result;
     }
     throw new ConflictException(`Rental record ${ref.rentalRecordUuid} kept changing; try again.`);

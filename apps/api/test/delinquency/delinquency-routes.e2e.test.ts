@@ -230,6 +230,39 @@ describe('the gate code while it is suspended', () => {
   });
 });
 
+/*
+ * A tenant who moved out owing money (the last month, a late fee) settles it afterwards: the operator records the
+ * payment on the ended rental. The money goes through its ledger and its billing fact as any payment; the
+ * delinquency, which no longer advances after the move-out, is resolved by it as for an active rental.
+ */
+describe('a tenant who moved out owing money', () => {
+  it('pays the balance: the payment is recorded, its fact resolves the delinquency to PAID, the rental stays ended', async () => {
+    const rental = await owingRental();
+    await pastDue(rental, 10);
+    expect((await api.call('POST', rentalPath(rental, 'moveOut'))).status).toBe(200);
+    const [{ owed }] = await query(api.db, sql<{ owed: number }>('SELECT balance_in_pennies AS owed FROM rental_records WHERE uuid = $1'), [rental.uuid]);
+    expect(owed).toBe(11000);
+
+    const paid = await api.call('POST', rentalPath(rental, 'payments'), { body: { amountInPennies: owed } });
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ rentalRecordUuid: rental.uuid, amountInPennies: owed, balanceInPennies: 0, paidOn: rental.today });
+    const ledger = await api.call('GET', rentalPath(rental, 'ledger'));
+    expect(ledger.body.balanceInPennies).toBe(0);
+    expect((ledger.body.entries as unknown[]).at(-1)).toMatchObject({ kind: 'PAYMENT', amountInPennies: -owed, balanceAfterInPennies: 0 });
+
+    const [fact] = await query(api.db, sql<{ envelope: unknown }>(`SELECT envelope FROM outbox WHERE topic = $1 AND key = $2 AND type = 'payment-recorded'`), [
+      BILLING_TOPIC,
+      rental.uuid,
+    ]);
+    const payment = parseEnvelope(fact.envelope);
+    if (payment.type !== 'payment-recorded') throw new Error(`expected payment-recorded, got ${payment.type}`);
+    await api.db.transaction((manager) => delinquency.resolvePayment(manager, payment.payload));
+    const [state] = await query(api.db, sql<{ status: string }>('SELECT status FROM delinquencies WHERE rental_record_uuid = $1'), [rental.uuid]);
+    expect(state.status).toBe('PAID');
+    expect(await endedState(rental)).toMatchObject({ status: 'MOVED_OUT', unitStatus: 'vacant', gateCodes: 0 });
+  });
+});
+
 describe('transfer of a delinquent rental', () => {
   const RENTAL_DELINQUENT = 'tag:storage-rental,2026:problems/rental-delinquent';
 
