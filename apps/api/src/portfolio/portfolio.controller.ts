@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth, ApiKeyService, CurrentApiKey, CurrentPortfolio, ReadOperation, type ApiKeyPrincipal, type PortfolioRef } from '../auth';
-import { ApiInvalidResponse, JsonStringResponse, PrebuiltJson, UuidPipe } from '../common';
+import { ApiIdempotencyKey, ApiInvalidResponse, IdempotencyKey, JsonStringResponse, markReplayed, PrebuiltJson, replayedHeaderDoc, UuidPipe } from '../common';
 import {
   CoverageHistoryLookup,
   CoverageHistoryRecord,
@@ -118,9 +119,19 @@ export class PortfolioController {
   @HttpCode(200)
   @ApiTags('Notes')
   @ApiOperation({ operationId: 'createLeadNote', summary: 'Create a note for a lead' })
-  @ApiOkResponse({ type: NoteCreated })
-  createNote(@CurrentPortfolio() portfolio: PortfolioRef, @Param('leadUuid', UuidPipe) leadUuid: string, @Body() body: CreateNote): Promise<NoteCreated> {
-    return this.records.createNote(portfolio.uuid, leadUuid, body.noteText);
+  @ApiIdempotencyKey('note')
+  @ApiOkResponse({ type: NoteCreated, headers: replayedHeaderDoc('note first created') })
+  @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was first used for a different note (another lead or text).' })
+  async createNote(
+    @CurrentPortfolio() portfolio: PortfolioRef,
+    @Param('leadUuid', UuidPipe) leadUuid: string,
+    @Body() body: CreateNote,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<NoteCreated> {
+    const { note, replayed } = await this.records.createNote(portfolio.uuid, leadUuid, body.noteText, idempotencyKey);
+    markReplayed(reply, replayed);
+    return note;
   }
 
   @Get('facilities/:facilityUuid/rentalRecords/:unitRentalRecordUuid/gateAccessCode')

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, UnprocessableEntityException } from '@nestjs/common';
 import { normalizePhone } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { DataSource } from 'typeorm';
-import { lowerUuids, notFound, requireFacility } from '../common';
+import { keyedUuid, lowerUuids, notFound, requireFacility } from '../common';
 import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
 import type { CoverageHistoryRecord, NoteCreated, PersonContact, UpdatePerson, VehicleView } from './portfolio.dto';
 
@@ -11,6 +12,20 @@ const UPDATE_PERSON = sql<PersonContact, [string, string, string | null, string 
   `UPDATE persons SET email = coalesce($3, email), phone = coalesce($4, phone), updated_at = now()
     WHERE uuid = $1 AND portfolio_uuid = $2 RETURNING uuid AS "personUuid", email, phone`,
 );
+
+const INSERT_NOTE = sql<{ uuid: string }, [noteUuid: string, leadUuid: string, portfolioUuid: string, noteText: string]>(
+  `INSERT INTO notes (uuid, lead_uuid, note_text) SELECT $1, uuid, $4 FROM leads WHERE uuid = $2 AND portfolio_uuid = $3
+   ON CONFLICT (uuid) DO NOTHING RETURNING uuid`,
+);
+const NOTE = sql<{ leadUuid: string; noteText: string }, [noteUuid: string]>(
+  `SELECT lead_uuid AS "leadUuid", note_text AS "noteText" FROM notes WHERE uuid = $1`,
+);
+
+/** A note created, or, for a retry under its Idempotency-Key, the one the first request created. */
+export interface NoteAnswer {
+  note: NoteCreated;
+  replayed: boolean;
+}
 
 /** Portfolio look-ups and small updates: vehicles, coverage history, persons, notes, gate codes. */
 @Injectable()
@@ -59,18 +74,22 @@ export class RecordsService {
     return person;
   }
 
-  /** Operation 12. */
-  async createNote(portfolioUuid: string, leadUuid: string, noteText: string): Promise<NoteCreated> {
-    const rows = await query(
-      this.dataSource,
-      sql<{ noteUuid: string }>(
-        `INSERT INTO notes (lead_uuid, note_text) SELECT uuid, $3 FROM leads WHERE uuid = $1 AND portfolio_uuid = $2 RETURNING uuid AS "noteUuid"`,
-      ),
-      [leadUuid, portfolioUuid, noteText],
-    );
-    const note = rows[0];
-    if (note === undefined) throw notFound('Lead', leadUuid);
-    return note;
+  /**
+   * Operation 12. With an idempotency key, once: the note's uuid is the key's (within the portfolio), so a retry,
+   * even one sent at the same moment, finds the note the first request wrote; the same note answers it again, any
+   * other is refused.
+   */
+  async createNote(portfolioUuid: string, leadUuid: string, noteText: string, idempotencyKey?: string): Promise<NoteAnswer> {
+    const noteUuid = idempotencyKey === undefined ? randomUUID() : keyedUuid('note', portfolioUuid, idempotencyKey);
+    const [created] = await query(this.dataSource, INSERT_NOTE, [noteUuid, leadUuid, portfolioUuid, noteText]);
+    if (created !== undefined) return { note: { noteUuid }, replayed: false };
+    // Nothing written: no such lead, or the key's note exists (a copy of this request that won waited for, then read).
+    const [earlier] = await query(this.dataSource, NOTE, [noteUuid]);
+    if (earlier === undefined) throw notFound('Lead', leadUuid);
+    if (earlier.leadUuid !== leadUuid || earlier.noteText !== noteText) {
+      throw new UnprocessableEntityException('This Idempotency-Key was first used for a different note; a different note needs a key of its own.');
+    }
+    return { note: { noteUuid }, replayed: true };
   }
 
   /**
