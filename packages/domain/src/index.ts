@@ -149,6 +149,7 @@ export {
   type EventTopic,
   type PublicEventPayload,
 } from './events/event-payloads';
+export { asyncApiDocument, serializeAsyncApi } from './events/asyncapi';
 export {
   createEnvelope,
   envelopeHeaderSchema,
