@@ -58,7 +58,8 @@ export function promotionTermsOf({ itemTypeUuid, percentage, ...terms }: StoredP
   };
 }
 
-const TERMS = sql<BillingRow, [readonly string[], CalendarDate]>(`
+const TERMS = sql<BillingRow, [readonly string[], CalendarDate]>(
+  `
 SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, coalesce(r.tenancy_start_date, r.start_date)::text AS start_date, r.next_due_date::text AS next_due_date,
        r.balance_in_pennies, r.rent_in_pennies,
        COALESCE((SELECT json_agg(json_build_object('effectiveDate', c.effective_date::text, 'rentInPennies', c.rent_in_pennies,
@@ -74,7 +75,11 @@ SELECT r.uuid, pf.portfolio_id, r.xmin::text AS version, coalesce(r.tenancy_star
                                  ORDER BY p.item_type_uuid NULLS FIRST, p.promotion_uuid)
                    FROM rental_promotions p WHERE p.rental_record_uuid = r.uuid), '[]') AS promotions
   FROM rental_records r JOIN portfolios pf ON pf.uuid = r.portfolio_uuid
- WHERE r.uuid = ANY($1::uuid[]) AND r.status = 'ACTIVE' AND r.next_due_date <= $2::date`);
+ WHERE r.uuid = ANY($1::uuid[]) AND r.status = 'ACTIVE' AND r.next_due_date <= $2::date`,
+  // Prepared, as the write: every batch of the business day runs both, and planning them anew each time cost
+  // PostgreSQL about 5 % of the day's work.
+  { prepared: 'billing_terms' },
+);
 
 /**
  * Locks the rentals still as read, posts their entries (the ledger's trigger moves their balances and next due
@@ -96,7 +101,8 @@ const WRITE = sql<
     topic: string,
     source: string,
   ]
->(`
+>(
+  `
 WITH guarded AS (
   SELECT r.uuid FROM rental_records r
     JOIN unnest($1::uuid[], $2::text[], $3::date[]) AS i(uuid, version, due_from) ON r.uuid = i.uuid
@@ -125,7 +131,9 @@ WITH guarded AS (
 )
 SELECT g.uuid::text AS uuid, (SELECT entries FROM posted) AS entries,
        (SELECT count(pg_notify('${OUTBOX_CHANNEL}', '')) FROM (SELECT FROM events LIMIT 1) n) AS notified
-  FROM guarded g`);
+  FROM guarded g`,
+  { prepared: 'billing_write' },
+);
 
 /**
  * What billing a batch of rentals did: the rentals billed through the date; those to read and bill again (changed

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { balanceTrigger, WALK_TO_OLDEST_OPEN } from './shared/ledger-balance';
+import { balanceTrigger, CHARGES_SKIP_THE_WALK_TRIGGER, WALK_TO_OLDEST_OPEN } from './shared/ledger-balance';
 
 /**
  * A posting of charges alone, each due after every charge the rental already has, leaves the oldest open charge where
@@ -20,33 +20,7 @@ export class LedgerChargesSkipTheWalk1795330002800 implements MigrationInterface
   name = 'LedgerChargesSkipTheWalk1795330002800';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION "rental_ledger_balance"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM FROM rental_records r WHERE r.uuid IN (SELECT a.rental_record_uuid FROM added a) ORDER BY r.uuid FOR NO KEY UPDATE;
-        UPDATE rental_records r SET balance_in_pennies = m.balance,
-               oldest_open_due_on = CASE
-                 WHEN m.charges_only AND (m.previous_balance = 0 OR (m.previous_balance > 0 AND r.oldest_open_due_on IS NOT NULL))
-                      -- No other charge due on or after the earliest new one: the new ones come first in the index's
-                      -- order (newest first), and the one after them, if any, is due before. A LIMIT the planner
-                      -- answers from the index, whatever it estimates, never a lookup among the statement's rows.
-                      AND coalesce((SELECT e.due_on < m.earliest_due FROM rental_ledger_entries e
-                                     WHERE e.rental_record_uuid = m.uuid AND e.due_on IS NOT NULL
-                                     ORDER BY e.due_on DESC, e.seq DESC OFFSET m.entries LIMIT 1), true)
-                   THEN CASE WHEN m.previous_balance > 0 THEN r.oldest_open_due_on ELSE m.earliest_due END
-                 ELSE (${WALK_TO_OLDEST_OPEN})
-               END,
-               next_due_date = greatest(r.next_due_date, m.charged_through), updated_at = now()
-          FROM (SELECT r2.uuid, r2.balance_in_pennies AS previous_balance, r2.balance_in_pennies + s.amount AS balance, s.charged_through,
-                       s.charges_only, s.earliest_due, s.entries
-                  FROM (SELECT a.rental_record_uuid, sum(a.amount_in_pennies) AS amount,
-                               max(a.period_to) FILTER (WHERE a.kind IN ('RENT', 'MOVE_IN_PRORATION', 'SERVICE_FEE', 'COVERAGE_PREMIUM')) AS charged_through,
-                               bool_and(a.due_on IS NOT NULL) AS charges_only, min(a.due_on) AS earliest_due, count(*) AS entries
-                          FROM added a GROUP BY 1) s
-                  JOIN rental_records r2 ON r2.uuid = s.rental_record_uuid) m
-         WHERE r.uuid = m.uuid;
-        RETURN NULL;
-      END $$`);
+    await queryRunner.query(CHARGES_SKIP_THE_WALK_TRIGGER);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
