@@ -272,6 +272,26 @@ describe('entries', () => {
     expect(await query(db, sql('SELECT 1 FROM rental_ledger_entries WHERE rental_record_uuid = $1'), [rental])).toEqual([]);
   });
 
+  it('name a rental that exists: one naming no rental is refused as a foreign key refuses it, and its statement writes nothing', async () => {
+    const rental = await newRental();
+    const missing = randomUUID();
+    const rent = { kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: TODAY, dueOn: TODAY } as const;
+    await expect(db.transaction((m) => postEntries(m, missing, [rent]))).rejects.toMatchObject({
+      driverError: { code: '23503', constraint: 'rental_ledger_entries_rental_record_uuid_fkey' },
+    });
+    // With a rental that exists in the same statement, too.
+    await expect(
+      query(db, sql(`SELECT FROM rental_ledger_post($1::json)`), [
+        JSON.stringify([
+          { rental_record_uuid: rental, kind: 'RENT', description: 'Rent', amount_in_pennies: 100, posted_on: TODAY, due_on: TODAY },
+          { rental_record_uuid: missing, kind: 'RENT', description: 'Rent', amount_in_pennies: 100, posted_on: TODAY, due_on: TODAY },
+        ]),
+      ]),
+    ).rejects.toMatchObject({ driverError: { code: '23503' } });
+    expect(await query(db, sql('SELECT 1 FROM rental_ledger_entries WHERE rental_record_uuid = ANY($1::uuid[])'), [[rental, missing]])).toEqual([]);
+    expect(await balance(rental)).toBe(0);
+  });
+
   it('refuse a charge without a due date, a credit with one, and a payment that adds to the balance', async () => {
     const rental = await newRental();
     const attempt = (entry: Parameters<typeof postEntries>[2][number]): Promise<unknown> => db.transaction((m) => postEntries(m, rental, [entry]));

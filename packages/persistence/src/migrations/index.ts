@@ -27,7 +27,7 @@ import { LedgerPostsJson1795330003000 } from './1795330003000-LedgerPostsJson';
 import { OutboxPublishedByPosition1795330003100 } from './1795330003100-OutboxPublishedByPosition';
 import { RelayPerTopic1795330003200 } from './1795330003200-RelayPerTopic';
 import { LeadRequestFingerprints1795330003300 } from './1795330003300-LeadRequestFingerprints';
-import { LedgerBalanceReadsRentalOnce1795330003400 } from './1795330003400-LedgerBalanceReadsRentalOnce';
+import { LedgerRentalCheckedByBalanceTrigger1795330003400 } from './1795330003400-LedgerRentalCheckedByBalanceTrigger';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -64,5 +64,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   OutboxPublishedByPosition1795330003100,
   RelayPerTopic1795330003200,
   LeadRequestFingerprints1795330003300,
-  LedgerBalanceReadsRentalOnce1795330003400,
+  LedgerRentalCheckedByBalanceTrigger1795330003400,
 ];
