@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scheduler [-- --sizes 100000,1000000 --days typical,worst --facilities 100 --concurrency 8]`: time
+ * `npm run bench:scheduler [-- --sizes 100000,1000000 --days typical,worst --facilities 100 --concurrency 8 --reuse]`: time
  * and peak memory of one business-day run (billing, then delinquency) over generated rentals (10 % delinquent,
  * each due one stage that day; on a typical day a 28th of the rentals bill, on the worst day all of them), one
  * child process per size and day in a database of its own, then a table with the scaling ratio.
@@ -14,8 +14,8 @@ import { createDataSource, migrate, query, sql } from '@storage/persistence';
 import { BillingDay, type BillingResult } from '../dist/run/billing-day';
 import { BusinessDayRunner, type RunOptions, type RunResult } from '../dist/run/business-day-runner';
 import { runBusinessDate } from '../dist/run/run-business-date';
-import { BENCH_UUID_FUNCTION, createScaleDataset, type BillingSpread } from './scale-dataset';
-import { scratchDatabase } from './scratch-database';
+import { BENCH_UUID_FUNCTION, createScaleDataset, type BillingSpread, type ScaleDataset } from './scale-dataset';
+import { databaseExists, scratchDatabase, type ScratchDatabase } from './scratch-database';
 import { sessionCpuSeconds } from './session-cpu';
 
 const BUSINESS_DATE = '2025-06-01';
@@ -74,19 +74,16 @@ const { values } = parseArgs({
     facilities: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '8' },
     history: { type: 'string', default: '0' },
+    reuse: { type: 'boolean', default: false },
     'one-size': { type: 'string' },
   },
 });
 
 async function measureOne(day: BillingSpread, rentals: number, facilities: number, concurrency: number, historyMonths: number): Promise<Measurement> {
-  const database = await scratchDatabase(`bench_scheduler_${rentals}`);
+  const dataset = { facilities, rentals, businessDate: BUSINESS_DATE, spread: day, historyMonths };
+  const database = values.reuse ? await copyOfGenerated(dataset) : await generated(`bench_scheduler_${rentals}`, dataset);
   const dataSource = await createDataSource({ url: database.url, applicationName: 'bench-scheduler', poolSize: concurrency + 2 }).initialize();
   try {
-    await migrate(database.url);
-    await query(dataSource, BENCH_UUID_FUNCTION);
-    const generating = Date.now();
-    await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: day, historyMonths });
-    process.stderr.write(`  ${rentals} rentals generated in ${((Date.now() - generating) / 1000).toFixed(1)} s\n`);
     await settle(dataSource);
 
     global.gc?.();
@@ -126,6 +123,37 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     await dataSource.destroy();
     await database.drop();
   }
+}
+
+/** A scratch database with the dataset generated into it. */
+async function generated(name: string, dataset: ScaleDataset): Promise<ScratchDatabase> {
+  const database = await scratchDatabase(name);
+  const dataSource = await createDataSource({ url: database.url, applicationName: 'bench-scheduler-generation' }).initialize();
+  try {
+    await migrate(database.url);
+    await query(dataSource, BENCH_UUID_FUNCTION);
+    const generating = Date.now();
+    await createScaleDataset(dataSource, dataset);
+    process.stderr.write(`  ${dataset.rentals} rentals generated in ${((Date.now() - generating) / 1000).toFixed(1)} s\n`);
+    return database;
+  } catch (error) {
+    await database.drop();
+    throw error;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/**
+ * `--reuse`: a copy of the dataset generated once and kept as a template database (named by its parameters), migrated
+ * to the code's schema. At a million, generating takes minutes; copying, seconds.
+ */
+async function copyOfGenerated(dataset: ScaleDataset): Promise<ScratchDatabase> {
+  const template = `bench_scheduler_template_${dataset.spread}_${dataset.rentals}_${dataset.facilities}_${dataset.historyMonths}`;
+  if (!(await databaseExists(template))) await (await generated(template, dataset)).keep();
+  const copy = await scratchDatabase(`bench_scheduler_${dataset.rentals}`, { template });
+  await migrate(copy.url);
+  return copy;
 }
 
 /**
@@ -219,6 +247,7 @@ async function main(): Promise<void> {
           String(concurrency),
           '--history',
           String(historyMonths),
+          ...(values.reuse ? ['--reuse'] : []),
         ],
         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 16 * 1024 * 1024 },
       );

@@ -14,10 +14,15 @@ export type BillingSpread = 'typical' | 'worst';
  * entering OVERDUE, OVERLOCK, LIEN and AUCTION, the last three with their delinquency at the stage before), and
  * the rentals whose billing day it is (`spread`) due to be billed: the heaviest steady days.
  */
-export async function createScaleDataset(
-  db: DataSource,
-  options: { facilities: number; rentals: number; businessDate: CalendarDate; spread: BillingSpread; historyMonths: number },
-): Promise<void> {
+export interface ScaleDataset {
+  facilities: number;
+  rentals: number;
+  businessDate: CalendarDate;
+  spread: BillingSpread;
+  historyMonths: number;
+}
+
+export async function createScaleDataset(db: DataSource, options: ScaleDataset): Promise<void> {
   const { facilities, rentals, businessDate, historyMonths } = options;
   const billingDayOfToday = Number(businessDate.slice(8, 10));
   if (billingDayOfToday > 28) throw new RangeError(`A benchmark business date is a billing day (1 to 28), got ${businessDate}`);
