@@ -21,23 +21,23 @@ export async function scratchDatabase(name: string, options: { template?: string
   await query(admin, sql(`CREATE DATABASE ${name}${options.template === undefined ? '' : ` TEMPLATE ${options.template}`}`));
   const url = new URL(database.url);
   url.pathname = `/${name}`;
+  const keep = async () => {
+    try {
+      await admin.end();
+    } finally {
+      await database.release();
+    }
+  };
   return {
     url: url.toString(),
     drop: async () => {
       try {
         await dropIt();
-        await admin.end();
       } finally {
-        await database.release();
+        await keep();
       }
     },
-    keep: async () => {
-      try {
-        await admin.end();
-      } finally {
-        await database.release();
-      }
-    },
+    keep,
   };
 }
 

@@ -37,11 +37,12 @@ const BALANCE_TRIGGER = `
  * The balance trigger checks an entry's rental, in place of a foreign key, and reads each rental once.
  *
  * The trigger locks every rental its statement posts to and updates it anyway; the foreign key checked each entry
- * again, one lookup and lock of the rental per entry (about a tenth of billing's database time on a billing day). Same guarantees: the trigger refuses
- * an entry whose rental is not there (fewer rentals locked than named: 23503 under the key's name), and its lock
- * (FOR NO KEY UPDATE, stronger than the key's FOR KEY SHARE) holds off a concurrent delete until the posting commits,
- * after which a delete finds the entries. Deleting a rental still takes its ledger with it (`rental_ledger_goes_with_rental`,
- * as the key's ON DELETE CASCADE did: rentals are deleted only with their portfolio, `forgetRentals`).
+ * again, one lookup and lock of the rental per entry (about a tenth of billing's database time on a billing day).
+ * Same guarantees: the trigger refuses an entry whose rental is not there (fewer rentals locked than named: 23503
+ * under the key's name), and its lock (FOR NO KEY UPDATE, stronger than the key's FOR KEY SHARE) holds off a
+ * concurrent delete until the posting commits, after which a delete finds the entries. Deleting a rental still takes
+ * its ledger with it (`rental_ledger_goes_with_rental`, as the key's ON DELETE CASCADE did: rentals are deleted only
+ * with their portfolio, `forgetRentals`).
  *
  * And the update's own row gives the rental's balance before the statement's entries, where the trigger joined the
  * rentals a second time for it (an index lookup per rental). Same answers: the rentals are locked first, as before, so
