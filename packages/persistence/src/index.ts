@@ -10,6 +10,7 @@ export {
   type EmbeddedServerInfo,
   type RunningEmbeddedPostgres,
 } from './embedded-postgres';
+export { ephemeralPortsFrom, freePort } from './free-port';
 export { startHostedPostgres } from './hosted-postgres';
 export { migrate } from './migrate';
 export { createPool } from './pg-pool';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { locateDatabase, query, sql, startEmbeddedPostgres } from '../src';
-import { freePort } from './free-port';
+import { freePort } from '../src/free-port';
 
 async function queryAt<T>(url: string, text: string): Promise<T[]> {
   const client = new Client({ connectionString: url });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 // The compiled package: migrations are found as .js beside its data source.
 import { createDataSource, migrate, query, type RunningEmbeddedPostgres, sql, startEmbeddedPostgres } from '@storage/persistence';
-import { freePort } from './free-port';
+import { freePort } from '../src/free-port';
 
 describe('ForeignKeys migration on a database that holds orphans', () => {
   let dataDir: string;

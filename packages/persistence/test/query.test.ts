@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { bind, createDataSource, query, sql, startEmbeddedPostgres, transactionsInOneMessage, type RunningEmbeddedPostgres } from '../src';
-import { freePort } from './free-port';
+import { freePort } from '../src/free-port';
 
 interface Note {
   id: number;

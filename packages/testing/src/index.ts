@@ -6,7 +6,7 @@ export { describeWithKafka, testKafkaBrokers } from './kafka';
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { insertRentalParents, type RentalParents } from './parents';
 export { startServiceProcess, type ServiceProcess } from './service-process';
-export { freePort } from './test-server';
+export { freePort } from '@storage/persistence';
 
 /** Spread into a workspace's jest config to give its tests a real, migrated PostgreSQL. */
 export const jestDatabaseSetup = {

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -11,19 +10,8 @@ import pg from 'pg';
 import persistence from '@storage/persistence';
 import { repoRoot } from '../src/deploy.mjs';
 
-const { migrate, startEmbeddedPostgres } = persistence;
+const { freePort, migrate, startEmbeddedPostgres } = persistence;
 const SCRIPT = path.join(repoRoot, 'deploy/scripts/wait-for-migrations.js');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let dataDir;
 let server;

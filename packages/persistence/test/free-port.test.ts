@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { ephemeralPortsFrom, freePort } from '../src/test-server';
+import { ephemeralPortsFrom, freePort } from '../src/free-port';
 
 describe('freePort', () => {
   it('answers ports below the ephemeral range, which outgoing connections cannot take before the server binds them', async () => {
