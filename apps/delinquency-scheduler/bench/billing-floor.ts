@@ -1,19 +1,20 @@
 /*
  * The floor of billing's writes: what the worst day's writes cost the database alone, with no rules, no Node and no
  * round trips. Every active rental due on the date gets its rent and its service fee posted by one SQL statement per
- * facility, through the ledger's table as it is (the balance trigger, the indexes, the foreign key, the charge keys'
- * ON CONFLICT, the rentals locked in uuid order), half the facilities also with a `charge-posted` outbox row per
- * charge, built in SQL in the envelope's shape. Not billing (no promotions, proration, rent changes): a lower bound
- * for any implementation of it on these tables, to hold the business-day run's billing against.
+ * facility, through the ledger's table as it is (the balance trigger and its check of each entry's rental, the
+ * indexes, the charge keys' ON CONFLICT, the rentals locked in uuid order), half the facilities also with a
+ * `charge-posted` outbox row per charge, built in SQL in the envelope's shape. Not billing (no promotions, proration,
+ * rent changes): a lower bound for any implementation of it on these tables, to hold the business-day run's billing
+ * against. `npm run bench:billing-floor [-- --sizes 100000,1000000 --facilities 100 --reuse]`; `--reuse` works on a
+ * copy of the worst-day dataset `bench:scheduler --reuse` keeps (generated once).
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { topicFor } from '@storage/domain';
 import { outboxInsertSql } from '@storage/messaging';
-import { createDataSource, migrate, query, sql } from '@storage/persistence';
-import { BENCH_UUID_FUNCTION, createScaleDataset } from './scale-dataset';
-import { scratchDatabase } from './scratch-database';
+import { query, sql } from '@storage/persistence';
+import { datasetDatabase } from './generated-dataset';
 import { processCpuSeconds } from './session-cpu';
 
 const BUSINESS_DATE = '2025-06-01';
@@ -72,23 +73,19 @@ interface Floor {
   cpuSeconds: number;
 }
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, facilities: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '100000,1000000' }, facilities: { type: 'string', default: '100' }, reuse: { type: 'boolean', default: false } },
+});
 
 /** One size: a worst-day scale seed, half its facilities billed with facts and half without, one session, one statement a facility. */
 async function measure(rentals: number, facilities: number): Promise<Floor[]> {
-  const database = await scratchDatabase(`bench_billing_floor_${rentals}`);
+  const dataset = { facilities, rentals, businessDate: BUSINESS_DATE, spread: 'worst', historyMonths: 0 } as const;
+  const database = await datasetDatabase(`bench_billing_floor_${rentals}`, dataset, { reuse: values.reuse });
   const session = new Client({ connectionString: database.url });
   try {
-    await migrate(database.url);
-    const dataSource = await createDataSource({ url: database.url, applicationName: 'bench-billing-floor', poolSize: 2 }).initialize();
-    try {
-      await query(dataSource, BENCH_UUID_FUNCTION);
-      await createScaleDataset(dataSource, { facilities, rentals, businessDate: BUSINESS_DATE, spread: 'worst', historyMonths: 0 });
-      await query(dataSource, sql('CHECKPOINT'));
-    } finally {
-      await dataSource.destroy();
-    }
     await session.connect();
+    // The generation's dirty pages written out before the measurement, as a live database has long done.
+    await query(session, sql('CHECKPOINT'));
     const [backend] = await query(session, BACKEND);
     const pid = backend?.pid ?? 0;
     const facilityUuids = (await query(session, FACILITIES)).map((row) => row.uuid);

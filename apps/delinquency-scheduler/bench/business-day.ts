@@ -10,12 +10,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { BusinessDayAdvancer } from '@storage/delinquency';
-import { createDataSource, migrate, query, sql } from '@storage/persistence';
+import { createDataSource, query, sql } from '@storage/persistence';
 import { BillingDay, type BillingResult } from '../dist/run/billing-day';
 import { BusinessDayRunner, type RunOptions, type RunResult } from '../dist/run/business-day-runner';
 import { runBusinessDate } from '../dist/run/run-business-date';
-import { BENCH_UUID_FUNCTION, createScaleDataset, type BillingSpread, type ScaleDataset } from './scale-dataset';
-import { databaseExists, scratchDatabase, type ScratchDatabase } from './scratch-database';
+import { datasetDatabase } from './generated-dataset';
+import type { BillingSpread } from './scale-dataset';
 import { sessionCpuSeconds } from './session-cpu';
 
 const BUSINESS_DATE = '2025-06-01';
@@ -81,7 +81,7 @@ const { values } = parseArgs({
 
 async function measureOne(day: BillingSpread, rentals: number, facilities: number, concurrency: number, historyMonths: number): Promise<Measurement> {
   const dataset = { facilities, rentals, businessDate: BUSINESS_DATE, spread: day, historyMonths };
-  const database = values.reuse ? await copyOfGenerated(dataset) : await generated(`bench_scheduler_${rentals}`, dataset);
+  const database = await datasetDatabase(`bench_scheduler_${rentals}`, dataset, { reuse: values.reuse });
   const dataSource = await createDataSource({ url: database.url, applicationName: 'bench-scheduler', poolSize: concurrency + 2 }).initialize();
   try {
     await settle(dataSource);
@@ -123,37 +123,6 @@ async function measureOne(day: BillingSpread, rentals: number, facilities: numbe
     await dataSource.destroy();
     await database.drop();
   }
-}
-
-/** A scratch database with the dataset generated into it. */
-async function generated(name: string, dataset: ScaleDataset): Promise<ScratchDatabase> {
-  const database = await scratchDatabase(name);
-  const dataSource = await createDataSource({ url: database.url, applicationName: 'bench-scheduler-generation' }).initialize();
-  try {
-    await migrate(database.url);
-    await query(dataSource, BENCH_UUID_FUNCTION);
-    const generating = Date.now();
-    await createScaleDataset(dataSource, dataset);
-    process.stderr.write(`  ${dataset.rentals} rentals generated in ${((Date.now() - generating) / 1000).toFixed(1)} s\n`);
-    return database;
-  } catch (error) {
-    await database.drop();
-    throw error;
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
-/**
- * `--reuse`: a copy of the dataset generated once and kept as a template database (named by its parameters), migrated
- * to the code's schema. At a million, generating takes minutes; copying, seconds.
- */
-async function copyOfGenerated(dataset: ScaleDataset): Promise<ScratchDatabase> {
-  const template = `bench_scheduler_template_${dataset.spread}_${dataset.rentals}_${dataset.facilities}_${dataset.historyMonths}`;
-  if (!(await databaseExists(template))) await (await generated(template, dataset)).keep();
-  const copy = await scratchDatabase(`bench_scheduler_${dataset.rentals}`, { template });
-  await migrate(copy.url);
-  return copy;
 }
 
 /**
