@@ -1,6 +1,7 @@
 /**
- * `node apps/delinquency-scheduler/dist/cli.js delinquency run --as-of YYYY-MM-DD [--facility <uuid>]`
- * (`npm run cli -- delinquency run ...` routes here). Runs one business date now, for operators and tests.
+ * `node apps/delinquency-scheduler/dist/cli.js business-day run --as-of YYYY-MM-DD [--facility <uuid>]`
+ * (`npm run cli -- business-day run ...` routes here; `delinquency run`, its first name, too). Runs one business
+ * date now, billing then delinquency, for operators and tests.
  * Exit codes: 0 done, 1 failed, 2 bad arguments.
  */
 import 'reflect-metadata';
@@ -25,18 +26,26 @@ function uuid(value: string): string {
   return value;
 }
 
+/** The command's names: `business-day`, what it runs; `delinquency`, its first name, kept for the scripts that use it. */
+const COMMAND_NAMES = [
+  ['business-day', 'the facility business day, now: billing, then delinquency'],
+  ['delinquency', 'the facility business day, now (the same as business-day, its first name)'],
+] as const;
+
 function program(run: (args: { asOf: string; facilityUuid?: string }) => Promise<void>): Command {
   const root = new Command('npm run cli --').exitOverride().showHelpAfterError('(add --help for usage)');
-  root
-    .command('delinquency')
-    .description('the facility business day, now')
-    .command('run')
-    .description('bill, then advance delinquency, for one business date in every facility (or one)')
-    .requiredOption('--as-of <YYYY-MM-DD>', 'the business date', calendarDate)
-    .option('--facility <uuid>', 'only this facility', uuid)
-    .action(async (options: { asOf: string; facility?: string }) =>
-      run(options.facility === undefined ? { asOf: options.asOf } : { asOf: options.asOf, facilityUuid: options.facility }),
-    );
+  for (const [name, description] of COMMAND_NAMES) {
+    root
+      .command(name)
+      .description(description)
+      .command('run')
+      .description('bill, then advance delinquency, for one business date in every facility (or one)')
+      .requiredOption('--as-of <YYYY-MM-DD>', 'the business date', calendarDate)
+      .option('--facility <uuid>', 'only this facility', uuid)
+      .action(async (options: { asOf: string; facility?: string }) =>
+        run(options.facility === undefined ? { asOf: options.asOf } : { asOf: options.asOf, facilityUuid: options.facility }),
+      );
+  }
   return root;
 }
 

@@ -18,10 +18,15 @@ export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; sum
     entry: 'packages/messaging/dist/cli.js',
     summary: 'replay --group <group> --from <ISO time>: a consumer group reads again',
   },
+  'business-day': {
+    owner: 'apps/delinquency-scheduler',
+    entry: 'apps/delinquency-scheduler/dist/cli.js',
+    summary: 'business-day run --as-of YYYY-MM-DD: one business day now, billing then delinquency',
+  },
   delinquency: {
     owner: 'apps/delinquency-scheduler',
     entry: 'apps/delinquency-scheduler/dist/cli.js',
-    summary: 'delinquency run --as-of YYYY-MM-DD: one business day now',
+    summary: 'delinquency run --as-of YYYY-MM-DD: the same as business-day run (its first name)',
   },
 };
 

@@ -45,6 +45,8 @@ const COMMANDS = [
   ['api-keys', 'revoke', 'sk_abcde', '--yes'],
   ['import', 'docs/examples/portfolio.json'],
   ['replay', '--group', 'webhook-dispatcher', '--from', '2020-01-01T00:00:00Z'],
+  ['business-day'],
+  ['business-day', 'run', '--as-of', '2025-01-01'],
   ['delinquency'],
   ['delinquency', 'run', '--as-of', '2025-01-01'],
 ];
@@ -108,6 +110,8 @@ describe('the CLI', () => {
       [['import'], "missing required argument 'file'"],
       [['import', 'nowhere.json'], 'Cannot read'],
       [['import', 'docs/examples/portfolio.json', '--bogus'], "unknown option '--bogus'"],
+      [['business-day', 'run'], "'--as-of <YYYY-MM-DD>' not specified"],
+      [['business-day', 'run', '--as-of', '2025-02-30'], 'a date YYYY-MM-DD is needed'],
       [['delinquency', 'run'], "'--as-of <YYYY-MM-DD>' not specified"],
       [['delinquency', 'run', '--as-of', '2025-13-01'], 'a date YYYY-MM-DD is needed'],
       [['delinquency', 'run', '--as-of', '2025-01-01', '--facility', 'x'], 'a UUID is needed'],

@@ -6,7 +6,7 @@ import { schedulerTestBed } from '../support/harness';
 
 const CLI = path.resolve(__dirname, '../../dist/cli.js');
 
-describe('delinquency run --as-of (the CLI)', () => {
+describe('business-day run --as-of, or delinquency run (the CLI)', () => {
   let bed: Awaited<ReturnType<typeof schedulerTestBed>>;
   beforeAll(async () => {
     bed = await schedulerTestBed();
@@ -26,7 +26,8 @@ describe('delinquency run --as-of (the CLI)', () => {
     );
     expect(first.stdout).toContain('2025-03-11: 1 facility run(s), 0 rental(s) billed, 0 charge(s), autopay 0 approved / 0 declined, 2 transition(s)');
     // April 1st bills the month's rent and service; a rerun of the day bills nothing again.
-    const april = cli('delinquency', 'run', '--as-of', '2025-04-01');
+    // Its clearer name runs the same.
+    const april = cli('business-day', 'run', '--as-of', '2025-04-01');
     expect(april.stdout).toContain('2025-04-01: 1 facility run(s), 1 rental(s) billed, 2 charge(s), autopay 0 approved / 0 declined, 1 transition(s)');
     const again = cli('delinquency', 'run', '--as-of', '2025-04-01', '--facility', facility.facilityUuid);
     expect(again.stdout).toContain('2025-04-01: 1 facility run(s), 0 rental(s) billed, 0 charge(s), autopay 0 approved / 0 declined, 0 transition(s)');
@@ -43,5 +44,6 @@ describe('delinquency run --as-of (the CLI)', () => {
     expect(bad.stderr).toContain("option '--as-of <YYYY-MM-DD>' argument '2025-02-30' is invalid. a date YYYY-MM-DD is needed");
     expect(bad.stderr).toContain('(add --help for usage)');
     expect(cli('delinquency', 'run', '--as-of', '2025-03-01', '--facility', 'nope').status).toBe(2);
+    expect(cli('business-day', 'run').stderr).toContain("required option '--as-of <YYYY-MM-DD>' not specified");
   });
 });
