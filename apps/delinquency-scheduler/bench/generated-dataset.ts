@@ -9,7 +9,8 @@ import { databaseExists, scratchDatabase, type ScratchDatabase } from './scratch
  */
 export async function datasetDatabase(name: string, dataset: ScaleDataset, options: { reuse: boolean }): Promise<ScratchDatabase> {
   if (!options.reuse) return generated(name, dataset);
-  const template = `bench_scheduler_template_${dataset.spread}_${dataset.rentals}_${dataset.facilities}_${dataset.historyMonths}`;
+  // Named by every parameter of the dataset: a bench asking for another one never gets a copy of this one.
+  const template = `bench_scheduler_template_${dataset.spread}_${dataset.businessDate.replace(/-/g, '')}_${dataset.rentals}_${dataset.facilities}_${dataset.historyMonths}`;
   if (!(await databaseExists(template))) await (await generated(template, dataset)).keep();
   const copy = await scratchDatabase(name, { template });
   await migrate(copy.url);

@@ -4,8 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { locateDatabase, query, sql, startEmbeddedPostgres } from '../src';
-import { freePort } from '../src/free-port';
+import { freePort, locateDatabase, query, sql, startEmbeddedPostgres } from '../src';
 
 async function queryAt<T>(url: string, text: string): Promise<T[]> {
   const client = new Client({ connectionString: url });

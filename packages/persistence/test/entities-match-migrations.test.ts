@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 // The compiled package: migrations and every workspace's entities are found as .js in their dist/.
-import { schemaDifference, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
-import { freePort } from '../src/free-port';
+import { freePort, schemaDifference, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 
 // What `npm run migration:generate` compares: a change to an entity without its migration (or the reverse) fails here.
 describe('the entities and the migrations', () => {

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 // The compiled package: migrations are found as .js beside its data source.
-import { createDataSource, migrate, query, type RunningEmbeddedPostgres, sql, startEmbeddedPostgres } from '@storage/persistence';
-import { freePort } from '../src/free-port';
+import { freePort, createDataSource, migrate, query, type RunningEmbeddedPostgres, sql, startEmbeddedPostgres } from '@storage/persistence';
 
 describe('ForeignKeys migration on a database that holds orphans', () => {
   let dataDir: string;

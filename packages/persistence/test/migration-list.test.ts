@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 // The compiled package, as services run it: migrations are built into dist/migrations.
-import { migrate, query, type RunningEmbeddedPostgres, sql, startEmbeddedPostgres } from '@storage/persistence';
-import { freePort } from '../src/free-port';
+import { freePort, migrate, query, type RunningEmbeddedPostgres, sql, startEmbeddedPostgres } from '@storage/persistence';
 
 const SOURCES = path.resolve(__dirname, '../src/migrations');
 const BUILT = path.resolve(__dirname, '../dist/migrations');

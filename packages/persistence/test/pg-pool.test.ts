@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createPool, query, sql, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../src';
-import { freePort } from '../src/free-port';
+import { freePort, createPool, query, sql, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../src';
 
 const BACKENDS_OF = sql<{ backends: number }, [string]>(
   'SELECT count(*)::int AS backends FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',

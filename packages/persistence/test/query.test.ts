@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { QueryFailedError, type DataSource } from 'typeorm';
-import { bind, createDataSource, query, sql, startEmbeddedPostgres, transactionsInOneMessage, type RunningEmbeddedPostgres } from '../src';
-import { freePort } from '../src/free-port';
+import { freePort, bind, createDataSource, query, sql, startEmbeddedPostgres, transactionsInOneMessage, type RunningEmbeddedPostgres } from '../src';
 
 interface Note {
   id: number;

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 // The compiled package: migrations are found as .js beside its data source.
-import { createDataSource, migrate, query, type RunningEmbeddedPostgres, sql, startEmbeddedPostgres } from '@storage/persistence';
-import { freePort } from '../src/free-port';
+import { freePort, createDataSource, migrate, query, type RunningEmbeddedPostgres, sql, startEmbeddedPostgres } from '@storage/persistence';
 
 const INSERT_ROWS = sql<never, [source: string, count: number, topic: string]>(
   `INSERT INTO outbox (topic, key, type, event_id, source, envelope)

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { Client, types } from 'pg';
 import ts from 'typescript';
 // The compiled package: migrations are found as .js beside its data source.
-import { migrate, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
-import { freePort } from '../src/free-port';
+import { freePort, migrate, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { checkStatements, type Checked } from './statement-types/check-statements';
 import { findStatements, REPO_ROOT, type Statements } from './statement-types/find-statements';
 
