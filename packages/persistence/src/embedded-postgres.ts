@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -28,8 +28,9 @@ export interface RunningEmbeddedPostgres {
   stop: () => Promise<void>;
 }
 
-/** `EMBEDDED_POSTGRES_PORT` picks the port of a new cluster; an existing cluster keeps the one it was given. */
-const defaultPort = (): number => Number(process.env.EMBEDDED_POSTGRES_PORT) || 54329;
+/** The port asked for by `EMBEDDED_POSTGRES_PORT`, which overrides the one a cluster last started on. */
+const portFromEnvironment = (): number | undefined => Number(process.env.EMBEDDED_POSTGRES_PORT) || undefined;
+const DEFAULT_PORT = 54329;
 const INFO_FILE = 'postgres.json';
 
 export function embeddedInfoPath(dataDir: string): string {
@@ -60,6 +61,31 @@ export async function isReachable(url: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+async function writeInfo(dataDir: string, info: EmbeddedServerInfo): Promise<void> {
+  await writeFile(embeddedInfoPath(dataDir), JSON.stringify(info, null, 2), { mode: 0o600 });
+}
+
+/**
+ * Whether a cluster holds a database created after initdb: their directories under `base/` are named by oids from
+ * 16384 (FirstNormalObjectId); the template databases and `postgres` have lower ones.
+ */
+async function holdsDatabases(clusterDir: string): Promise<boolean> {
+  const entries = await readdir(path.join(clusterDir, 'base')).catch(() => []);
+  return entries.some((entry) => Number(entry) >= 16_384);
+}
+
+/** The last `count` lines of a process's output, for an error message. */
+function lastLines(count: number): { add: (chunk: string) => void; lines: () => string[] } {
+  const kept: string[] = [];
+  return {
+    add: (chunk) => {
+      kept.push(...chunk.split('\n').filter((line) => line.trim() !== ''));
+      kept.splice(0, Math.max(0, kept.length - count));
+    },
+    lines: () => kept,
+  };
 }
 
 const SHUTDOWN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
@@ -93,15 +119,22 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Under root the server runs as the `postgres` user, which must be able to reach its cluster.
   if (runsAsRoot) await chmod(dataDir, ((await stat(dataDir)).mode & 0o777) | 0o011);
   const known = await readEmbeddedInfo(dataDir);
-  const info: EmbeddedServerInfo = known ?? {
-    port: options.port ?? defaultPort(),
-    user: 'storage',
-    password: randomBytes(12).toString('hex'),
+  const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (initialised && !known && (await holdsDatabases(clusterDir))) {
+    throw new Error(
+      `The embedded PostgreSQL cluster ${clusterDir} holds data, but ${embeddedInfoPath(dataDir)}, which keeps its password, is missing. ` +
+        'Restore that file, or move the data directory aside to start with a new cluster.',
+    );
+  }
+  const info: EmbeddedServerInfo = {
+    port: options.port ?? portFromEnvironment() ?? known?.port ?? DEFAULT_PORT,
+    user: known?.user ?? 'storage',
+    password: known?.password ?? randomBytes(12).toString('hex'),
   };
-  if (options.port !== undefined) info.port = options.port;
 
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const log = options.log ?? (() => undefined);
+  const serverOutput = lastLines(20);
   // Sized for a portfolio of a million rentals rather than PostgreSQL's minimal defaults (128 MB of buffers,
   // a checkpoint every 1 GB of WAL): the hot rows and indexes of a scale seed stay in shared memory, and a
   // business-day run is not interrupted by checkpoints. Memory is only taken as pages are used.
@@ -116,23 +149,30 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     persistent: true,
     createPostgresUser: runsAsRoot,
     postgresFlags: flags,
-    onLog: (message: unknown) => log(String(message).trimEnd()),
+    onLog: (message: unknown) => {
+      serverOutput.add(String(message));
+      log(String(message).trimEnd());
+    },
     onError: (error: unknown) => log(`embedded postgres: ${String(error)}`),
   });
 
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+  // Kept before initdb sets the password: a start that fails after it must not leave a cluster nobody can log in to.
+  // A cluster without connection details and without databases of ours never served anyone: it is made anew.
+  if (!initialised || !known) {
+    await writeInfo(dataDir, info);
     await rm(clusterDir, { recursive: true, force: true });
     await server.initialise();
   }
   try {
     await server.start();
-  } catch {
+  } catch (error) {
+    // PostgreSQL says why (a port taken or privileged, a directory it may not write): its last lines go in the error.
     throw new Error(
-      `embedded PostgreSQL did not start on port ${info.port} (cluster ${clusterDir}). ` +
-        'Is another server using the port, or is the directory not accessible to the postgres user?',
+      `embedded PostgreSQL did not start on port ${info.port} (cluster ${clusterDir}); choose another port with EMBEDDED_POSTGRES_PORT ` +
+        `if it is taken. PostgreSQL said:\n${serverOutput.lines().join('\n') || (error instanceof Error ? error.message : '(nothing)')}`,
     );
   }
-  await writeFile(embeddedInfoPath(dataDir), JSON.stringify(info, null, 2), { mode: 0o600 });
+  await writeInfo(dataDir, info);
 
   const admin = new Client({ connectionString: connectionUrl(info, 'postgres') });
   admin.on('error', () => undefined); // its query in flight reports a lost connection

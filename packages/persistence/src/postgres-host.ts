@@ -13,7 +13,7 @@ export type PostgresHostMessage = { ready: true } | { ready: false; error: strin
 const send = (message: PostgresHostMessage): void => void process.send?.(message);
 
 async function host(dataDir: string): Promise<void> {
-  // Its port: the cluster's own, or EMBEDDED_POSTGRES_PORT for a new one (the environment is inherited).
+  // Its port: EMBEDDED_POSTGRES_PORT when set (the environment is inherited), else the one the cluster last started on.
   const server = await startEmbeddedPostgres({ dataDir });
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => (stopping ??= server.stop().finally(() => process.exit(0)));

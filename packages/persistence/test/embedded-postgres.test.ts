@@ -92,6 +92,50 @@ describe('embedded PostgreSQL', () => {
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 90_000);
 
+  describe('a data directory left by a start that failed', () => {
+    let fresh: string;
+    beforeEach(async () => {
+      fresh = await mkdtemp(path.join(tmpdir(), 'storage-embedded-failed-'));
+    });
+    afterEach(async () => {
+      await rm(fresh, { recursive: true, force: true });
+    });
+
+    it('is started by the next start, and the failure says what PostgreSQL said', async () => {
+      // Port 1 is privileged: the server the cluster was initialised for cannot bind it.
+      await expect(startEmbeddedPostgres({ dataDir: fresh, port: 1 })).rejects.toThrow(/could not bind|could not create listen socket/);
+      const server = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
+      try {
+        expect(await queryAt<{ ok: number }>(server.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+      } finally {
+        await server.stop();
+      }
+    }, 90_000);
+
+    it('is initialised anew when an earlier version left its cluster without connection details and without data', async () => {
+      // What a failed first start of earlier versions left: an initialised cluster, no database of ours in it,
+      // whose password nobody kept.
+      const first = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
+      await queryAt(first.url('postgres'), 'DROP DATABASE storage');
+      await first.stop();
+      await rm(path.join(fresh, 'postgres.json'));
+      const second = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
+      try {
+        expect(await queryAt<{ ok: number }>(second.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+      } finally {
+        await second.stop();
+      }
+    }, 90_000);
+
+    it('is refused, naming the file, when a cluster that holds data lost its connection details', async () => {
+      const first = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
+      await first.stop();
+      await rm(path.join(fresh, 'postgres.json'));
+      await expect(startEmbeddedPostgres({ dataDir: fresh, port: await freePort() })).rejects.toThrow(/postgres\.json/);
+      expect(existsSync(path.join(fresh, 'postgres', 'PG_VERSION'))).toBe(true);
+    }, 90_000);
+  });
+
   it('uses DATABASE_URL when it is given, starting nothing', async () => {
     const located = await locateDatabase({ databaseUrl: 'postgres://elsewhere:5432/db', dataDir: '/nonexistent' });
     expect(located).toMatchObject({ url: 'postgres://elsewhere:5432/db', embedded: false });

@@ -109,6 +109,22 @@ describe('npm start', () => {
     await expectNothingLeftAfter(system.process.pid!, 'SIGKILL');
   }, 300_000);
 
+  it('recovers on the next start when the first start fails, saying why it failed', async () => {
+    // The first start of a new data directory fails: its PostgreSQL cannot bind port 1 (a privileged port).
+    const fresh = await mkdtemp(path.join(tmpdir(), 'storage-start-failed-'));
+    try {
+      const failed = runCli({ ...env, DATA_DIR: fresh, EMBEDDED_POSTGRES_PORT: '1' }, 'start');
+      expect(failed.status).not.toBe(0);
+      // PostgreSQL's own words, not a guess.
+      expect(failed.stdout + failed.stderr).toMatch(/could not bind|could not create listen socket/);
+
+      const second = await startSystem({ ...env, DATA_DIR: fresh });
+      expect(await stopWithCtrlC(second)).toBe(0);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 300_000);
+
   /** Signals the supervisor, then expects every process it started (and theirs) gone, the ports free and PostgreSQL stopped. */
   async function expectNothingLeftAfter(supervisor: number, signal: NodeJS.Signals): Promise<void> {
     const started = descendantsOf(supervisor);
