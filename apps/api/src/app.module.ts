@@ -48,7 +48,7 @@ export class AppModule {
           consumes: false,
         }),
         RentalsModule,
-        LeaseSigningModule,
+        LeaseSigningModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),
         ApiDelinquencyModule,
         OnboardingModule,
       ],

@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { LeasePageRateLimitGuard } from '../rate-limit';
 import { refusalPage, signedPage, termsPage } from './lease-page';
 import { LeaseSigningService, type LeaseOutcome } from './lease-signing.service';
+import { SameOriginGuard } from './same-origin.guard';
 
 interface Page {
   status: number;
@@ -46,12 +47,14 @@ export class LeaseSigningController {
   @TokenParam
   @HttpCode(200)
   @AcceptsFormBody()
+  @UseGuards(SameOriginGuard)
   @ApiOperation({ operationId: 'signLease', summary: 'Sign the lease (form post with agree=yes): the lead becomes a tenant (event moved-in)' })
   @HtmlPage(200, 'Signed now, or already signed before (then nothing changes).')
   @HtmlPage(400, 'The terms were not agreed to (the terms page again); a body that cannot be parsed is answered with problem+json.')
   @HtmlPage(404, 'Unknown signing link.')
   @HtmlPage(409, 'No vacant unit is left in the unit group.')
   @HtmlPage(410, 'Expired or withdrawn lease.')
+  @ApiResponse({ status: 403, description: 'Posted from another site (`Origin` or `Sec-Fetch-Site`): nothing is signed.' })
   async sign(@Param('token') token: string, @Body() form: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     if (!agreed(form)) {
       const outcome = await this.leases.view(token);
@@ -89,15 +92,17 @@ function pageFor(token: string, outcome: LeaseOutcome): Page {
 }
 
 /*
- * Lease pages carry a secret in their address: never cached, never sent on as a referrer, never sniffed as another
- * type, and nothing but our own inline style and a post back to ourselves allowed.
+ * Lease pages carry a secret in their address: never cached, never sent on as a referrer to another origin, never
+ * sniffed as another type, and nothing but our own inline style and a post back to ourselves allowed. The referrer
+ * goes to ourselves (`same-origin`, not `no-referrer`): under `no-referrer` the sign form's post says `Origin: null`,
+ * which SameOriginGuard refuses as it refuses another site's.
  */
 function send(reply: FastifyReply, page: Page): string {
   void reply
     .status(page.status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
   return page.html;

@@ -46,6 +46,34 @@ describe('lease page', () => {
     expect(gate.body).toBe(state.code);
   });
 
+  it('refuses a signing posted from another site with 403 problem+json, and signs one from its own origin', async () => {
+    const lead = await leadWithLease(api, GROUP, { firstName: 'Gus', lastName: 'Forged' });
+    const path = signingPath(lead.link);
+    const crossSite: Record<string, string>[] = [
+      { origin: 'https://attacker.example' },
+      { origin: 'null' },
+      // The public origin's host on another scheme or port is another origin.
+      { origin: api.baseUrl.replace('http:', 'https:') },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: api.baseUrl, 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of crossSite) {
+      const refused = await api.postForm(path, AGREE, headers);
+      expect({ headers, status: refused.status }).toEqual({ headers, status: 403 });
+      expect(String(refused.headers['content-type'])).toMatch(/^application\/problem\+json/);
+      expect(refused.body).toMatchObject({ status: 403, detail: expect.stringContaining('another site') });
+    }
+    expect(await rentalOf(api.db, lead.leadUuid)).toBeNull();
+
+    // The page's own form: from the public base URL, or from the host the request came to (a proxy's own name).
+    expectPage(
+      await api.postForm(path, {}, { origin: 'http://lease.internal:8080', host: 'lease.internal:8080', 'sec-fetch-site': 'same-origin' }),
+      400,
+      'Please tick',
+    );
+    expectPage(await api.postForm(path, AGREE, { origin: api.baseUrl, 'sec-fetch-site': 'same-origin' }), 200, 'Thank you, your lease is signed.');
+  });
+
   it('refuses to sign without agreement, showing the terms again and changing nothing', async () => {
     const lead = await leadWithLease(api, GROUP, { firstName: 'Ben', lastName: 'Unsure' });
     expectPage(await api.postForm(signingPath(lead.link), {}), 400, 'Please tick the box to agree');

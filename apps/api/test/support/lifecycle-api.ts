@@ -18,8 +18,8 @@ export interface LifecycleApi {
   baseUrl: string;
   /** `headers` are sent beside the key (and the content type of a body). */
   call: (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply>;
-  /** Posts the lease page's form as a browser would. */
-  postForm: (url: string, form: Record<string, string>) => Promise<Reply>;
+  /** Posts the lease page's form as a browser would; `headers` add what a browser sends beside it (Origin, Sec-Fetch-Site). */
+  postForm: (url: string, form: Record<string, string>, headers?: Record<string, string>) => Promise<Reply>;
   close: () => Promise<void>;
 }
 
@@ -69,7 +69,8 @@ export async function startLifecycleApi(options: { kafkaBrokers?: string } = {})
         { 'x-api-key': apiKey!, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body === undefined ? undefined : JSON.stringify(body),
       ),
-    postForm: (url, form) => inject('POST', url, { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(form).toString()),
+    postForm: (url, form, headers = {}) =>
+      inject('POST', url, { 'content-type': 'application/x-www-form-urlencoded', ...headers }, new URLSearchParams(form).toString()),
     close: async () => {
       await app.close();
       await database.drop();
