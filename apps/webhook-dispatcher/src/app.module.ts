@@ -30,7 +30,7 @@ export class AppModule {
           secretKeys: config.WEBHOOK_SECRET_KEYS,
         }),
         EventsModule,
-        PortalModule.forRoot(config.PORTAL_TOKEN_SECRET),
+        PortalModule.forRoot({ portalTokenSecret: config.PORTAL_TOKEN_SECRET, portalBaseUrl: config.PORTAL_BASE_URL }),
       ],
     };
   }

@@ -5,6 +5,8 @@ import { webhookSecrets, webhookSettingsVariables } from '@storage/webhooks';
 export const configSchema = commonConfigSchema
   .extend({
     DISPATCHER_PORT: portSchema(3001),
+    /** Where browsers reach the portal (the api builds operation 20's links on it): https makes its cookie Secure. */
+    PORTAL_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     ...webhookSettingsVariables,
     /** The consumer group of the event transport; its own value only where several runs share one broker (tests). */
     DISPATCHER_CONSUMER_GROUP: z
@@ -19,7 +21,13 @@ export const configSchema = commonConfigSchema
   .transform((config, context) => {
     const secrets = webhookSecrets(config, context);
     if (!secrets) return z.NEVER;
-    return { ...config, PORTAL_TOKEN_SECRET: secrets.portalTokenSecret, WEBHOOK_SECRET_KEYS: secrets.secretKeys };
+    return {
+      ...config,
+      // As the api defaults it: the portal of a developer's machine.
+      PORTAL_BASE_URL: config.PORTAL_BASE_URL ?? `http://localhost:${config.DISPATCHER_PORT}`,
+      PORTAL_TOKEN_SECRET: secrets.portalTokenSecret,
+      WEBHOOK_SECRET_KEYS: secrets.secretKeys,
+    };
   });
 
 export type Config = z.infer<typeof configSchema>;

@@ -35,6 +35,12 @@ describe('dispatcher configuration', () => {
     expect(found.join()).not.toContain(short);
   });
 
+  it('takes PORTAL_BASE_URL as an http(s) URL, the local portal by default', () => {
+    expect(loadServiceConfig({}).PORTAL_BASE_URL).toBe('http://localhost:3001');
+    expect(loadServiceConfig({ PORTAL_BASE_URL: 'https://webhooks.example' }).PORTAL_BASE_URL).toBe('https://webhooks.example');
+    expect(problems({ PORTAL_BASE_URL: 'ftp://webhooks.example' })).toEqual(['PORTAL_BASE_URL: must be an http(s) URL']);
+  });
+
   it('parses WEBHOOK_ALLOWED_SUBNETS (empty by default) and names a bad entry', () => {
     expect(loadServiceConfig({}).WEBHOOK_ALLOWED_SUBNETS).toEqual([]);
     expect(loadServiceConfig({ WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32,::1/128' }).WEBHOOK_ALLOWED_SUBNETS).toHaveLength(2);

@@ -117,8 +117,10 @@ describe('portal scope walk', () => {
       [messageId, endpointId],
     );
 
-    app = await portalTestApp(db, SECRET, (route) => {
-      for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+    app = await portalTestApp(db, SECRET, {
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+      },
     });
   });
   afterAll(async () => {

@@ -153,6 +153,32 @@ describe('portal security', () => {
     expect(String(viaProxy.headers['set-cookie'])).toMatch(/HttpOnly/);
     const plain = await request('GET', link('acme'));
     expect(String(plain.headers['set-cookie'])).not.toMatch(/Secure/);
+    expect(String(plain.headers['set-cookie'])).toMatch(/; SameSite=Lax/);
+  });
+
+  it('marks the cookie Secure whenever the portal is served at an https PORTAL_BASE_URL, even if the proxy does not say how the browser came', async () => {
+    const served = await portalTestApp(db, SECRET, { portalBaseUrl: 'https://webhooks.example' });
+    try {
+      const login = await served.inject({ method: 'GET', url: link('acme') });
+      expect(login.statusCode).toBe(303);
+      expect(String(login.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+      // The switch of portfolio sets the cookie too.
+      const cookie = String(login.headers['set-cookie']).split(';')[0];
+      const asked = await served.inject({ method: 'GET', url: link('globex'), headers: { cookie } });
+      const switched = await served.inject({
+        method: 'POST',
+        url: '/portal/login',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          token: new URL(link('globex'), 'https://webhooks.example').searchParams.get('token')!,
+          csrf: csrfOf(asked.body),
+        }).toString(),
+      });
+      expect(switched.statusCode).toBe(303);
+      expect(String(switched.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    } finally {
+      await served.close();
+    }
   });
 
   it('sends X-Content-Type-Options: nosniff on every portal answer', async () => {

@@ -26,12 +26,19 @@ export function checkSession(request: FastifyRequest, now: Date, secret: string)
 /**
  * The cookie carries the token itself (no server state, any replica can check it) and lives no longer than
  * it. HttpOnly keeps it from scripts; SameSite=Lax keeps other sites' posts from carrying it (form tokens, below,
- * cover browsers that ignore it); Secure whenever the browser reached us over HTTPS, directly or through the
- * proxy (`X-Forwarded-Proto`, trusted as runService configures Fastify), so it never travels in clear.
+ * cover browsers that ignore it); Secure whenever the portal is served at an https `portalBaseUrl`
+ * (PORTAL_BASE_URL: a proxy that does not send `X-Forwarded-Proto` must not make it travel in clear) or the browser
+ * reached us over HTTPS, directly or as the proxy says (trusted as runService configures Fastify). Plain http on
+ * localhost gets no Secure, which browsers would drop there.
  */
-export function setSession(reply: FastifyReply, request: FastifyRequest, token: string, grant: PortalGrant, now: Date): void {
+export function setSession(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  session: { token: string; grant: PortalGrant; now: Date; portalBaseUrl: string },
+): void {
+  const { token, grant, now, portalBaseUrl } = session;
   const maxAge = Math.max(0, Math.floor((grant.expiresAt.getTime() - now.getTime()) / 1000));
-  const secure = request.protocol === 'https' ? '; Secure' : '';
+  const secure = portalBaseUrl.startsWith('https:') || request.protocol === 'https' ? '; Secure' : '';
   void reply.header('set-cookie', `${SESSION_COOKIE}=${encodeURIComponent(token)}; Max-Age=${maxAge}; Path=/portal; HttpOnly; SameSite=Lax${secure}`);
 }
 

@@ -18,7 +18,7 @@ import { grantKeyActive } from './portal-keys';
 import { deniedPage, endpointPage, endpointsPage, forbiddenPage, notFoundPage, switchPortfolioPage } from './portal-pages';
 import { PortalQueries } from './portal-queries';
 import { checkSession, csrfMatches, csrfToken, setSession } from './portal-session';
-import { PORTAL_SECRET } from './portal.tokens';
+import { PORTAL_BASE_URL, PORTAL_SECRET } from './portal.tokens';
 
 const MESSAGE_ENDPOINT = sql<{ endpointId: string }, [string, string]>(
   `SELECT endpoint_id AS "endpointId" FROM webhook_messages WHERE id = $1 AND portfolio = $2`,
@@ -44,6 +44,7 @@ export class PortalController {
     @Inject(DeliveryEngine) private readonly engine: DeliveryEngine,
     @Inject(PORTAL_SECRET) private readonly secret: string,
     @Inject(SecretKeyring) private readonly keyring: SecretKeyring,
+    @Inject(PORTAL_BASE_URL) private readonly portalBaseUrl: string,
   ) {
     this.queries = new PortalQueries(dataSource);
   }
@@ -60,7 +61,7 @@ export class PortalController {
     if (current && current.grant.portfolio !== grant.portfolio) {
       return send(reply, 409, switchPortfolioPage(current.grant.portfolio, grant.portfolio, token!, csrfToken(this.secret, current.token)));
     }
-    setSession(reply, request, token!, grant, this.clock.now());
+    setSession(reply, request, { token: token!, grant, now: this.clock.now(), portalBaseUrl: this.portalBaseUrl });
     redirect(reply, '/portal');
   }
 
@@ -73,7 +74,7 @@ export class PortalController {
     if (current && !csrfMatches(request, this.secret, current.token)) return send(reply, 403, forbiddenPage());
     const grant = await this.linkGrant(token, reply);
     if (!grant) return;
-    setSession(reply, request, token!, grant, this.clock.now());
+    setSession(reply, request, { token: token!, grant, now: this.clock.now(), portalBaseUrl: this.portalBaseUrl });
     redirect(reply, '/portal');
   }
 

@@ -8,14 +8,20 @@ import { SecretKeyring } from '@storage/webhooks';
 import { Clock, SystemClock } from '../../src/clock';
 import { DeliveryEngine } from '../../src/delivery/delivery-engine';
 import { PortalController } from '../../src/portal/portal.controller';
-import { PORTAL_SECRET } from '../../src/portal/portal.tokens';
+import { PORTAL_BASE_URL, PORTAL_SECRET } from '../../src/portal/portal.tokens';
 import { testKeyring } from './secret-keys';
 
 /**
  * The portal in-process over a database, as `deploy/` runs it: behind one proxy (TRUST_PROXY=1), so
- * X-Forwarded-Proto tells how the browser reached it. `onRoute` sees each route the portal registers.
+ * X-Forwarded-Proto tells how the browser reached it; `portalBaseUrl` is its PORTAL_BASE_URL (by default plain http,
+ * as on a developer's machine). `onRoute` sees each route the portal registers.
  */
-export async function portalTestApp(db: DataSource, secret: string, onRoute?: (route: RouteOptions) => void): Promise<NestFastifyApplication> {
+export async function portalTestApp(
+  db: DataSource,
+  secret: string,
+  options: { onRoute?: (route: RouteOptions) => void; portalBaseUrl?: string } = {},
+): Promise<NestFastifyApplication> {
+  const { onRoute, portalBaseUrl = 'http://localhost:3001' } = options;
   @Module({
     controllers: [PortalController],
     providers: [
@@ -23,6 +29,7 @@ export async function portalTestApp(db: DataSource, secret: string, onRoute?: (r
       { provide: Clock, useValue: new SystemClock() },
       { provide: DeliveryEngine, useValue: { wake: () => undefined } },
       { provide: PORTAL_SECRET, useValue: secret },
+      { provide: PORTAL_BASE_URL, useValue: portalBaseUrl },
       { provide: SecretKeyring, useValue: testKeyring },
     ],
   })
