@@ -23,3 +23,4 @@ export { sql, type Sql } from './sql';
 export { query, type Queryable } from './query';
 export { bind, transactionsInOneMessage, type Bound, type Transaction } from './transactions-in-one-message';
 export { uniqueViolation, type UniqueViolation } from './unique-violation';
+export { passingFailureOf, wraps, type PassingFailure } from './passing-failure';

@@ -12,6 +12,7 @@ import {
   type ValidationError,
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { passingFailureOf, type PassingFailure } from '@storage/persistence';
 import { fieldWithNul, nulMessage } from './nul-field';
 import { shorten } from './shorten';
 
@@ -143,10 +144,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 
   private toProblem(exception: unknown): ProblemDetails {
-    const passing = passingFailure(exception);
-    if (passing !== null) {
+    const passing = passingFailureOf(exception);
+    if (passing !== undefined) {
       this.logger.warn(`answered 503: ${exception instanceof Error ? exception.message : String(exception)}`);
-      return problemFor(HttpStatus.SERVICE_UNAVAILABLE, passing);
+      return problemFor(HttpStatus.SERVICE_UNAVAILABLE, PASSING_FAILURE_DETAILS[passing]);
     }
     if (exception instanceof InvalidRequestException) {
       return problemFor(HttpStatus.BAD_REQUEST, 'The request has invalid fields.', exception.fieldErrors);
@@ -166,26 +167,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 /** How long a client is asked to wait before trying again a request that met a passing failure. */
 export const RETRY_AFTER_SECONDS = 1;
 
-/**
- * A failure that passes if the same request is sent again: a lost race with another transaction (serialization
- * failure, deadlock), or the database away for a moment. Answered 503 with Retry-After, not as a server bug.
- */
-function passingFailure(exception: unknown): string | null {
-  const code = sqlStateOf(exception);
-  if (code === '40001' || code === '40P01') return 'The request collided with another one changing the same data; send it again.';
-  if (code !== undefined && (/^08/.test(code) || /^57P0[1-3]$/.test(code) || code === 'ECONNREFUSED'))
-    return 'The database is not reachable at the moment; send the request again.';
-  return null;
-}
-
-/** The SQLSTATE (or socket error code) of a database error, as pg and TypeORM (`driverError`) carry it. */
-function sqlStateOf(exception: unknown): string | undefined {
-  for (const candidate of [exception, (exception as { driverError?: unknown } | null)?.driverError]) {
-    const code = (candidate as { code?: unknown } | null | undefined)?.code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
+/** What a client is told of a failure that passes if the same request is sent again (`passingFailureOf`). */
+const PASSING_FAILURE_DETAILS: Record<PassingFailure, string> = {
+  collision: 'The request collided with another one changing the same data; send it again.',
+  unavailable: 'The database is not reachable at the moment; send the request again.',
+};
 
 function detailOf(exception: HttpException): string {
   const response = exception.getResponse();

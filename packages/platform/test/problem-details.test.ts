@@ -29,6 +29,15 @@ describe('problem+json for failures that pass', () => {
     expect(answer(databaseError(code))).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
   });
 
+  // What node-postgres and pg-pool throw, with no code, when the connection is lost or cannot be had.
+  it.each(['Client has encountered a connection error and is not queryable', 'Connection terminated unexpectedly', 'timeout exceeded when trying to connect'])(
+    'answers a lost connection ("%s") 503 with Retry-After',
+    (message) => {
+      const reply = answer(new QueryFailedError('INSERT …', [], new Error(message)));
+      expect(reply).toMatchObject({ status: 503, headers: { 'retry-after': '1', 'content-type': 'application/problem+json' } });
+    },
+  );
+
   it('answers any other failure 500, without its details', () => {
     const reply = answer(databaseError('23505'));
     expect(reply.status).toBe(500);
