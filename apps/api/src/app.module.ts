@@ -33,7 +33,7 @@ export class AppModule {
         RateLimitModule.forRoot(config.rateLimits),
         AuthModule,
         NotificationsModule,
-        NotificationsListingModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),
+        NotificationsListingModule,
         ShoppingModule.forRoot({ serverSecret: config.webhooks.portalTokenSecret }),
         PortfolioModule,
         LeasesModule.forRoot({ publicBaseUrl: config.PUBLIC_BASE_URL }),

@@ -1,4 +1,5 @@
-import { expectProblem, id, list, PUBLIC_BASE_URL, startTestApi, type TestApi } from './support/test-api';
+import { createHash } from 'node:crypto';
+import { expectProblem, id, list, PUBLIC_BASE_URL, sentSigningLink, startTestApi, type TestApi } from './support/test-api';
 import { query, sql } from '@storage/persistence';
 
 let api: TestApi;
@@ -11,9 +12,10 @@ const downtown = id('facility:downtown');
 const base = '/api/demo/portfolios/v1';
 const sendLease = (lead: string, query = '') => `${base}/facilities/${downtown}/leads/${lead}/sendLease${query}`;
 const LINK = new RegExp(`^${PUBLIC_BASE_URL}/leases/sign/[\\w-]{43}$`);
+const hashOf = (link: string): string => createHash('sha256').update(link.split('/').at(-1)!).digest('hex');
 
 describe('operation 13: send lease', () => {
-  it('creates the lease, sends it by email with the signing link, and lists it in notifications', async () => {
+  it('creates the lease, sends it by email with the signing link, and lists the message with the link hidden', async () => {
     const lead = id('lead:1');
     const reply = await api.call('POST', sendLease(lead));
     expect(reply.status).toBe(200);
@@ -22,13 +24,16 @@ describe('operation 13: send lease', () => {
 
     const leases = await query(
       api.db,
-      sql<{ status: string; signing_token: string; unit_group_uuid: string; rent_in_pennies: number; sent_at: Date }>(
-        `SELECT status, signing_token, unit_group_uuid, rent_in_pennies, sent_at FROM leases WHERE lead_uuid = $1`,
+      sql<{ status: string; signing_token_hash: string; unit_group_uuid: string; rent_in_pennies: number; sent_at: Date }>(
+        `SELECT status, signing_token_hash, unit_group_uuid, rent_in_pennies, sent_at FROM leases WHERE lead_uuid = $1`,
       ),
       [lead],
     );
     expect(leases).toHaveLength(1);
     expect(leases[0]).toMatchObject({ status: 'SENT', unit_group_uuid: id('unit-group:downtown:10x10:1'), rent_in_pennies: 12028 });
+    const link = sentSigningLink(api.sentNotifications(), 'harper.lee@example.com');
+    expect(link).toMatch(LINK);
+    expect(leases[0].signing_token_hash).toBe(hashOf(link));
     const [leadRow] = await query(api.db, sql<{ status: string }>('SELECT status FROM leads WHERE uuid = $1'), [lead]);
     expect(leadRow.status).toBe('LEASE_SENT');
 
@@ -41,24 +46,28 @@ describe('operation 13: send lease', () => {
         channel: 'email',
         recipient: 'harper.lee@example.com',
         subject: 'Your lease at Downtown Self Storage',
-        body: expect.stringContaining(`${PUBLIC_BASE_URL}/leases/sign/${leases[0].signing_token}`),
-        link: `${PUBLIC_BASE_URL}/leases/sign/${leases[0].signing_token}`,
+        body: expect.stringContaining('ready to sign: [hidden]'),
         createdAt: expect.any(String),
       },
     ]);
-    expect(notifications.body[0].link).toMatch(LINK);
   });
 
-  it('reuses the signable lease when sent again, by sms', async () => {
+  it('sends the signable lease again with a new link (by sms): the link sent before no longer opens it', async () => {
     const lead = id('lead:3');
     await api.call('POST', sendLease(lead));
+    const first = sentSigningLink(api.sentNotifications(), 'maya.chen@example.com');
     const again = await api.call('POST', sendLease(lead, '?contactMethod=sms'));
     expect(again.body).toBe('Lease sent by sms.');
-    const leases = await query(api.db, sql<{ signing_token: string }>(`SELECT signing_token FROM leases WHERE lead_uuid = $1`), [lead]);
-    expect(leases).toHaveLength(1);
+    const link = sentSigningLink(api.sentNotifications(), '6465552003');
+    expect(link).toMatch(LINK);
+    expect(link).not.toBe(first);
+    const leases = await query(api.db, sql<{ signing_token_hash: string }>(`SELECT signing_token_hash FROM leases WHERE lead_uuid = $1`), [lead]);
+    expect(leases).toEqual([{ signing_token_hash: hashOf(link) }]);
+    expect((await api.call('GET', new URL(link).pathname, { key: null })).status).toBe(200);
+    expect((await api.call('GET', new URL(first).pathname, { key: null })).status).toBe(404);
     const sent = (await api.call('GET', `${base}/notifications?leadUuid=${lead}`)).body;
     expect(list<{ channel: string }>(sent).map((n) => n.channel)).toEqual(['sms', 'email']);
-    expect(sent[0]).toMatchObject({ recipient: '6465552003', link: `${PUBLIC_BASE_URL}/leases/sign/${leases[0].signing_token}` });
+    expect(sent[0]).toMatchObject({ recipient: '6465552003' });
   });
 
   it('answers 200 when the lease is already signed, sending nothing', async () => {

@@ -1,5 +1,5 @@
 import { createHash, scryptSync } from 'node:crypto';
-import { id, list, PUBLIC_BASE_URL, startTestApi, type TestApi } from './support/test-api';
+import { id, list, PUBLIC_BASE_URL, sentSigningLink, startTestApi, type TestApi } from './support/test-api';
 import { query, sql } from '@storage/persistence';
 
 let api: TestApi;
@@ -14,7 +14,6 @@ const CHECK = '/shopping/demo/v1/facilities/tenant/check-preexisting';
 
 interface Listed {
   body: string;
-  link: string | null;
   subject: string;
 }
 
@@ -25,19 +24,16 @@ describe('secrets of notifications (signing links, verification codes)', () => {
 
   beforeAll(async () => {
     expect((await api.call('POST', `${base}/facilities/${downtown}/leads/${lead}/sendLease`)).status).toBe(200);
-    [{ signing_token: token }] = await query(api.db, sql<{ signing_token: string }>('SELECT signing_token FROM leases WHERE lead_uuid = $1'), [lead]);
+    token = sentSigningLink(api.sentNotifications(), 'harper.lee@example.com').split('/').at(-1)!;
   });
 
-  it('a read key sees the lease message without its signing link; a write key still gets the link', async () => {
-    const read = list<Listed>((await api.call('GET', `${base}/notifications?leadUuid=${lead}`, { key: api.keys.read })).body);
-    expect(read).toHaveLength(1);
-    expect(read[0].link).toBeNull();
-    expect(JSON.stringify(read)).not.toContain(token);
-    expect(read[0].body).toContain('ready to sign');
-
-    const write = list<Listed>((await api.call('GET', `${base}/notifications?leadUuid=${lead}`)).body);
-    expect(write[0].link).toBe(`${PUBLIC_BASE_URL}/leases/sign/${token}`);
-    expect(write[0].body).toContain(`${PUBLIC_BASE_URL}/leases/sign/${token}`);
+  it('no key gets the lease message’s signing link back: the lease keeps only its hash', async () => {
+    for (const key of [api.keys.read, api.keys.write]) {
+      const listed = list<Listed>((await api.call('GET', `${base}/notifications?leadUuid=${lead}`, { key })).body);
+      expect(listed).toEqual([expect.not.objectContaining({ link: expect.anything() })]);
+      expect(JSON.stringify(listed)).not.toContain(token);
+      expect(listed[0].body).toContain('ready to sign: [hidden]');
+    }
   });
 
   it('stores neither the signing token nor the verification code in clear', async () => {
@@ -94,12 +90,22 @@ describe('secrets of notifications (signing links, verification codes)', () => {
   });
 });
 
+describe('signing tokens', () => {
+  it('are kept as their SHA-256 alone: no column of the lease holds the token, and the link opens the lease by its hash', async () => {
+    const lead = id('lead:3');
+    expect((await api.call('POST', `${base}/facilities/${downtown}/leads/${lead}/sendLease`)).status).toBe(200);
+    const token = new RegExp(`${PUBLIC_BASE_URL}/leases/sign/([\\w-]{43})`).exec(api.sentNotifications().at(-1)!.body)![1];
+    const [lease] = await query(api.db, sql<{ row: Record<string, unknown> }>('SELECT to_jsonb(l) AS row FROM leases l WHERE lead_uuid = $1'), [lead]);
+    expect(JSON.stringify(lease.row)).not.toContain(token);
+    expect(lease.row.signing_token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect((await api.call('GET', `/leases/sign/${token}`, { key: null })).text).toContain('Sign the lease');
+    expect((await api.call('GET', `/leases/sign/${String(lease.row.signing_token_hash)}`, { key: null })).status).toBe(404);
+  });
+});
+
 describe('lease pages', () => {
   it('tell browsers not to sniff their type, on the page and on its refusals', async () => {
-    const [{ signing_token: token }] = await query(api.db, sql<{ signing_token: string }>('SELECT signing_token FROM leases WHERE lead_uuid = $1'), [
-      id('lead:1'),
-    ]);
-    for (const path of [`/leases/sign/${token}`, '/leases/sign/unknown-token']) {
+    for (const path of [new URL(sentSigningLink(api.sentNotifications(), 'harper.lee@example.com')).pathname, '/leases/sign/unknown-token']) {
       const page = await api.call('GET', path, { key: null });
       expect(String(page.headers['content-type'])).toMatch(/^text\/html/);
       expect(page.headers['x-content-type-options']).toBe('nosniff');

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { LeaseStatus } from '../model/lease.entity';
 import { query, sql } from '@storage/persistence';
+import { hashSigningToken } from './signing-token';
 
 /** A lease can be signed for this long after it was (last) sent; then operation 13 sends it again. */
 export const LEASE_VALIDITY_DAYS = 30;
@@ -63,7 +64,7 @@ SELECT s.uuid AS "leaseUuid", s.status, s.sent_at < now() - make_interval(days =
   JOIN unit_groups g ON g.uuid = s.unit_group_uuid
   LEFT JOIN size_and_type_groups st ON st.uuid = g.size_and_type_group_uuid
   LEFT JOIN unit_types ut ON ut.uuid = st.unit_type_uuid
- WHERE s.signing_token = $1`;
+ WHERE s.signing_token_hash = $1`;
 
 /** Signing tokens are base64url (32 random bytes from operation 13); anything else is no token of ours. */
 export const isSigningTokenShape = (token: string): boolean => /^[\w-]{1,128}$/.test(token);
@@ -74,6 +75,6 @@ export const isSigningTokenShape = (token: string): boolean => /^[\w-]{1,128}$/.
  */
 export async function loadLeaseTerms(db: EntityManager, token: string, lock = false): Promise<LeaseTerms | null> {
   if (!isSigningTokenShape(token)) return null;
-  const rows = await query(db, sql<LeaseTerms>(lock ? `${TERMS_SQL} FOR UPDATE OF s, l` : TERMS_SQL), [token]);
+  const rows = await query(db, sql<LeaseTerms>(lock ? `${TERMS_SQL} FOR UPDATE OF s, l` : TERMS_SQL), [hashSigningToken(token)]);
   return rows[0] ?? null;
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { ConflictException, Inject, Injectable } from '@nestjs/common';
 import { isValidEmail, isValidPhone } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
@@ -6,14 +5,18 @@ import type { FieldError } from '@storage/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { notFound } from '../common';
 import type { ContactMethod } from '../model/lease.entity';
+import { hashSigningToken, newSigningToken } from '../lease-signing/signing-token';
 import { NOTIFICATION_PORT, SECRET_PLACEHOLDER, type NotificationPort } from '../notifications/notification.port';
 import { signingLink } from '../notifications/signing-link';
 
 export const PUBLIC_BASE_URL = Symbol('PUBLIC_BASE_URL');
 
-/** The lead's lease already sent, sent again. */
-const RESEND_LEASE = sql<{ uuid: string; signingToken: string }, [string]>(
-  `UPDATE leases SET sent_at = now() WHERE lead_uuid = $1 AND status = 'SENT' RETURNING uuid, signing_token AS "signingToken"`,
+/**
+ * The lead's lease already sent, sent again with a new token: only its hash is kept, so the old link cannot be
+ * sent again, and it stops opening the lease (the latest link sent is the one that signs).
+ */
+const RESEND_LEASE = sql<{ uuid: string }, [string, string]>(
+  `UPDATE leases SET sent_at = now(), signing_token_hash = $2 WHERE lead_uuid = $1 AND status = 'SENT' RETURNING uuid`,
 );
 
 interface LeadToLease {
@@ -66,8 +69,9 @@ export class LeasesService {
 
   /** The lead's SENT lease, or a new one at the unit group's current web rate; needs a vacant unit. */
   private async signableLease(db: EntityManager, lead: LeadToLease, facilityUuid: string): Promise<{ uuid: string; signingToken: string }> {
-    const [existing] = await query(db, RESEND_LEASE, [lead.leadUuid]);
-    if (existing !== undefined) return existing;
+    const signingToken = newSigningToken();
+    const [existing] = await query(db, RESEND_LEASE, [lead.leadUuid, hashSigningToken(signingToken)]);
+    if (existing !== undefined) return { uuid: existing.uuid, signingToken };
     const groups = await query(
       db,
       sql<{ webRate: number; vacant: number }>(`SELECT current_web_rate_in_pennies AS "webRate",
@@ -79,12 +83,11 @@ export class LeasesService {
     if (group === undefined || group.vacant === 0) {
       throw new ConflictException({ detail: 'The lead’s unit group has no vacant unit.', errors: [{ field: 'unitGroupUuid', message: 'no vacant unit' }] });
     }
-    const signingToken = randomBytes(32).toString('base64url');
     const inserted = await query(
       db,
-      sql<{ uuid: string }>(`INSERT INTO leases (lead_uuid, facility_uuid, unit_group_uuid, rent_in_pennies, signing_token, status, sent_at)
+      sql<{ uuid: string }>(`INSERT INTO leases (lead_uuid, facility_uuid, unit_group_uuid, rent_in_pennies, signing_token_hash, status, sent_at)
        VALUES ($1, $2, $3, $4, $5, 'SENT', now()) RETURNING uuid`),
-      [lead.leadUuid, facilityUuid, lead.unitGroupUuid, group.webRate, signingToken],
+      [lead.leadUuid, facilityUuid, lead.unitGroupUuid, group.webRate, hashSigningToken(signingToken)],
     );
     return { uuid: inserted[0].uuid, signingToken };
   }

@@ -20,8 +20,8 @@ export class Lease {
   @References('unit_groups', 'NO ACTION') @Column('uuid') unitGroupUuid!: string;
   /** The monthly rent offered: the unit group's current web rate when first sent. */
   @Column(pennies()) rentInPennies!: number;
-  /** Random, unguessable; the lease page's address. */
-  @Index({ unique: true }) @Column('text') signingToken!: string;
+  /** The SHA-256 (hex) of the signing token, the lease page's address: the token itself is only sent. */
+  @Index({ unique: true }) @Column('text') signingTokenHash!: string;
   @Column('enum', { enum: LEASE_STATUSES, enumName: 'lease_status', default: 'SENT' }) status!: LeaseStatus;
   @Column('timestamptz') sentAt!: Date;
   @Column('timestamptz', { nullable: true }) signedAt!: Date | null;

@@ -16,7 +16,7 @@ export interface OutgoingNotification {
   body: string;
   /** A one-time credential (a verification code, a signing link): sent, never stored, listed or logged. */
   secret: string | null;
-  /** The lease whose signing link the message carries: a write key's listing shows the link again from it. */
+  /** The lease whose signing link the message carries (kept with the message; the link is not). */
   leaseUuid: string | null;
 }
 

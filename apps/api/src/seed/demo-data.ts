@@ -11,6 +11,7 @@ import {
 import { periodChargeKey, type NewLedgerEntry } from '@storage/rental-ledger';
 import type { ExistingCoverageEnrollment, ExistingRental } from '@storage/rentals';
 import type { OperatingHours } from '../model/facility.entity';
+import { hashSigningToken } from '../lease-signing/signing-token';
 import type { FacilityEntry, PortfolioFile } from '../onboarding/import/portfolio-file';
 import type { Shoppers } from './demo-shoppers';
 import { seedUuid } from './seed-uuid';
@@ -531,7 +532,7 @@ function addLeads(d: DemoPortfolio, today: string): void {
     facilityUuid: downtown,
     unitGroupUuid: group,
     rentInPennies: converted.rentInPennies,
-    signingToken: 'demo-signed-lease-4',
+    signingTokenHash: hashSigningToken('demo-signed-lease-4'),
     status: 'SIGNED',
     sentAt: new Date(`${converted.startDate}T12:00:00Z`),
     signedAt: new Date(`${converted.startDate}T15:00:00Z`),

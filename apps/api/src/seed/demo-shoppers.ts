@@ -12,7 +12,7 @@ type NewRow<Entity, Required extends keyof Entity> = Pick<Entity, Required> & Pa
 export interface Shoppers {
   persons: NewRow<Person, 'uuid' | 'portfolioUuid' | 'firstName' | 'lastName'>[];
   leads: NewRow<Lead, 'uuid' | 'portfolioUuid' | 'facilityUuid' | 'personUuid'>[];
-  leases: NewRow<Lease, 'uuid' | 'leadUuid' | 'facilityUuid' | 'unitGroupUuid' | 'rentInPennies' | 'signingToken' | 'sentAt'>[];
+  leases: NewRow<Lease, 'uuid' | 'leadUuid' | 'facilityUuid' | 'unitGroupUuid' | 'rentInPennies' | 'signingTokenHash' | 'sentAt'>[];
   notes: NewRow<Note, 'uuid' | 'leadUuid' | 'noteText'>[];
 }
 

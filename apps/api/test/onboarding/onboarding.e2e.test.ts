@@ -1,7 +1,7 @@
 import { TENANT_LIFECYCLE_TOPIC } from '@storage/domain';
 import { createApiKey } from '../../src/auth/create-api-key';
 import { startBareApi, type BareApi } from '../support/bare-api';
-import { expectProblem } from '../support/test-api';
+import { expectProblem, sentSigningLink } from '../support/test-api';
 import { query, sql } from '@storage/persistence';
 
 /** Uuids the operator chose (an import file's, a client's): retries name the same records. */
@@ -149,7 +149,7 @@ describe('onboarding a portfolio through the api, from an empty database', () =>
     expect(lead.status).toBe(200);
     const leadUuid: string = lead.body.leadUuid;
     expect((await api.call('POST', `${AT}/leads/${leadUuid}/sendLease`, { key })).body).toBe('Lease sent by email.');
-    const link: string = (await api.call('GET', `${OPS}/notifications?leadUuid=${leadUuid}`, { key })).body[0].link;
+    const link = sentSigningLink(api.sentNotifications(), 'nia@example.com');
     const page = new URL(link).pathname;
     expect((await api.call('GET', page, { key: null })).text).toContain('Acme Storage Midtown, 500 W 42nd St, New York, NY 10036');
     const signed = await api.call('POST', page, { key: null, form: { agree: 'yes' } });

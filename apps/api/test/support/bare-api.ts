@@ -9,12 +9,16 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { loadServiceConfig } from '../../src/config';
 import { BODY_LIMIT_BYTES, configureHttp } from '../../src/http';
+import type { EmbeddedNotificationAdapter } from '../../src/notifications/embedded-notification.adapter';
+import { NOTIFICATION_PORT } from '../../src/notifications/notification.port';
 import { PUBLIC_BASE_URL, type Reply } from './test-api';
 
 export interface BareApi {
   db: DataSource;
   /** A call with this key (null: none), a JSON body, or a form (the lease page). */
   call: (method: string, url: string, options: { key: string | null; body?: unknown; form?: Record<string, string> }) => Promise<Reply>;
+  /** What the notification port sent, in full (signing links included), oldest first. */
+  sentNotifications: () => { recipient: string; body: string; subject: string }[];
   close: () => Promise<void>;
 }
 
@@ -50,6 +54,7 @@ export async function startBareApi(): Promise<BareApi> {
       }
       return { status: response.statusCode, headers: response.headers, body: parsed, text: response.body };
     },
+    sentNotifications: () => app.get<EmbeddedNotificationAdapter>(NOTIFICATION_PORT, { strict: false }).mailbox,
     close: async () => {
       await app.close();
       await database.drop();

@@ -9,6 +9,8 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { loadServiceConfig } from '../../src/config';
 import { BODY_LIMIT_BYTES, configureHttp } from '../../src/http';
+import type { EmbeddedNotificationAdapter } from '../../src/notifications/embedded-notification.adapter';
+import { NOTIFICATION_PORT } from '../../src/notifications/notification.port';
 import { seedDemo } from '../../src/seed/demo-seed';
 import type { Reply } from './test-api';
 
@@ -20,6 +22,8 @@ export interface LifecycleApi {
   call: (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply>;
   /** Posts the lease page's form as a browser would; `headers` add what a browser sends beside it (Origin, Sec-Fetch-Site). */
   postForm: (url: string, form: Record<string, string>, headers?: Record<string, string>) => Promise<Reply>;
+  /** What the notification port sent, in full (signing links included), oldest first. */
+  sentNotifications: () => { recipient: string; body: string; subject: string }[];
   close: () => Promise<void>;
 }
 
@@ -71,6 +75,7 @@ export async function startLifecycleApi(options: { kafkaBrokers?: string } = {})
       ),
     postForm: (url, form, headers = {}) =>
       inject('POST', url, { 'content-type': 'application/x-www-form-urlencoded', ...headers }, new URLSearchParams(form).toString()),
+    sentNotifications: () => app.get<EmbeddedNotificationAdapter>(NOTIFICATION_PORT, { strict: false }).mailbox,
     close: async () => {
       await app.close();
       await database.drop();

@@ -1,6 +1,6 @@
 import { parseEnvelope, TENANT_LIFECYCLE_TOPIC, type BillingPromotion, type EventEnvelope } from '@storage/domain';
 import type { DataSource } from 'typeorm';
-import { id } from './test-api';
+import { id, sentSigningLink } from './test-api';
 import type { LifecycleApi } from './lifecycle-api';
 import { query, sql } from '@storage/persistence';
 
@@ -23,7 +23,7 @@ export interface NewLead {
   link: string;
 }
 
-/** A lead created through the shopping extension, with its lease sent by operation 13. */
+/** A lead created through the shopping extension, with its lease sent by operation 13 (the link as the tenant got it). */
 export async function leadWithLease(api: LifecycleApi, unitGroupUuid: string, name: { firstName: string; lastName: string }): Promise<NewLead> {
   const email = `${name.firstName}.${name.lastName}@example.com`.toLowerCase();
   const created = await api.call('POST', '/shopping/demo/v1/leads', { facilityUuid: DOWNTOWN, unitGroupUuid, ...name, email, phone: '(646) 555-0123' });
@@ -31,9 +31,8 @@ export async function leadWithLease(api: LifecycleApi, unitGroupUuid: string, na
   const leadUuid: string = created.body.leadUuid;
   const sent = await api.call('POST', `${OPS}/facilities/${DOWNTOWN}/leads/${leadUuid}/sendLease`);
   expect(sent.body).toBe('Lease sent by email.');
-  const notifications = await api.call('GET', `${OPS}/notifications?leadUuid=${leadUuid}`);
   const [lead] = await query(api.db, sql<{ personUuid: string }>('SELECT person_uuid AS "personUuid" FROM leads WHERE uuid = $1'), [leadUuid]);
-  return { leadUuid, personUuid: lead.personUuid, link: notifications.body[0].link };
+  return { leadUuid, personUuid: lead.personUuid, link: sentSigningLink(api.sentNotifications(), email) };
 }
 
 /** The signing link's path (the lease page), to post the form to. */

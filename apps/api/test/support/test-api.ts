@@ -143,3 +143,11 @@ export const list = <T>(value: unknown): T[] => value as T[];
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** The signing link of the last message sent to `recipient`: kept nowhere else (the lease keeps its hash). */
+export function sentSigningLink(sent: { recipient: string; body: string }[], recipient: string): string {
+  const message = sent.findLast((notification) => notification.recipient === recipient);
+  const link = /https?:\/\/\S+\/leases\/sign\/[\w-]+/.exec(message?.body ?? '')?.[0];
+  if (link === undefined) throw new Error(`no signing link was sent to ${recipient}`);
+  return link;
+}

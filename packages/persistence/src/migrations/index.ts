@@ -28,6 +28,7 @@ import { OutboxPublishedByPosition1795330003100 } from './1795330003100-OutboxPu
 import { RelayPerTopic1795330003200 } from './1795330003200-RelayPerTopic';
 import { LeadRequestFingerprints1795330003300 } from './1795330003300-LeadRequestFingerprints';
 import { LedgerRentalCheckedByBalanceTrigger1795330003400 } from './1795330003400-LedgerRentalCheckedByBalanceTrigger';
+import { LeaseSigningTokenHashes1795330003500 } from './1795330003500-LeaseSigningTokenHashes';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -65,4 +66,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RelayPerTopic1795330003200,
   LeadRequestFingerprints1795330003300,
   LedgerRentalCheckedByBalanceTrigger1795330003400,
+  LeaseSigningTokenHashes1795330003500,
 ];
