@@ -1,5 +1,6 @@
 export { bootWith, configProblems, expectBootRefused, secretValue } from './boot';
 export { launchBrowser } from './browser';
+export { startCpuBurner, type CpuBurner } from './cpu-burner';
 export { eventually, type EventuallyOptions } from './eventually';
 export { sessionsWaitingForLocks } from './lock-waits';
 export { describeWithKafka, testKafkaBrokers } from './kafka';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, UnprocessableEntityException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
-import { sql, uniqueViolation } from '@storage/persistence';
+import { sql, uniqueViolation, type Queryable } from '@storage/persistence';
 import {
   paymentRecordedEnvelope,
   RECORD_PAYMENTS_SQL,
@@ -55,7 +55,7 @@ interface PaymentWrite {
 export class PaymentsService {
   private readonly rentals: VersionedWrites<RentalRow, PaymentWrite>;
 
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+  constructor(@Inject(DataSource) dataSource: DataSource) {
     this.rentals = new VersionedWrites(dataSource, {
       read: READ,
       write: WRITE,
@@ -78,8 +78,8 @@ export class PaymentsService {
     const answered =
       idempotencyKey === undefined
         ? undefined
-        : async (): Promise<PaymentAnswer | undefined> => {
-            const earlier = await recordedPayment(this.dataSource, paymentUuid);
+        : async (db: Queryable): Promise<PaymentAnswer | undefined> => {
+            const earlier = await recordedPayment(db, paymentUuid);
             return earlier === undefined ? undefined : { payment: replay(earlier, ref, amountInPennies), replayed: true };
           };
     try {

@@ -39,7 +39,6 @@ export class RentalsController {
     type: PaymentRecorded,
     headers: replayedHeaderDoc('payment first recorded'),
   })
-  @ApiConflictResponse({ description: 'The rental kept changing while the payment was written; try again.' })
   @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was first used for a different payment (another rental or amount).' })
   async recordPayment(
     @CurrentPortfolio() portfolio: PortfolioRef,

@@ -1,7 +1,6 @@
-import { ConflictException } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { topicFor, type EventEnvelope } from '@storage/domain';
-import { query, type Sql } from '@storage/persistence';
+import { query, sql, type Queryable, type Sql } from '@storage/persistence';
 import { Batcher } from '../common';
 import { activeRental, foundRental, type RentalRef } from './rental-lock';
 
@@ -28,8 +27,10 @@ export interface VersionedStatements<Row extends VersionedRow, Write extends Ren
   movedOut?: 'accept';
 }
 
-/** Rereads after this many concurrent changes of one rental; more means something is wrong. */
-const MAX_ATTEMPTS = 10;
+/** The rental's row, locked for the transaction of a write that lost its version to another writer. */
+const LOCK_RENTAL = sql<{ uuid: string }, [string]>('SELECT uuid FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE', {
+  prepared: 'api_versioned_lock',
+});
 /** Batches of reads, and of writes, in flight at once (each holds a pooled connection for a round trip). */
 const BATCHES_IN_FLIGHT = 2;
 const MAX_BATCH = 200;
@@ -39,8 +40,11 @@ const MAX_BATCH = 200;
  * of the rental, then one statement, its own transaction, that writes the change and its event only if the
  * rental row is still the version read (xmin). Every writer of a rental (lifecycle actions, payments, the
  * delinquency run's late fees) updates its row, so an unchanged version means what was read is still the
- * rental's; otherwise nothing is written and the change is read and decided again, as under the lock the
- * other writers take.
+ * rental's.
+ *
+ * A write that finds the rental changed since its read does not race again: it queues on the rental's row lock,
+ * then reads, decides and writes in that transaction, where no other writer can change the row between its read
+ * and its write. So a write is tried at most twice, whatever the machine's speed and the number of writers.
  *
  * Concurrent calls share those round trips (`Batcher`): reads go together in one statement, and so do writes
  * (one transaction and one commit for all of them, each applied or not on its own version). A write batch
@@ -54,7 +58,10 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
   /** The last change of each rental under way in this process, which the next one waits for. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  constructor(dataSource: DataSource, statements: VersionedStatements<Row, Write>) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly statements: VersionedStatements<Row, Write>,
+  ) {
     const found = statements.movedOut === 'accept' ? foundRental : activeRental;
     this.rentalOf = (row, ref) => found(row === undefined ? [] : [row], ref);
     this.reads = new Batcher(
@@ -82,13 +89,13 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
 
   /**
    * Reads the rental of `ref` (404; 409 when it has moved out, as `lockActiveRental`, unless `movedOut` accepts it), lets `decide` check the request against it
-   * (throwing its refusal) and build the write, and writes it if the rental is still as read; else again. Before
-   * each attempt, `answered` may give the answer of the same request made earlier (an idempotent retry): nothing is
-   * written then, whatever the rental's state now.
+   * (throwing its refusal) and build the write, and writes it if the rental is still as read; else again, under the
+   * rental's lock. Before each attempt, `answered` may give the answer of the same request made earlier (an
+   * idempotent retry): nothing is written then, whatever the rental's state now.
    */
-  async apply<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }, answered?: () => Promise<Result | undefined>): Promise<Result> {
-    // This process's changes of one rental take turns: read together, they would all but one fail their version
-    // and retry, the last of N after N attempts. Only writers elsewhere (other replicas, other kinds) race it.
+  async apply<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
+    // This process's changes of one rental take turns: read together, they would all but one lose their version
+    // and queue on the lock. Only writers elsewhere (other replicas, other kinds) race it.
     const key = ref.rentalRecordUuid;
     const mine = (this.turns.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.attempt(ref, decide, answered));
     this.turns.set(key, mine);
@@ -99,21 +106,32 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
     }
   }
 
-  private async attempt<Result>(
-    ref: RentalRef,
-    decide: (row: Row) => { write: Write; result: Result },
-    answered?: () => Promise<Result | undefined>,
-  ): Promise<Result> {
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const earlier = await answered?.();
+  private async attempt<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
+    const earlier = await answered?.(this.dataSource);
+    if (earlier !== undefined) return earlier;
+    const { write, result } = decide(this.rentalOf(await this.reads.run(ref), ref));
+    if (await this.writes.run(write)) return result;
+    return this.underLock(ref, decide, answered);
+  }
+
+  /** The write of a rental another writer changed since it was read: after that writer, behind the rental's lock. */
+  private underLock<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
+    return this.dataSource.transaction(async (manager) => {
+      await query(manager, LOCK_RENTAL, [ref.rentalRecordUuid]);
+      const earlier = await answered?.(manager);
       if (earlier !== undefined) return earlier;
-      const read = await this.reads.run(ref);
-      const { write, result } = decide(this.rentalOf(read, ref));
-      if (await this.writes.run(write)) return result;
-    }
-    throw new ConflictException(`Rental record ${ref.rentalRecordUuid} kept changing; try again.`);
+      const [row] = await query(manager, this.statements.read, [[ref.rentalRecordUuid], [ref.facilityUuid], [ref.portfolioUuid]]);
+      const { write, result } = decide(this.rentalOf(row, ref));
+      const written = await query(manager, this.statements.write, this.statements.writeParameters([write]));
+      // Unreachable: the row is locked by this transaction since before its read.
+      if (written.length !== 1) throw new Error(`Rental record ${ref.rentalRecordUuid} changed under its lock`);
+      return result;
+    });
   }
 }
+
+/** The answer given earlier to the same request (an idempotent retry), looked up where the write would run. */
+export type Answered<Result> = (db: Queryable) => Promise<Result | undefined>;
 
 /** The outbox columns of a batch's events as parallel arrays: topic, key, type, event id, envelope (JSON). */
 export function outboxColumns(envelopes: readonly EventEnvelope[]): unknown[] {
