@@ -16,7 +16,8 @@ export const AcceptsFormBody = (): MethodDecorator => RouteConfig({ acceptsFormB
 const BODILESS_METHODS = new Set(['GET', 'HEAD']);
 const UTF_8 = new Set(['utf-8', 'utf8']);
 
-const hasBody = (request: FastifyRequest): boolean =>
+/** Whether the request carries a body to parse (GET and HEAD bodies are never read). */
+export const hasBody = (request: FastifyRequest): boolean =>
   !BODILESS_METHODS.has(request.method) && (request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0);
 
 /** The media type and charset of a Content-Type header, lower-cased, the charset unquoted. */

@@ -1,6 +1,7 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { answerClientError, answerConnect } from './client-errors';
+import { decodeContentEncodings } from './content-encodings';
 import { PROBLEM_CONTENT_TYPE, problemFor } from './problem-details';
 
 /** Fastify's own default, named: a longer path segment is answered 414 (no id, code or token of the API comes near). */
@@ -20,7 +21,10 @@ function answerFrameworkError(error: FastifyError, _request: FastifyRequest, rep
   void reply.code(status).type(PROBLEM_CONTENT_TYPE).send(problemFor(status, detail));
 }
 
-/** The Fastify adapter of every service: its options, and the framework's own refusals as problem+json. */
+/**
+ * The Fastify adapter of every service: its options, the framework's own refusals as problem+json, and bodies read
+ * in their declared Content-Encoding.
+ */
 export function createHttpAdapter(options: FastifyServerOptions = {}): FastifyAdapter {
   const adapter = new FastifyAdapter({
     // `__proto__` and `constructor.prototype` keys are dropped, not refused: unknown fields are ignored anyway,
@@ -33,5 +37,6 @@ export function createHttpAdapter(options: FastifyServerOptions = {}): FastifyAd
     clientErrorHandler: answerClientError,
   });
   adapter.getInstance().server.on('connect', answerConnect);
+  decodeContentEncodings(adapter.getInstance());
   return adapter;
 }

@@ -12,9 +12,10 @@ const DESCRIPTION = `Self-storage rental: the shopping flow, portfolio operation
 
 Every operation but the lease pages takes the \`x-api-key\` header; \`x-api-key-scope\` names the scope it needs
 (\`read\`; \`write\`, which includes read; or \`admin\`, which includes write on every portfolio and alone
-creates portfolios). Failures are RFC 9457 \`application/problem+json\` (schema
-\`ProblemDetails\`: \`type\`, \`title\`, \`status\`, \`detail\`, and \`errors\` naming each field at fault); the
-lease pages answer theirs as HTML pages for the tenant's browser.
+creates portfolios). A request body may be sent compressed, with \`Content-Encoding\` \`gzip\`, \`deflate\` or \`br\`
+(the body limit counts the decoded bytes); another coding is 415. Failures are RFC 9457
+\`application/problem+json\` (schema \`ProblemDetails\`: \`type\`, \`title\`, \`status\`, \`detail\`, and \`errors\` naming
+each field at fault); the lease pages answer theirs as HTML pages for the tenant's browser.
 Operations tagged **Extensions** go beyond the published interface.`;
 
 /** The OpenAPI 3.1 document of the application's routes, built from the decorators. */

@@ -43,7 +43,7 @@ function frameworkProblems(path: string, method: string, operation: Operation): 
   if (!BODILESS_METHODS.has(method)) {
     problems.set(400, 'Invalid input: a malformed body, or fields at fault (each named in `errors`).');
     problems.set(413, 'The body is too large.');
-    problems.set(415, 'The body is not JSON in UTF-8 (nor, where the route takes one, a form).');
+    problems.set(415, 'The body is not JSON in UTF-8 (nor, where the route takes one, a form), or its Content-Encoding is not gzip, deflate or br.');
   }
   if (path.includes('{')) {
     if (!problems.has(400)) problems.set(400, 'A path parameter is malformed (a bad percent escape, a NUL character).');
