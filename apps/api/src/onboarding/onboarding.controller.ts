@@ -3,6 +3,7 @@ import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nest
 import { DataSource } from 'typeorm';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
 import { ApiInvalidResponse, UuidPipe } from '../common';
+import { RecordUuidPipe } from '../common/uuid';
 import { CatalogService } from './catalog.service';
 import { PutAmenityRequest, PutItemTypeRequest, PutLeadSourceRequest, PutRatePlanRequest, PutResult, PutUnitTypeRequest } from './catalog.dto';
 import {
@@ -20,7 +21,7 @@ import { FacilitySetupService } from './facility-setup.service';
 
 const FACILITY = 'facilities/:facilityUuid';
 const IDEMPOTENT =
-  'Creates the record under the uuid of the path (chosen by the caller, so a retry finds it) or replaces it; `outcome` says which, `unchanged` for a retry.';
+  'Creates the record under the uuid of the path (chosen by the caller, so a retry finds it; any UUID but the nil one) or replaces it; `outcome` says which, `unchanged` for a retry.';
 const uuidTaken = ApiConflictResponse({
   description: 'The uuid is already used by a record of another portfolio or facility, or a rule of the record refuses the change.',
 });
@@ -47,7 +48,7 @@ export class OnboardingController {
   @uuidTaken
   async putUnitType(
     @CurrentPortfolio() portfolio: PortfolioRef,
-    @Param('unitTypeUuid', UuidPipe) uuid: string,
+    @Param('unitTypeUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutUnitTypeRequest,
   ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putUnitType(db, portfolio.uuid, uuid, body)) };
@@ -59,7 +60,7 @@ export class OnboardingController {
   @uuidTaken
   async putAmenity(
     @CurrentPortfolio() portfolio: PortfolioRef,
-    @Param('amenityUuid', UuidPipe) uuid: string,
+    @Param('amenityUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutAmenityRequest,
   ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putAmenity(db, portfolio.uuid, uuid, body)) };
@@ -71,7 +72,7 @@ export class OnboardingController {
   @uuidTaken
   async putRatePlan(
     @CurrentPortfolio() portfolio: PortfolioRef,
-    @Param('ratePlanUuid', UuidPipe) uuid: string,
+    @Param('ratePlanUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutRatePlanRequest,
   ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putRatePlan(db, portfolio.uuid, uuid, body)) };
@@ -83,7 +84,7 @@ export class OnboardingController {
   @uuidTaken
   async putItemType(
     @CurrentPortfolio() portfolio: PortfolioRef,
-    @Param('itemTypeUuid', UuidPipe) uuid: string,
+    @Param('itemTypeUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutItemTypeRequest,
   ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putItemType(db, portfolio.uuid, uuid, body)) };
@@ -95,7 +96,7 @@ export class OnboardingController {
   @uuidTaken
   async putLeadSource(
     @CurrentPortfolio() portfolio: PortfolioRef,
-    @Param('leadSourceUuid', UuidPipe) uuid: string,
+    @Param('leadSourceUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutLeadSourceRequest,
   ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.catalog.putLeadSource(db, portfolio.uuid, uuid, body)) };
@@ -107,7 +108,7 @@ export class OnboardingController {
   @uuidTaken
   async putFacility(
     @CurrentPortfolio() portfolio: PortfolioRef,
-    @Param('facilityUuid', UuidPipe) uuid: string,
+    @Param('facilityUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutFacilityRequest,
   ): Promise<PutResult> {
     return { uuid, outcome: await this.dataSource.transaction((db) => this.facilities.putFacility(db, portfolio.uuid, uuid, body)) };
@@ -120,7 +121,7 @@ export class OnboardingController {
   async putSizeAndTypeGroup(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
-    @Param('sizeAndTypeGroupUuid', UuidPipe) uuid: string,
+    @Param('sizeAndTypeGroupUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutSizeAndTypeGroupRequest,
   ): Promise<PutResult> {
     const scope = { portfolioUuid: portfolio.uuid, facilityUuid };
@@ -138,7 +139,7 @@ export class OnboardingController {
   async putUnitGroup(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
-    @Param('unitGroupUuid', UuidPipe) uuid: string,
+    @Param('unitGroupUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutUnitGroupRequest,
   ): Promise<UnitGroupResult> {
     const scope = { portfolioUuid: portfolio.uuid, facilityUuid };
@@ -152,7 +153,7 @@ export class OnboardingController {
   async putUnit(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
-    @Param('unitUuid', UuidPipe) uuid: string,
+    @Param('unitUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutUnitRequest,
   ): Promise<PutResult> {
     const scope = { portfolioUuid: portfolio.uuid, facilityUuid };
@@ -166,7 +167,7 @@ export class OnboardingController {
   async putPromotion(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
-    @Param('promotionUuid', UuidPipe) uuid: string,
+    @Param('promotionUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutPromotionRequest,
   ): Promise<PutResult> {
     const scope = { portfolioUuid: portfolio.uuid, facilityUuid };
@@ -180,7 +181,7 @@ export class OnboardingController {
   async putCoverage(
     @CurrentPortfolio() portfolio: PortfolioRef,
     @Param('facilityUuid', UuidPipe) facilityUuid: string,
-    @Param('coverageUuid', UuidPipe) uuid: string,
+    @Param('coverageUuid', RecordUuidPipe) uuid: string,
     @Body() body: PutCoverageRequest,
   ): Promise<PutResult> {
     const scope = { portfolioUuid: portfolio.uuid, facilityUuid };

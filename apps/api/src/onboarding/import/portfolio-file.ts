@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { FIELD_ERROR_DETAILS, fieldErrors } from '@storage/platform';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsArray, IsOptional, Matches, ValidateNested, validate } from 'class-validator';
-import { IsUuidString } from '../../common';
+import { IsRecordUuid } from '../../common/uuid';
 import {
   PORTFOLIO_ID_PATTERN,
   PutAmenityRequest,
@@ -31,37 +31,37 @@ import {
 class PortfolioEntry extends PutPortfolioRequest {
   @Matches(new RegExp(PORTFOLIO_ID_PATTERN)) portfolioId!: string;
   /** Given to a new portfolio (else the database draws one); an existing one keeps its own. */
-  @IsOptional() @IsUuidString() uuid?: string;
+  @IsOptional() @IsRecordUuid() uuid?: string;
 }
 class UnitTypeEntry extends PutUnitTypeRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class AmenityEntry extends PutAmenityRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class RatePlanEntry extends PutRatePlanRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class ItemTypeEntry extends PutItemTypeRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class LeadSourceEntry extends PutLeadSourceRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class SizeAndTypeGroupEntry extends PutSizeAndTypeGroupRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class UnitGroupEntry extends PutUnitGroupRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class UnitEntry extends PutUnitRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class CoverageEntry extends PutCoverageRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 class PromotionEntry extends PutPromotionRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
 }
 
 const list = <T>(type: () => new () => T): PropertyDecorator => {
@@ -74,7 +74,7 @@ const list = <T>(type: () => new () => T): PropertyDecorator => {
 };
 
 export class FacilityEntry extends PutFacilityRequest {
-  @IsUuidString() uuid!: string;
+  @IsRecordUuid() uuid!: string;
   @IsOptional() @ValidateNested() @Type(() => PutDelinquencyScheduleRequest) delinquencySchedule?: PutDelinquencyScheduleRequest;
   @list(() => SizeAndTypeGroupEntry) sizeAndTypeGroups?: SizeAndTypeGroupEntry[];
   @list(() => UnitGroupEntry) unitGroups?: UnitGroupEntry[];
