@@ -9,7 +9,7 @@ import type { Config } from './config';
 import { LeaseSigningModule } from './lease-signing/lease-signing.module';
 import { LeasesModule } from './leases/leases.module';
 import { API_ENTITIES } from './model';
-import { NotificationsListingModule, NotificationsModule } from './notifications/notifications.module';
+import { NotificationsListingModule, NotificationsMailboxModule, NotificationsModule } from './notifications/notifications.module';
 import { OnboardingModule } from './onboarding/onboarding.module';
 import { PortfolioModule } from './portfolio/portfolio.module';
 import { RateLimitModule } from './rate-limit';
@@ -33,6 +33,7 @@ export class AppModule {
         RateLimitModule.forRoot(config.rateLimits),
         AuthModule,
         NotificationsModule,
+        NotificationsMailboxModule.forRoot(config.mailboxDir),
         NotificationsListingModule,
         ShoppingModule.forRoot({ serverSecret: config.webhooks.portalTokenSecret }),
         PortfolioModule,

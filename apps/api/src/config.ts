@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { commonConfigSchema, ConfigError, loadConfig, portSchema } from '@storage/platform';
 import { loadRateLimitConfig, type RateLimitConfig } from './rate-limit';
@@ -9,7 +10,16 @@ export const configSchema = commonConfigSchema
     /** Where tenants reach this service; signing links in notifications start with it. */
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   })
-  .transform((config) => ({ ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.API_PORT}`).replace(/\/+$/, '') }));
+  .transform((config) => ({
+    ...config,
+    PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.API_PORT}`).replace(/\/+$/, ''),
+    /**
+     * Where the embedded notification adapter drops each message's full text, as a local mail catcher would:
+     * `DATA_DIR/mailbox` outside production, none in production (a secret is sent, never kept; a deployment's root
+     * filesystem is read-only).
+     */
+    mailboxDir: config.NODE_ENV === 'production' ? null : path.join(config.DATA_DIR, 'mailbox'),
+  }));
 
 export type Config = z.infer<typeof configSchema> & { webhooks: WebhooksConfig; rateLimits: RateLimitConfig };
 

@@ -16,6 +16,8 @@ import type { Reply } from './test-api';
 
 export interface LifecycleApi {
   db: DataSource;
+  /** The api's DATA_DIR (a temporary directory): the demo key, and the local mailbox of every message sent (`mailbox/`). */
+  dataDir: string;
   /** Where the api listens (and what signing links start with): a browser can follow them. */
   baseUrl: string;
   /** `headers` are sent beside the key (and the content type of a body). */
@@ -65,6 +67,7 @@ export async function startLifecycleApi(options: { kafkaBrokers?: string } = {})
 
   return {
     db,
+    dataDir,
     baseUrl,
     call: (method, url, body, headers = {}) =>
       inject(
