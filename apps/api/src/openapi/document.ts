@@ -56,6 +56,8 @@ export function toOpenApi31<T>(node: T): T {
   const { allOf, $ref, type, ...annotations } = converted;
   if (Array.isArray(allOf)) return { ...annotations, oneOf: [...(allOf as unknown[]), { type: 'null' }] } as T;
   if (typeof $ref === 'string') return { ...annotations, oneOf: [{ $ref }, { type: 'null' }] } as T;
+  // An enum holds every value allowed, whatever the type says: a nullable one lists null too.
+  if (Array.isArray(annotations.enum) && !annotations.enum.includes(null)) annotations.enum = [...(annotations.enum as unknown[]), null];
   if (typeof type === 'string') return { ...annotations, type: [type, 'null'] } as T;
   return converted as T;
 }
