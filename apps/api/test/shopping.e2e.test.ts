@@ -168,18 +168,19 @@ describe('returning tenant: check-preexisting and operation 2', () => {
 });
 
 describe('operation 3: converted lead details', () => {
-  it('answers the unit, gate and facility of a converted lead, field by field', async () => {
+  it('answers the unit, gate, facility and rental of a converted lead, field by field', async () => {
     const reply = await api.call('GET', `/shopping/demo/v1/facilities/tenant/${id('lead:4')}`);
     expect(reply.status).toBe(200);
     const [rental] = await query(
       api.db,
       sql<{
+        uuid: string;
         name: string;
         floor: string;
         code: string;
         start: string;
         moveIn: number;
-      }>(`SELECT u.name, u.floor, g.code, to_char(r.start_date, 'YYYY-MM-DD') AS start,
+      }>(`SELECT r.uuid, u.name, u.floor, g.code, to_char(r.start_date, 'YYYY-MM-DD') AS start,
               (SELECT coalesce(sum(e.amount_in_pennies), 0)::int FROM rental_ledger_entries e WHERE e.rental_record_uuid = r.uuid
                   AND (e.period_from = r.start_date OR e.applies_to IN (SELECT c.uuid FROM rental_ledger_entries c WHERE c.period_from = r.start_date))) AS "moveIn"
          FROM rental_records r JOIN units u ON u.uuid = r.unit_uuid
@@ -198,6 +199,8 @@ describe('operation 3: converted lead details', () => {
       facilityPhone: '(212) 555-0142',
       // The first period's charges net of promotions; signing a lease is where they are posted (lifecycle tests).
       amountDueAtMoveInInPennies: rental.moveIn,
+      // The rental the operator routes act on (extension).
+      unitRentalRecordUuid: rental.uuid,
     });
     expect(reply.body.rentalStartDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });

@@ -120,4 +120,10 @@ export class ConvertedLeadDetails {
     description: 'Extension: what moving in charged, the first period (rent, services, coverage) net of its promotions, due on the start date.',
   })
   amountDueAtMoveInInPennies!: number;
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      "Extension: the rental the lead's signing created, the `{unitRentalRecordUuid}` of the rental routes (gate access code, ledger, payments, move-out).",
+  })
+  unitRentalRecordUuid!: string;
 }

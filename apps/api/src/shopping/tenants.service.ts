@@ -115,7 +115,7 @@ export class TenantsService {
 
   /**
    * Operation 3: where the converted lead's unit is and how to get in (the gate code as operation 14 shows it:
-   * SUSPENDED while suspended, empty once moved out). 404 until the lead is converted.
+   * SUSPENDED while suspended, empty once moved out), and the rental the operator routes act on. 404 until the lead is converted.
    */
   async convertedLead(portfolioUuid: string, leadUuid: string): Promise<ConvertedLeadDetails> {
     const rows = await query(
@@ -124,7 +124,7 @@ export class TenantsService {
               to_char(r.start_date, 'YYYY-MM-DD') AS "rentalStartDate", f.name AS "facilityName",
               concat_ws(', ', f.address_line1, f.address_line2, f.city, f.state || ' ' || f.zip) AS "facilityAddress",
               f.operating_hours AS "facilityOperatingHours", f.phone AS "facilityPhone",
-              rental_ledger_move_in_due(r.uuid) AS "amountDueAtMoveInInPennies"
+              rental_ledger_move_in_due(r.uuid) AS "amountDueAtMoveInInPennies", r.uuid AS "unitRentalRecordUuid"
        FROM leads l
        JOIN rental_records r ON r.uuid = l.converted_rental_record_uuid
        JOIN units u ON u.uuid = r.unit_uuid

@@ -158,6 +158,11 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     call('POST', `${OPS}/notes/lead/{leadUuid}`, { params: { leadUuid: id('lead:1') }, body: { noteText: 'changed' }, write: true }),
     call('POST', `${OPS}/facilities/{facilityUuid}/leads/{leadUuid}/sendLease`, { params: { facilityUuid: downtown, leadUuid: id('lead:1') }, write: true }),
     call('GET', `${RENTAL}/gateAccessCode`, { params: rental(id('rental:0')), write: false }),
+    call('GET', `${OPS}/facilities/{facilityUuid}/rentalRecords`, {
+      params: { facilityUuid: downtown },
+      query: { status: 'ACTIVE', limit: '10' },
+      write: false,
+    }),
     call('GET', `${RENTAL}/ledger`, { params: rental(id('rental:0')), query: { limit: '10' }, write: false }),
     call('GET', `${OPS}/notifications`, { query: { leadUuid: id('lead:1') }, write: false }),
 
