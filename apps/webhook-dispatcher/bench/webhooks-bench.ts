@@ -12,10 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { TENANT_LIFECYCLE_TOPIC, TOPICS, WEBHOOK_COMMANDS_TOPIC } from '@storage/domain';
+import { TENANT_LIFECYCLE_TOPIC, TOPICS, WEBHOOK_COMMANDS_TOPIC, webhookDeliveryBody } from '@storage/domain';
 import { createDataSource, migrate, query, sql, startEmbeddedPostgres } from '@storage/persistence';
 import { generateSecret, SecretKeyring, signatureHeader, signingKey } from '@storage/webhooks';
-import { deliveryBody } from '../dist/fan-out/fan-out';
 import { testEvent } from '../dist/fan-out/test-event';
 import { postgresCpuSeconds, postmasterPid, processCpuSeconds } from './cpu';
 import { Producer } from './producer';
@@ -99,7 +98,7 @@ async function startGroupAtEnd(brokers: string, groupId: string): Promise<void> 
 
 function signaturesPerSecond(): number {
   const key = signingKey(generateSecret());
-  const body = deliveryBody(testEvent('bench', 'moved-in', new Date()).payload);
+  const body = webhookDeliveryBody(testEvent('bench', 'moved-in', new Date()).payload);
   const count = 100_000;
   const begin = performance.now();
   for (let i = 0; i < count; i += 1) signatureHeader([key], `msg_${i}`, 1_700_000_000, body);

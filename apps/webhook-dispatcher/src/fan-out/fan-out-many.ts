@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
+import { webhookDeliveryBody } from '@storage/domain';
 import { markProcessedManySql } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
 import type { ClaimedMessage } from '../delivery/message-store';
-import { deliveryBody, type FanOutEvent } from './fan-out';
+import type { FanOutEvent } from './fan-out';
 
 /** One event of a batch: the consumer group and key its processed-event mark is written under. */
 export interface MarkedEvent {
@@ -116,7 +117,7 @@ function eventInput({ group, key, event }: MarkedEvent, n: number) {
     portfolio: event.portfolio,
     event_id: event.eventId,
     type: event.type,
-    body: deliveryBody(event.payload),
+    body: webhookDeliveryBody(event.payload),
     facility: event.filters.facilityUuid,
     unit_type: event.filters.unitType,
     amenities: event.filters.amenityUuids,

@@ -1,4 +1,4 @@
-import type { EventFilters, PublicEventType } from '@storage/domain';
+import { webhookDeliveryBody, type EventFilters, type PublicEventType } from '@storage/domain';
 import { markProcessedSql } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 
@@ -18,9 +18,6 @@ export interface FanOutOptions {
   /** Skip the facility, unit type and amenity filters (test events are for checking the endpoint itself). */
   ignoreFilters?: boolean;
 }
-
-/** The body every endpoint receives: `{"data": [payload]}` (spec 6.2). */
-export const deliveryBody = (payload: unknown): string => JSON.stringify({ data: [payload] });
 
 /** Who has applied the event: the consumer group and the key its processed-event mark is written under. */
 export interface ProcessedMark {
@@ -101,7 +98,7 @@ function params(event: FanOutEvent, options: FanOutOptions): FanOutValues {
     event.portfolio,
     event.eventId,
     event.type,
-    deliveryBody(event.payload),
+    webhookDeliveryBody(event.payload),
     options.now,
     event.filters.facilityUuid,
     event.filters.unitType,

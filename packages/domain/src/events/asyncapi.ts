@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { envelopeHeaderSchema } from './envelope';
 import { EVENT_PAYLOAD_SCHEMAS, EVENT_TOPIC } from './event-payloads';
+import { EVENT_EMITTED_WHEN } from './emitted-when';
 import { EVENT_TYPES, PUBLIC_EVENT_TYPES, type EventType } from './event-types';
+import { eventJsonSchema } from './json-schema';
 import { TOPICS, WEBHOOK_COMMANDS_TOPIC, type Topic } from './topics';
+import { WEBHOOK_HEADERS, webhookDeliveryBodySchema } from './webhook-delivery';
 
 /*
  * The AsyncAPI 3.1 document of the platform's events, derived from the schemas producers and consumers validate
@@ -10,23 +13,6 @@ import { TOPICS, WEBHOOK_COMMANDS_TOPIC, type Topic } from './topics';
  * signed webhook deliveries of the seven public events. `npm run asyncapi -w @storage/domain` writes it to
  * docs/asyncapi.json; a test checks the file is current and valid for the official AsyncAPI parser.
  */
-
-/** When each event is emitted (spec 6.1 for the public ones). */
-const EMITTED_WHEN: Record<EventType, string> = {
-  'moved-in': 'A lead signs the lease and is converted to a tenant.',
-  'moved-out': 'A move-out is completed: by the operator, or by a completed auction.',
-  'rent-change': 'A rent modification is applied to an active rental.',
-  'delinquency-status-change': 'A payment is missed and the account becomes overdue; a payment resolves delinquency; delinquency stages advance.',
-  'recurring-service-change': 'Services are added during or after move-in, or removed from an active rental.',
-  auction: 'An auction is created, scheduled, updated, canceled or completed.',
-  transfer: 'A tenant transfer to a different unit is completed.',
-  'payment-recorded': "A payment is recorded against a rental's ledger (operator, autopay).",
-  'charge-posted': "A charge is posted to a rental's ledger (move-in, billing day, late fee), net of its promotions.",
-  'payment-declined': "A rental's autopay charge was declined by the payment processor.",
-  'webhook-test-event': 'Operation 19: send a test event to the endpoints of a portfolio (internal command).',
-  'webhook-resend': 'The webhook portal resends a message (internal command).',
-  'webhook-recover': "The webhook portal redelivers an endpoint's failed messages since a time (internal command).",
-};
 
 const TOPIC_CHANNELS: Record<Topic, { id: string; description: string }> = {
   'storage.tenant-lifecycle.v1': { id: 'tenantLifecycle', description: 'The seven public tenant lifecycle events, in commit order per rental.' },
@@ -37,13 +23,8 @@ const TOPIC_CHANNELS: Record<Topic, { id: string; description: string }> = {
 /** `moved-in` → `movedIn`: ids of components. */
 const camel = (name: string): string => name.replace(/-(.)/g, (_, letter: string) => letter.toUpperCase());
 
-/** A zod schema as the JSON Schema (draft 7, which AsyncAPI schemas extend) of the values it accepts. */
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json: Record<string, unknown> = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
-  // The document declares the schema format once, not in every schema.
-  delete json.$schema;
-  return json;
-}
+/** The document's schemas are draft 7, which AsyncAPI schemas extend. */
+const jsonSchema = (schema: z.ZodType): Record<string, unknown> => eventJsonSchema(schema, 'draft-7');
 
 const ref = (path: string) => ({ $ref: `#/${path}` });
 
@@ -65,19 +46,11 @@ const KAFKA_HEADERS = {
   required: ['event-id', 'event-type'],
 };
 
-const WEBHOOK_HEADERS = {
+const WEBHOOK_HEADERS_SCHEMA = {
   type: 'object',
   description: 'Standard Webhooks headers, named as in spec 5.1. Signed content: `<hook-id>.<hook-timestamp>.<raw body>`.',
-  properties: {
-    'hook-id': { type: 'string', description: 'The message id, the same on every retry of the message.' },
-    'hook-timestamp': { type: 'string', pattern: '^[0-9]+$', description: 'Seconds since the epoch when the attempt was signed.' },
-    'hook-signature': {
-      type: 'string',
-      description:
-        'Space-separated `v1,<base64 HMAC-SHA256>` entries, one per live endpoint secret (the key is the base64-decoded part of the `whsec_` secret).',
-    },
-  },
-  required: ['hook-id', 'hook-timestamp', 'hook-signature'],
+  properties: WEBHOOK_HEADERS,
+  required: Object.keys(WEBHOOK_HEADERS),
 };
 
 /** The document, with its keys in a stable order. */
@@ -88,7 +61,7 @@ export function asyncApiDocument(): Record<string, unknown> {
       {
         name: type,
         title: type,
-        summary: EMITTED_WHEN[type],
+        summary: EVENT_EMITTED_WHEN[type],
         contentType: 'application/json',
         headers: KAFKA_HEADERS,
         payload: envelopeSchema(type),
@@ -108,15 +81,10 @@ export function asyncApiDocument(): Record<string, unknown> {
       {
         name: type,
         title: `${type} delivery`,
-        summary: EMITTED_WHEN[type],
+        summary: EVENT_EMITTED_WHEN[type],
         contentType: 'application/json',
-        headers: WEBHOOK_HEADERS,
-        payload: {
-          type: 'object',
-          description: 'A delivery body: the event under `data` (an array, spec 6.2).',
-          properties: { data: { type: 'array', minItems: 1, maxItems: 1, items: ref(`components/schemas/${camel(type)}Payload`) } },
-          required: ['data'],
-        },
+        headers: WEBHOOK_HEADERS_SCHEMA,
+        payload: webhookDeliveryBodySchema(ref(`components/schemas/${camel(type)}Payload`)),
       },
     ]),
   );
