@@ -5,7 +5,7 @@ import { expectProblem, startTestApi, type Reply, type TestApi } from './support
 import { query, sql } from '@storage/persistence';
 
 interface DocumentedOperation {
-  parameters?: { name: string; in: string }[];
+  security?: Record<string, string[]>[];
   responses: Record<string, unknown>;
   'x-api-key-scope'?: string;
 }
@@ -75,8 +75,9 @@ describe('the walk covers every route', () => {
   });
 
   it('the keyless operations are documented without the key, the others with the scope the walk expects', () => {
-    for (const operation of KEYLESS) expect(documented[operation].parameters?.some((parameter) => parameter.name === 'x-api-key') ?? false).toBe(false);
+    for (const operation of KEYLESS) expect(documented[operation].security).toEqual([]);
     for (const route of routes) {
+      expect({ route: route.operation, security: documented[route.operation].security }).toEqual({ route: route.operation, security: [{ apiKey: [] }] });
       expect({ route: route.operation, scope: documented[route.operation]['x-api-key-scope'] }).toEqual({ route: route.operation, scope: scopeOf(route) });
     }
   });

@@ -12,13 +12,15 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiExtension, ApiHeader } from '@nestjs/swagger';
+import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyScope } from '../model/api-key.entity';
 import { RateLimits } from '../rate-limit';
 import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from './api-key.service';
 
 export const API_KEY_HEADER = 'x-api-key';
+/** The OpenAPI security scheme of the API key (src/openapi/security.ts declares it). */
+export const API_KEY_SCHEME = 'apiKey';
 const SCOPE_KEY = 'storage:api-key-scope';
 /** The OpenAPI operation field naming the scope an operation needs (`read`, `write` or `admin`). */
 export const API_KEY_SCOPE_EXTENSION = 'x-api-key-scope';
@@ -79,12 +81,11 @@ export function defaultScope(method: string): ApiKeyScope {
 }
 
 /**
- * Protects a controller (or one handler) with API keys and documents the header; the OpenAPI document
- * adds the 401 and 403 answers (src/openapi/problem-responses.ts). GET needs the read scope, other methods
- * the write scope unless `@ReadOperation()` says otherwise.
+ * Protects a controller (or one handler) with API keys and documents it as the operations' security requirement;
+ * the OpenAPI document adds the 401 and 403 answers (src/openapi/problem-responses.ts). GET needs the read scope,
+ * other methods the write scope unless `@ReadOperation()` says otherwise.
  */
-export const ApiKeyAuth = (): ClassDecorator & MethodDecorator =>
-  applyDecorators(UseGuards(ApiKeyGuard), ApiHeader({ name: API_KEY_HEADER, required: true, description: 'API key (`sk_…`), issued with `api-keys create`.' }));
+export const ApiKeyAuth = (): ClassDecorator & MethodDecorator => applyDecorators(UseGuards(ApiKeyGuard), ApiSecurity(API_KEY_SCHEME));
 
 /** A POST that only reads (look-ups by UUIDs, promotion pricing): a read key may call it. */
 export const ReadOperation = (): MethodDecorator =>

@@ -4,6 +4,7 @@ export {
   ApiKeyAuth,
   ApiKeyGuard,
   API_KEY_HEADER,
+  API_KEY_SCHEME,
   API_KEY_SCOPE_EXTENSION,
   CurrentApiKey,
   CurrentPortfolio,

@@ -25,7 +25,12 @@ export class DelinquencyController {
   ) {}
 
   @Get('facilities/:facilityUuid/delinquencySchedule')
-  @ApiOperation({ operationId: 'getDelinquencySchedule', summary: 'The facility’s delinquency schedule (defaults when it has none)' })
+  @ApiOperation({
+    operationId: 'getDelinquencySchedule',
+    summary: 'The facility’s delinquency schedule (defaults when it has none)',
+    description:
+      "The facility's grace days, the days overdue at which a rental reaches overlock, lien and auction, and its late fee; the defaults when the facility has none.",
+  })
   @ApiOkResponse({ type: DelinquencyScheduleView })
   async schedule(@CurrentPortfolio() portfolio: PortfolioRef, @Param('facilityUuid', UuidPipe) facilityUuid: string): Promise<DelinquencyScheduleView> {
     await requireFacility(this.dataSource.manager, portfolio.uuid, facilityUuid);
@@ -35,7 +40,11 @@ export class DelinquencyController {
 
   @Post(`${RENTAL}/delinquency/pause`)
   @HttpCode(200)
-  @ApiOperation({ operationId: 'pauseDelinquency', summary: 'Pause delinquency progression' })
+  @ApiOperation({
+    operationId: 'pauseDelinquency',
+    summary: 'Pause delinquency progression',
+    description: "Halts the rental's delinquency progression until resumed (status `PAUSED`). Emits `delinquency-status-change`.",
+  })
   @ApiOkResponse({ type: DelinquencyView })
   @refusedByState
   pause(
@@ -48,7 +57,12 @@ export class DelinquencyController {
 
   @Post(`${RENTAL}/delinquency/resume`)
   @HttpCode(200)
-  @ApiOperation({ operationId: 'resumeDelinquency', summary: 'Resume a paused delinquency; paused days do not count' })
+  @ApiOperation({
+    operationId: 'resumeDelinquency',
+    summary: 'Resume a paused delinquency; paused days do not count',
+    description:
+      'Returns the rental to the status it held before the pause; the paused days do not count towards the next stage. Emits `delinquency-status-change`.',
+  })
   @ApiOkResponse({ type: DelinquencyView })
   @refusedByState
   resume(
@@ -61,7 +75,12 @@ export class DelinquencyController {
 
   @Post(`${RENTAL}/delinquency/writeOff`)
   @HttpCode(200)
-  @ApiOperation({ operationId: 'writeOffDelinquency', summary: 'Write off the debt (final)' })
+  @ApiOperation({
+    operationId: 'writeOffDelinquency',
+    summary: 'Write off the debt (final)',
+    description:
+      'Gives up the debt: the balance goes to zero, a pending auction is canceled, and the status becomes `WRITTEN_OFF` (final). Emits `delinquency-status-change`.',
+  })
   @ApiOkResponse({ type: DelinquencyView })
   @refusedByState
   writeOff(
@@ -74,7 +93,12 @@ export class DelinquencyController {
 
   @Post(`${RENTAL}/auction/schedule`)
   @HttpCode(200)
-  @ApiOperation({ operationId: 'scheduleAuction', summary: 'Schedule the auction of a rental in AUCTION' })
+  @ApiOperation({
+    operationId: 'scheduleAuction',
+    summary: 'Schedule the auction of a rental in AUCTION',
+    description:
+      'Sets the sale date (and optionally the end date) of the auction of a rental in `AUCTION`, a new auction when the last one was canceled; the auction is then `SCHEDULED`. Emits `auction`.',
+  })
   @ApiOkResponse({ type: AuctionView })
   @refusedByState
   scheduleAuction(
@@ -87,7 +111,11 @@ export class DelinquencyController {
   }
 
   @Patch(`${RENTAL}/auction`)
-  @ApiOperation({ operationId: 'updateAuction', summary: 'Change the dates or minimum bid of the pending auction' })
+  @ApiOperation({
+    operationId: 'updateAuction',
+    summary: 'Change the dates or minimum bid of the pending auction',
+    description: 'Changes the dates or the minimum bid of the pending auction; its stage stays. Emits `auction`.',
+  })
   @ApiOkResponse({ type: AuctionView })
   @refusedByState
   updateAuction(
@@ -101,7 +129,11 @@ export class DelinquencyController {
 
   @Post(`${RENTAL}/auction/cancel`)
   @HttpCode(200)
-  @ApiOperation({ operationId: 'cancelAuction', summary: 'Cancel the pending auction' })
+  @ApiOperation({
+    operationId: 'cancelAuction',
+    summary: 'Cancel the pending auction',
+    description: 'Cancels the pending auction; the rental stays in `AUCTION` until paid, written off or scheduled again. Emits `auction`.',
+  })
   @ApiOkResponse({ type: AuctionView })
   @refusedByState
   cancelAuction(
@@ -114,7 +146,12 @@ export class DelinquencyController {
 
   @Post(`${RENTAL}/auction/complete`)
   @HttpCode(200)
-  @ApiOperation({ operationId: 'completeAuction', summary: 'Record the sale: the tenant is moved out and the rest of the debt written off' })
+  @ApiOperation({
+    operationId: 'completeAuction',
+    summary: 'Record the sale: the tenant is moved out and the rest of the debt written off',
+    description:
+      'Records the sale: the winning bid pays what it can, the rest is written off (`WRITTEN_OFF`), and the tenant is moved out as by `moveOut`. Emits `auction`, `delinquency-status-change` and `moved-out`, in that order.',
+  })
   @ApiOkResponse({ type: AuctionView })
   @refusedByState
   completeAuction(

@@ -35,7 +35,12 @@ export class LeaseSigningController {
 
   @Get(':token')
   @TokenParam
-  @ApiOperation({ operationId: 'viewLease', summary: 'Lease page: the terms and a sign form (HTML)' })
+  @ApiOperation({
+    operationId: 'viewLease',
+    summary: 'Lease page: the terms and a sign form (HTML)',
+    description:
+      "The lease page sent by operation 13, for the tenant's browser (no API key: the token in the link is the credential): facility, unit group, rent, coverage, promotions, what is due at signing, and the sign form; once signed, the rental and its gate code. 404 unknown link; 410 void or sent more than 30 days ago.",
+  })
   @HtmlPage(200, 'The terms, or the signed rental when already signed.')
   @HtmlPage(404, 'Unknown signing link.')
   @HtmlPage(410, 'Expired or withdrawn lease.')
@@ -48,7 +53,12 @@ export class LeaseSigningController {
   @HttpCode(200)
   @AcceptsFormBody()
   @UseGuards(SameOriginGuard)
-  @ApiOperation({ operationId: 'signLease', summary: 'Sign the lease (form post with agree=yes): the lead becomes a tenant (event moved-in)' })
+  @ApiOperation({
+    operationId: 'signLease',
+    summary: 'Sign the lease (form post with agree=yes): the lead becomes a tenant (event moved-in)',
+    description:
+      'The lease page\'s form (`agree=yes`, no API key): claims a vacant unit, opens the rental with its promotions and coverage, posts the charges due at signing, issues a gate code and converts the lead. Emits `charge-posted` per charge and `moved-in`. Signing again answers "already signed"; no vacant unit left is a 409 page; a post from another site is 403.',
+  })
   @HtmlPage(200, 'Signed now, or already signed before (then nothing changes).')
   @HtmlPage(400, 'The terms were not agreed to (the terms page again); a body that cannot be parsed is answered with problem+json.')
   @HtmlPage(404, 'Unknown signing link.')

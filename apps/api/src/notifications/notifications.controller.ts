@@ -39,7 +39,10 @@ export class NotificationsController {
    * of its signing token, so no key gets either back.
    */
   @Get()
-  @ApiOperation({ summary: 'Communications sent (newest first, at most 100), their secrets hidden' })
+  @ApiOperation({
+    summary: 'Communications sent (newest first, at most 100), their secrets hidden',
+    description: `The messages the portfolio sent by email or SMS, newest first, at most ${NOTIFICATIONS_LIMIT}, optionally only those about a lead. Verification codes and signing links read \`${SECRET_PLACEHOLDER}\`: they are never kept.`,
+  })
   @ApiOkResponse({ type: [NotificationView] })
   @ApiInvalidResponse()
   async list(@CurrentPortfolio() portfolio: PortfolioRef, @Query() filter: NotificationsQuery): Promise<NotificationView[]> {

@@ -7,6 +7,7 @@ import { documentPathParameters } from './path-parameters';
 import { documentProblems } from './problem-responses';
 import { documentRequestStrings } from './request-strings';
 import { documentSecurity } from './security';
+import { documentWebhooks } from './webhooks';
 
 const DESCRIPTION = `Self-storage rental: the shopping flow, portfolio operations and webhook subscriptions.
 
@@ -16,7 +17,11 @@ creates portfolios). A request body may be sent compressed, with \`Content-Encod
 (the body limit counts the decoded bytes); another coding is 415. Failures are RFC 9457
 \`application/problem+json\` (schema \`ProblemDetails\`: \`type\`, \`title\`, \`status\`, \`detail\`, and \`errors\` naming
 each field at fault); the lease pages answer theirs as HTML pages for the tenant's browser.
-Operations tagged **Extensions** go beyond the published interface.`;
+Operations tagged **Extensions** go beyond the published interface.
+
+The \`webhooks\` section describes what the platform POSTs to a subscription's \`targetUrl\` (operations 15 to 19): one
+entry per event type, its body schema generated from the event schemas the platform validates with, the signature
+headers and how to verify them, and how the answer is taken (2xx delivered; anything else, or no answer, retried).`;
 
 /** The OpenAPI 3.1 document of the application's routes, built from the decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -39,7 +44,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       extraModels: [ProblemDetailsSchema],
     },
   );
-  return toOpenApi31(documentSecurity(documentRequestStrings(documentAtLeastOneField(documentProblems(documentPathParameters(document))))));
+  const documented = documentSecurity(documentRequestStrings(documentAtLeastOneField(documentProblems(documentPathParameters(document)))));
+  return toOpenApi31(documentWebhooks(documented));
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type ResponsesObject,
 } from '@nestjs/swagger';
 import { MAX_PATH_PARAMETER_LENGTH, PROBLEM_CONTENT_TYPE } from '@storage/platform';
-import { API_KEY_HEADER, API_KEY_SCOPE_EXTENSION, defaultScope } from '../auth';
+import { API_KEY_SCHEME, API_KEY_SCOPE_EXTENSION, defaultScope } from '../auth';
 import { mapOperations } from './operations';
 import { ProblemDetailsSchema } from './problem-details.schema';
 
@@ -29,8 +29,7 @@ const RATE_LIMITED_HEADERS: HeadersObject = {
 /** Fastify parses (and so may refuse) the body of every method but these. */
 const BODILESS_METHODS = new Set(['get', 'head']);
 
-const takesApiKey = (operation: Operation): boolean =>
-  operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'header' && parameter.name === API_KEY_HEADER) ?? false;
+const takesApiKey = (operation: Operation): boolean => operation.security?.some((requirement) => API_KEY_SCHEME in requirement) ?? false;
 
 /**
  * The failures the framework answers for whole kinds of routes, so no route declares them: Fastify parses

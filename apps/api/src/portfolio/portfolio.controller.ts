@@ -29,7 +29,11 @@ export class PortfoliosController {
 
   @Get()
   @ApiTags('Portfolios')
-  @ApiOperation({ operationId: 'listPortfolios', summary: 'List portfolios' })
+  @ApiOperation({
+    operationId: 'listPortfolios',
+    summary: 'List portfolios',
+    description: 'The portfolios the API key may reach (every portfolio for a key of all portfolios).',
+  })
   @ApiOkResponse({ type: [PortfolioView] })
   async list(@CurrentApiKey() principal: ApiKeyPrincipal): Promise<PortfolioView[]> {
     const portfolios = await this.apiKeys.reachablePortfolios(principal);
@@ -52,7 +56,11 @@ export class PortfolioController {
   @ReadOperation()
   @PrebuiltJson()
   @ApiTags('Unit Groups')
-  @ApiOperation({ operationId: 'getSizeAndTypeUnitGroupsByUuids', summary: 'Size-and-type unit groups by UUIDs' })
+  @ApiOperation({
+    operationId: 'getSizeAndTypeUnitGroupsByUuids',
+    summary: 'Size-and-type unit groups by UUIDs',
+    description: "The facility's size-and-type unit groups named in the body, with their rates, amenities and unit counts. Reads only: a read key may call it.",
+  })
   @ApiOkResponse({ type: [SizeAndTypeUnitGroup] })
   sizeAndTypeGroups(
     @CurrentPortfolio() portfolio: PortfolioRef,
@@ -66,7 +74,11 @@ export class PortfolioController {
   @HttpCode(200)
   @ReadOperation()
   @ApiTags('Tenants')
-  @ApiOperation({ operationId: 'getVehiclesByUuids', summary: 'Vehicles by UUIDs' })
+  @ApiOperation({
+    operationId: 'getVehiclesByUuids',
+    summary: 'Vehicles by UUIDs',
+    description: "The vehicles of the facility's tenants named in the body. Reads only: a read key may call it.",
+  })
   @ApiOkResponse({ type: [VehicleView] })
   vehicles(
     @CurrentPortfolio() portfolio: PortfolioRef,
@@ -80,7 +92,11 @@ export class PortfolioController {
   @HttpCode(200)
   @ReadOperation()
   @ApiTags('Coverages')
-  @ApiOperation({ operationId: 'getCoverageHistoryByUuids', summary: 'Coverage history by UUIDs' })
+  @ApiOperation({
+    operationId: 'getCoverageHistoryByUuids',
+    summary: 'Coverage history by UUIDs',
+    description: "The coverage enrollments of the facility's rentals named in the body, ended ones included. Reads only: a read key may call it.",
+  })
   @ApiOkResponse({ type: [CoverageHistoryRecord] })
   coverageHistory(
     @CurrentPortfolio() portfolio: PortfolioRef,
@@ -92,7 +108,13 @@ export class PortfolioController {
 
   @Patch('facilities/:facilityUuid/unitGroups/:unitGroupUuid/rate')
   @ApiTags('Unit Groups')
-  @ApiOperation({ operationId: 'patchUnitGroupRate', summary: 'Patch base rates (deprecated)', deprecated: true })
+  @ApiOperation({
+    operationId: 'patchUnitGroupRate',
+    summary: 'Patch base rates (deprecated)',
+    deprecated: true,
+    description:
+      "Sets the unit group's base rates (at least one of them). Its current rates are recomputed as base × (1 + the adjustment of its occupancy band) and answered with the new base.",
+  })
   @ApiOkResponse({ type: UnitGroupRates, description: 'Unit group rate patched.' })
   patchRate(
     @CurrentPortfolio() portfolio: PortfolioRef,
@@ -105,7 +127,11 @@ export class PortfolioController {
 
   @Patch('tenants/person/:personUuid')
   @ApiTags('Tenants')
-  @ApiOperation({ operationId: 'updatePerson', summary: 'Update person email or phone' })
+  @ApiOperation({
+    operationId: 'updatePerson',
+    summary: 'Update person email or phone',
+    description: "Replaces the person's email or phone (absent fields are kept). The phone is stored as its ten digits, the email lower-cased.",
+  })
   @ApiOkResponse({ type: PersonContact, description: 'Person updated successfully.' })
   updatePerson(
     @CurrentPortfolio() portfolio: PortfolioRef,
@@ -118,7 +144,12 @@ export class PortfolioController {
   @Post('notes/lead/:leadUuid')
   @HttpCode(200)
   @ApiTags('Notes')
-  @ApiOperation({ operationId: 'createLeadNote', summary: 'Create a note for a lead' })
+  @ApiOperation({
+    operationId: 'createLeadNote',
+    summary: 'Create a note for a lead',
+    description:
+      'Adds a free-text note to the lead. With an `Idempotency-Key`, a retry answers the note first created (header `Idempotent-Replayed: true`) instead of adding another.',
+  })
   @ApiIdempotencyKey('note')
   @ApiOkResponse({ type: NoteCreated, headers: replayedHeaderDoc('note first created') })
   @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was first used for a different note (another lead or text).' })
@@ -136,7 +167,12 @@ export class PortfolioController {
 
   @Get('facilities/:facilityUuid/rentalRecords/:unitRentalRecordUuid/gateAccessCode')
   @ApiTags('Rental Records')
-  @ApiOperation({ operationId: 'getGateAccessCode', summary: 'Gate access code of a rental record' })
+  @ApiOperation({
+    operationId: 'getGateAccessCode',
+    summary: 'Gate access code of a rental record',
+    description:
+      'The rental\'s gate access code as a JSON string. `"SUSPENDED"` while the code is suspended by delinquency (overlock); 404 once the tenant has moved out.',
+  })
   @JsonStringResponse('The gate access code.')
   async gateAccessCode(
     @CurrentPortfolio() portfolio: PortfolioRef,

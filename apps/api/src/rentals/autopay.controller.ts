@@ -19,6 +19,8 @@ export class AutopayController {
   @ApiOperation({
     operationId: 'enableAutopay',
     summary: 'Enable autopay with a payment method, or replace its method: charged what is owed on each due date (payment-recorded or payment-declined)',
+    description:
+      "Stores the payment processor's token of the tenant's payment method (`pm_…`, never card details). On each due date the scheduler charges what is owed: an approved charge is recorded as a payment (`payment-recorded`), a refused one emits `payment-declined`. Emits no lifecycle event.",
   })
   @ApiOkResponse({ type: AutopayView })
   @ApiConflictResponse({ description: MOVED_OUT })
@@ -32,7 +34,11 @@ export class AutopayController {
   }
 
   @Delete()
-  @ApiOperation({ operationId: 'disableAutopay', summary: 'Disable autopay (nothing changes when it is off)' })
+  @ApiOperation({
+    operationId: 'disableAutopay',
+    summary: 'Disable autopay (nothing changes when it is off)',
+    description: 'Turns autopay off; calling it again changes nothing. Emits no event.',
+  })
   @ApiOkResponse({ type: AutopayView })
   @ApiConflictResponse({ description: MOVED_OUT })
   disable(

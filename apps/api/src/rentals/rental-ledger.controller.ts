@@ -21,7 +21,12 @@ export class RentalLedgerController {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getRentalLedger', summary: "The rental's ledger, oldest entry first, paged" })
+  @ApiOperation({
+    operationId: 'getRentalLedger',
+    summary: "The rental's ledger, oldest entry first, paged",
+    description:
+      "The rental's ledger entries, oldest first (charges positive, credits negative, each with the balance after it), with the balance and next due date; pages of `limit` after the `position` given as `after`.",
+  })
   @ApiOkResponse({ type: RentalLedgerView })
   async ledger(
     @CurrentPortfolio() portfolio: PortfolioRef,

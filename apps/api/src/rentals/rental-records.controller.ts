@@ -35,7 +35,12 @@ export class RentalRecordsController {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listRentalRecords', summary: "The facility's rentals, active and moved out, filtered and paged" })
+  @ApiOperation({
+    operationId: 'listRentalRecords',
+    summary: "The facility's rentals, active and moved out, filtered and paged",
+    description:
+      "The facility's rentals, active and moved out, in uuid order, with status, tenant, unit, dates, rent, balance and delinquency status. Filters by status, tenant and unit; pages of `limit` after `after` (`nextPageAfter` is null on the last page).",
+  })
   @ApiOkResponse({ type: RentalRecordsPage })
   async list(
     @CurrentPortfolio() portfolio: PortfolioRef,

@@ -55,7 +55,12 @@ export class RentalsController {
 
   @Post('moveOut')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'moveOut', summary: 'Move the tenant out: rental ended, unit freed, gate code revoked (event moved-out)' })
+  @ApiOperation({
+    operationId: 'moveOut',
+    summary: 'Move the tenant out: rental ended, unit freed, gate code revoked (event moved-out)',
+    description:
+      'Ends the rental today: services and coverage ended, unit vacant, gate code removed; the balance is kept. Emits `moved-out`. 409 when already moved out.',
+  })
   @ApiOkResponse({ type: RentalView })
   @ApiConflictResponse({ description: MOVED_OUT })
   moveOut(
@@ -68,7 +73,12 @@ export class RentalsController {
 
   @Post('rentChange')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'changeRent', summary: 'Change the rent (event rent-change)' })
+  @ApiOperation({
+    operationId: 'changeRent',
+    summary: 'Change the rent (event rent-change)',
+    description:
+      'Replaces the rent in the billing template now, billed from the first period starting on or after `effectiveDate` (today or later). Emits `rent-change`. 409 when the amount is the same.',
+  })
   @ApiOkResponse({ type: RentalView })
   @ApiConflictResponse({ description: 'The rental has moved out, or the rent already has this amount.' })
   changeRent(
@@ -82,7 +92,12 @@ export class RentalsController {
 
   @Post('services')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'addRentalService', summary: 'Add a recurring service (event recurring-service-change)' })
+  @ApiOperation({
+    operationId: 'addRentalService',
+    summary: 'Add a recurring service (event recurring-service-change)',
+    description:
+      'Adds a recurring service (an item type of kind SERVICE of the portfolio) to the rental from today. Emits `recurring-service-change`. 409 when the rental has it already.',
+  })
   @ApiOkResponse({ type: RentalView })
   @ApiConflictResponse({ description: 'The rental has moved out, or already has this service.' })
   addService(
@@ -95,7 +110,11 @@ export class RentalsController {
   }
 
   @Delete('services/:itemTypeUuid')
-  @ApiOperation({ operationId: 'removeRentalService', summary: 'Remove a recurring service (event recurring-service-change)' })
+  @ApiOperation({
+    operationId: 'removeRentalService',
+    summary: 'Remove a recurring service (event recurring-service-change)',
+    description: "Ends the rental's recurring service today. Emits `recurring-service-change`. 404 when the rental does not have it.",
+  })
   @ApiOkResponse({ type: RentalView })
   @ApiConflictResponse({ description: MOVED_OUT })
   removeService(
@@ -109,7 +128,12 @@ export class RentalsController {
 
   @Post('transfer')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'transferRental', summary: 'Transfer the tenant to a vacant unit of the facility (event transfer)' })
+  @ApiOperation({
+    operationId: 'transferRental',
+    summary: 'Transfer the tenant to a vacant unit of the facility (event transfer)',
+    description:
+      "Moves the tenant to a vacant unit of the same facility: a new rental at its group's current web rate keeping the billing cycle, balance, services, coverage, promotions, vehicles and gate code; the old rental is closed. Emits `transfer` (with the new rental). 409 when the unit is occupied or the rental is delinquent.",
+  })
   @ApiOkResponse({ type: TransferResult })
   @ApiConflictResponse({
     description:

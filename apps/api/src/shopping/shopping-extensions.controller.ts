@@ -33,7 +33,11 @@ export class ShoppingExtensionsController {
   ) {}
 
   @Get('facilities')
-  @ApiOperation({ operationId: 'listFacilities', summary: 'Facilities with their unit groups' })
+  @ApiOperation({
+    operationId: 'listFacilities',
+    summary: 'Facilities with their unit groups',
+    description: "The portfolio's facilities, each with its address and its size-and-type unit groups, for a shopping front to list.",
+  })
   @ApiOkResponse({ type: [FacilityView] })
   facilities(@CurrentPortfolio() portfolio: PortfolioRef): Promise<FacilityView[]> {
     return this.catalog.facilities(portfolio.uuid);
@@ -41,7 +45,12 @@ export class ShoppingExtensionsController {
 
   @Post('leads')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'createLead', summary: 'Create a lead' })
+  @ApiOperation({
+    operationId: 'createLead',
+    summary: 'Create a lead',
+    description:
+      'Creates an `OPEN` lead for the shopper (operation 13 then sends its lease). With an `Idempotency-Key`, a retry answers the lead first created (header `Idempotent-Replayed: true`) instead of creating another.',
+  })
   @ApiIdempotencyKey('lead')
   @ApiOkResponse({
     type: CreateLeadResult,
@@ -63,7 +72,12 @@ export class ShoppingExtensionsController {
   @Post('facilities/tenant/check-preexisting')
   @HttpCode(200)
   @RateLimitClass('verification')
-  @ApiOperation({ operationId: 'checkPreexistingTenant', summary: 'Email a verification code to a returning tenant' })
+  @ApiOperation({
+    operationId: 'checkPreexistingTenant',
+    summary: 'Email a verification code to a returning tenant',
+    description:
+      'Emails a 6-digit verification code to a person of the portfolio who has rented before; operation 2 checks it. The code is valid 15 minutes, single use, and dead after 5 wrong guesses; codes and tries per person are rate limited (429).',
+  })
   @ApiOkResponse({ type: CheckPreexistingResult })
   checkPreexisting(@CurrentPortfolio() portfolio: PortfolioRef, @Body() body: CheckPreexistingRequest): Promise<CheckPreexistingResult> {
     return this.tenants.checkPreexisting(portfolio.uuid, body);

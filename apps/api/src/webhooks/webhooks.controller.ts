@@ -39,7 +39,12 @@ export class WebhooksController {
 
   @Post('subscriptions')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'createWebhookSubscription', summary: 'Create a webhook subscription' })
+  @ApiOperation({
+    operationId: 'createWebhookSubscription',
+    summary: 'Create a webhook subscription',
+    description:
+      "Creates the portfolio's webhook endpoint for `targetUrl` (HTTPS, no query string, public addresses only) subscribed to the event types, optionally filtered by facility, amenity and unit type. Answers the endpoint's `whsec_` signing secret, shown only here and in the webhook portal: store it to verify deliveries (see `webhooks`).",
+  })
   @ApiOkResponse({ type: CreatedSubscription })
   @ApiConflictResponse({ description: 'The URL or the vendor already has an endpoint in the portfolio.' })
   create(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: CreateSubscription): Promise<CreatedSubscription> {
@@ -47,7 +52,11 @@ export class WebhooksController {
   }
 
   @Get('subscriptions')
-  @ApiOperation({ operationId: 'listWebhookSubscriptions', summary: 'List webhook subscriptions' })
+  @ApiOperation({
+    operationId: 'listWebhookSubscriptions',
+    summary: 'List webhook subscriptions',
+    description: "The portfolio's webhook endpoints and their event types and filters, optionally only those of a `targetUrl` or subscribed to an `eventType`.",
+  })
   @ApiQuery({ name: 'targetUrl', required: false })
   @ApiQuery({ name: 'eventType', required: false, enum: [...PUBLIC_EVENT_TYPES] })
   @portfolioQuery
@@ -62,7 +71,11 @@ export class WebhooksController {
   }
 
   @Patch('subscriptions')
-  @ApiOperation({ operationId: 'updateWebhookSubscription', summary: 'Update a webhook subscription' })
+  @ApiOperation({
+    operationId: 'updateWebhookSubscription',
+    summary: 'Update a webhook subscription',
+    description: 'Replaces the event types, description or filters of the endpoint identified by `targetUrl`; absent fields are kept.',
+  })
   @ApiQuery({ name: 'targetUrl', required: false, schema: targetUrlDoc('Identifies the subscription (or give it in the body).') as SchemaObject })
   @portfolioQuery
   @ApiOkResponse({ type: SubscriptionView })
@@ -76,7 +89,12 @@ export class WebhooksController {
   }
 
   @Delete('subscriptions')
-  @ApiOperation({ operationId: 'unsubscribeWebhook', summary: 'Unsubscribe from event types' })
+  @ApiOperation({
+    operationId: 'unsubscribeWebhook',
+    summary: 'Unsubscribe from event types',
+    description:
+      "Removes event types from the vendor's endpoint; when none remain, the endpoint is removed. A partial unsubscribe answers the removed and remaining event types.",
+  })
   @ApiOkResponse({ type: Unsubscribed })
   unsubscribe(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: Unsubscribe): Promise<Unsubscribed> {
     return this.subscriptions.unsubscribe(principal, body);
@@ -84,7 +102,12 @@ export class WebhooksController {
 
   @Post('subscriptions/test')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'sendWebhookTestEvent', summary: 'Send a test event' })
+  @ApiOperation({
+    operationId: 'sendWebhookTestEvent',
+    summary: 'Send a test event',
+    description:
+      "Sends a test message of the event type to every enabled endpoint of the portfolio subscribed to it, whatever its filters: the event's shape on the all-zero rental (see `webhooks`). 404 when no enabled endpoint subscribes to the type.",
+  })
   @ApiOkResponse({ type: TestEventSent })
   test(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: SendTestEvent): Promise<TestEventSent> {
     return this.commands.sendTestEvent(principal, body);
@@ -92,7 +115,12 @@ export class WebhooksController {
 
   @Get('dashboard-link')
   @WriteOperation()
-  @ApiOperation({ operationId: 'getWebhookDashboardLink', summary: 'Get a webhook portal link (write key: the portal manages endpoints and reveals secrets)' })
+  @ApiOperation({
+    operationId: 'getWebhookDashboardLink',
+    summary: 'Get a webhook portal link (write key: the portal manages endpoints and reveals secrets)',
+    description:
+      'A link to the webhook portal of the portfolio, valid 7 days and bound to this key (revoking the key ends it): endpoints, delivery history with every attempt, success rates, secrets (reveal, rotate) and resends. Needs a write key.',
+  })
   @portfolioQuery
   @ApiOkResponse({ type: PortalLink })
   dashboardLink(@CurrentApiKey() principal: ApiKeyPrincipal, @Query('portfolio') portfolio?: string): Promise<PortalLink> {
