@@ -119,8 +119,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Under root the server runs as the `postgres` user, which must be able to reach its cluster.
   if (runsAsRoot) await chmod(dataDir, ((await stat(dataDir)).mode & 0o777) | 0o011);
   const known = await readEmbeddedInfo(dataDir);
-  const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
-  if (initialised && !known && (await holdsDatabases(clusterDir))) {
+  // A cluster that holds no database of ours has nothing to lose: one a start left half made (initdb killed, or run
+  // by an earlier version that kept no password) is made anew rather than started.
+  const usable = existsSync(path.join(clusterDir, 'PG_VERSION')) && (await holdsDatabases(clusterDir));
+  if (usable && !known) {
     throw new Error(
       `The embedded PostgreSQL cluster ${clusterDir} holds data, but ${embeddedInfoPath(dataDir)}, which keeps its password, is missing. ` +
         'Restore that file, or move the data directory aside to start with a new cluster.',
@@ -157,8 +159,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
 
   // Kept before initdb sets the password: a start that fails after it must not leave a cluster nobody can log in to.
-  // A cluster without connection details and without databases of ours never served anyone: it is made anew.
-  if (!initialised || !known) {
+  if (!usable) {
     await writeInfo(dataDir, info);
     await rm(clusterDir, { recursive: true, force: true });
     await server.initialise();

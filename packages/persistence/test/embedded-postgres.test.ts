@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -124,6 +124,20 @@ describe('embedded PostgreSQL', () => {
         expect(await queryAt<{ ok: number }>(second.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
       } finally {
         await second.stop();
+      }
+    }, 90_000);
+
+    it('is initialised anew when a first start was killed during initdb', async () => {
+      // What initdb killed midway leaves: the version file it writes first, a cluster it never finished, and the
+      // connection details written before it ran.
+      await mkdir(path.join(fresh, 'postgres'), { recursive: true });
+      await writeFile(path.join(fresh, 'postgres', 'PG_VERSION'), '18\n');
+      await writeFile(path.join(fresh, 'postgres.json'), JSON.stringify({ port: await freePort(), user: 'storage', password: 'left-by-a-killed-start' }));
+      const server = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
+      try {
+        expect(await queryAt<{ ok: number }>(server.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+      } finally {
+        await server.stop();
       }
     }, 90_000);
 
