@@ -159,8 +159,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
 
   // Kept before initdb sets the password: a start that fails after it must not leave a cluster nobody can log in to.
+  // The port is recorded once the server started on it: a port that failed is not the next start's default.
   if (!usable) {
-    await writeInfo(dataDir, info);
+    await writeInfo(dataDir, { ...info, port: known?.port ?? DEFAULT_PORT });
     await rm(clusterDir, { recursive: true, force: true });
     await server.initialise();
   }

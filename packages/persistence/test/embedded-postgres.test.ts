@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -104,6 +104,8 @@ describe('embedded PostgreSQL', () => {
     it('is started by the next start, and the failure says what PostgreSQL said', async () => {
       // Port 1 is privileged: the server the cluster was initialised for cannot bind it.
       await expect(startEmbeddedPostgres({ dataDir: fresh, port: 1 })).rejects.toThrow(/could not bind|could not create listen socket/);
+      // The port that failed is not recorded as the cluster's: the next start told no port takes the default.
+      expect(JSON.parse(await readFile(path.join(fresh, 'postgres.json'), 'utf8'))).toMatchObject({ port: 54329 });
       const server = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
       try {
         expect(await queryAt<{ ok: number }>(server.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
