@@ -75,7 +75,7 @@ const addedObject = <T extends PublicEventType>(type: T, at: Date): AddedObject<
   Object.fromEntries(Object.entries(webhookTestPayload(type, at)).filter(([key]) => !BASE_FIELDS.has(key))) as AddedObject<T>;
 
 /** A delivery body as the dispatcher writes it: `webhookDeliveryBody` of the envelope's payload, as the receiver parses it. */
-const delivered = (payload: unknown): unknown => JSON.parse(webhookDeliveryBody(payload));
+const delivered = (payload: unknown, test: boolean): unknown => JSON.parse(webhookDeliveryBody(payload, { test }));
 
 describe('the webhooks of the OpenAPI document', () => {
   it('has one webhook per public event type, and no other', () => {
@@ -107,10 +107,16 @@ describe('the webhooks of the OpenAPI document', () => {
     const validate = validatorOf(type);
     const at = new Date();
     const envelope = rentalEnvelope(type, CONTEXT, addedObject(type, at), at);
-    expect(errorsOf(validate, delivered(envelope.payload))).toEqual([]);
-    expect(errorsOf(validate, delivered(webhookTestPayload(type, at)))).toEqual([]);
+    expect(errorsOf(validate, delivered(envelope.payload, false))).toEqual([]);
+    expect(errorsOf(validate, delivered(webhookTestPayload(type, at), true))).toEqual([]);
     expect(validate(JSON.parse(JSON.stringify(envelope.payload)))).toBe(false);
+    expect(validate({ data: [JSON.parse(JSON.stringify(envelope.payload))] })).toBe(false);
     const other = PUBLIC_EVENT_TYPES.find((candidate) => candidate !== type)!;
-    expect(validate(delivered(webhookTestPayload(other, at)))).toBe(false);
+    expect(validate(delivered(webhookTestPayload(other, at), true))).toBe(false);
+  });
+
+  it.each(PUBLIC_EVENT_TYPES)('%s: documents the top-level test flag, and the example of operation 19 has test: true', (type) => {
+    expect(document.webhooks[type].post.description).toContain('`test`');
+    expect(body(type).examples.operation19.value).toMatchObject({ test: true });
   });
 });

@@ -5,6 +5,7 @@ import { eventually } from '@storage/testing';
 import { generateSecret, removeSubscription, rotateEndpointSecret, SecretKeyring, signatureEntry, signingKey } from '@storage/webhooks';
 import { MessageStore } from '../src/delivery/message-store';
 import { RETRY_SCHEDULE_MS } from '../src/delivery/retry-policy';
+import { testEvent } from '../src/fan-out/test-event';
 import { seedEndpoint } from './support/endpoints';
 import { sampleEvent } from './support/events';
 import { createHarness, type Harness } from './support/harness';
@@ -64,6 +65,45 @@ describe('delivery engine', () => {
     expect(recorded).toHaveLength(7);
     expect(recorded.every((a) => a.succeeded === true && a.status_code === 204)).toBe(true);
     expect((await query(h.dataSource, sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_messages WHERE status = 'succeeded'`)))[0].n).toBe(7);
+  });
+
+  it('marks operation 19\'s messages in the body: "test": false for a real event, true for a test event, under the signature', async () => {
+    const { secret } = await seedEndpoint(h.dataSource, { url: receiver.url() });
+    const real = sampleEvent('moved-in');
+    const test = testEvent('acme', 'moved-in', h.clock.now());
+    await h.publish(real);
+    await h.publish(test);
+    expect(await h.engine().runOnce()).toBe(2);
+    const bodies = receiver.requests.map((r) => verify(secret, r) as { data: { eventId: string }[]; test: unknown });
+    expect(bodies.map((body) => [body.data[0].eventId, body.test]).sort()).toEqual(
+      [
+        [real.eventId, false],
+        [test.eventId, true],
+      ].sort(),
+    );
+  });
+
+  it('adds "test" to a body stored before it existed, true only for operation 19\'s (all-zero rental), and signs what it sends', async () => {
+    const { id: endpointId, secret } = await seedEndpoint(h.dataSource, { url: receiver.url() });
+    const real = sampleEvent('rent-change');
+    const test = testEvent('acme', 'rent-change', h.clock.now());
+    for (const [n, event] of [real, test].entries()) {
+      await query(
+        h.dataSource,
+        sql(`INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
+             VALUES ($1, $2, 'acme', $3, $4, $5, 'pending', 0, $6, $6)`),
+        [`msg_legacy${n}`, endpointId, event.eventId, event.type, JSON.stringify({ data: [event.payload] }), h.clock.now()],
+      );
+    }
+    expect(await h.engine().runOnce()).toBe(2);
+    const bodies = receiver.requests.map((r) => verify(secret, r) as { data: unknown[]; test: unknown });
+    expect(bodies.map((body) => [(body.data[0] as { eventId: string }).eventId, body.test]).sort()).toEqual(
+      [
+        [real.eventId, false],
+        [test.eventId, true],
+      ].sort(),
+    );
+    expect(bodies.find((body) => body.test === false)?.data).toEqual([JSON.parse(JSON.stringify(real.payload))]);
   });
 
   it('records the attempts finished with one whose endpoint was deleted meanwhile, instead of losing them all', async () => {

@@ -68,7 +68,9 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
     const envelopes = PUBLIC_EVENT_TYPES.map((type) => sampleEnvelope(type));
     for (const envelope of envelopes) await publish(envelope);
     await eventually(() => expect(requestsTo('/all')).toHaveLength(7), { timeoutMs: 15_000 });
-    const received = requestsTo('/all').map((r) => verify(secret, r).data[0]);
+    const bodies = requestsTo('/all').map((r) => verify(secret, r));
+    expect(bodies.map((body) => body.test)).toEqual(Array(7).fill(false));
+    const received = bodies.map((body) => body.data[0]);
     expect(received.map((p) => p.event).sort()).toEqual([...PUBLIC_EVENT_TYPES].sort());
     expect(new Set(received.map((p) => p.eventId))).toEqual(new Set(envelopes.map((e) => e.eventId)));
   });
@@ -113,7 +115,9 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       createEnvelope({ type: 'webhook-test-event', payload: { portfolio: 'acme', eventType: 'auction' }, occurredAt: new Date(), portfolio: 'acme' }),
     );
     await eventually(() => expect(requestsTo('/test')).toHaveLength(1), { timeoutMs: 15_000 });
-    expect(verify(secret, requestsTo('/test')[0]).data[0]).toMatchObject({ event: 'auction', tenantUuid: '00000000-0000-0000-0000-000000000000' });
+    const body = verify(secret, requestsTo('/test')[0]);
+    expect(body.data[0]).toMatchObject({ event: 'auction', tenantUuid: '00000000-0000-0000-0000-000000000000' });
+    expect(body.test).toBe(true);
     expect(requestsTo('/not-auction')).toHaveLength(0);
   });
 

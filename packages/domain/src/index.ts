@@ -149,11 +149,18 @@ export {
   type EventTopic,
   type PublicEventPayload,
 } from './events/event-payloads';
-export { webhookTestPayload } from './events/webhook-commands/webhook-test-payload';
+export { WEBHOOK_TEST_UUID, webhookTestPayload } from './events/webhook-commands/webhook-test-payload';
 export { asyncApiDocument, serializeAsyncApi } from './events/asyncapi';
 export { EVENT_EMITTED_WHEN } from './events/emitted-when';
 export { eventJsonSchema, type JsonSchemaTarget } from './events/json-schema';
-export { WEBHOOK_HEADERS, WEBHOOK_SIGNATURE_VERIFICATION, webhookDeliveryBody, webhookDeliveryBodySchema } from './events/webhook-delivery';
+export {
+  WEBHOOK_HEADERS,
+  WEBHOOK_SIGNATURE_VERIFICATION,
+  WEBHOOK_TEST_FLAG_DESCRIPTION,
+  webhookDeliveryBody,
+  webhookDeliveryBodySchema,
+  type WebhookDeliveryKind,
+} from './events/webhook-delivery';
 export {
   createEnvelope,
   envelopeHeaderSchema,

@@ -38,8 +38,9 @@ const HEADER_PARAMETERS: ParameterObject[] = Object.entries(WEBHOOK_HEADERS).map
 const DELIVERY = `POSTed as \`application/json\` to the \`targetUrl\` of every enabled subscription of the portfolio to this
 event type whose facility, unit type and amenity filters match (operation 15). Each delivery is signed: check
 \`hook-signature\` over the raw body before parsing it. A message keeps its \`hook-id\` on every retry; deduplicate on it or on
-\`data[0].eventId\`. Operation 19 sends a message of the same shape on the all-zero rental (UUIDs
-\`00000000-0000-0000-0000-000000000000\`), whatever the filters.`;
+\`data[0].eventId\`. Every body carries a top-level boolean \`test\`: \`false\` for a real event, \`true\` only for the test
+messages of operation 19, which are sent whatever the filters, of the same shape and formats as a real event, on the all-zero
+rental (UUIDs \`00000000-0000-0000-0000-000000000000\`).`;
 
 function webhook(type: PublicEventType): OperationObject {
   return {
@@ -57,8 +58,8 @@ function webhook(type: PublicEventType): OperationObject {
           schema: { $ref: `#/components/schemas/${deliverySchemaName(type)}` },
           examples: {
             operation19: {
-              summary: 'The test message of operation 19',
-              value: JSON.parse(webhookDeliveryBody(webhookTestPayload(type, EXAMPLE_AT))) as unknown,
+              summary: 'The test message of operation 19 (`test: true`)',
+              value: JSON.parse(webhookDeliveryBody(webhookTestPayload(type, EXAMPLE_AT), { test: true })) as unknown,
             },
           },
         },

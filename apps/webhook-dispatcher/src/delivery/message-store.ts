@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { WEBHOOK_TEST_UUID } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
 import { disableEndpoints, endFailureRuns, endFailureRunsSql, startFailureRuns } from '@storage/webhooks';
 import type { DeliveryResponse } from './delivery-client';
@@ -40,6 +41,15 @@ interface ClaimedRow {
   previous_secret_expires_at: Date | null;
 }
 
+/**
+ * The body to sign and send: the stored one, or, for a body stored before the delivery body had `test` (it then
+ * ends with the `]}` of `{"data":[payload]}`; now it ends with `"test":…}`), that body with `"test"` added last:
+ * true only for operation 19's messages, known by their event id on the all-zero rental.
+ */
+const BODY_TO_SEND = `CASE WHEN right(m.body, 2) = ']}'
+       THEN left(m.body, -1) || ',"test":' || (m.event_id LIKE '${WEBHOOK_TEST_UUID}-%')::text || '}'
+       ELSE m.body END`;
+
 const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number]>(
   `WITH due AS (
      SELECT m.id FROM webhook_messages m
@@ -52,7 +62,7 @@ const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number]>(
    UPDATE webhook_messages m SET next_attempt_at = $2
    FROM due, webhook_endpoints e
    WHERE m.id = due.id AND e.id = m.endpoint_id
-   RETURNING m.id, m.endpoint_id, m.body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+   RETURNING m.id, m.endpoint_id, ${BODY_TO_SEND} AS body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
   { prepared: 'webhook_claim_due' },
 );
 

@@ -33,7 +33,10 @@ export class WebhookMessage {
   @Column('text')
   eventType!: string;
 
-  /** The exact bytes that are signed and sent: `{"data":[payload]}`. */
+  /**
+   * The exact bytes that are signed and sent: `{"data":[payload],"test":false}` (`true` for operation 19's). A body
+   * stored before `test` existed (`{"data":[payload]}`) gets it added when claimed (`MessageStore.claimDue`).
+   */
   @Column('text')
   body!: string;
 

@@ -6,7 +6,7 @@ import { EventContext, ProcessedEvents } from '@storage/messaging';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
-import { fanOutOnce, type FanOutEvent, type FanOutOptions } from '../fan-out/fan-out';
+import { fanOutOnce, lifecycleFanOutEvent, type FanOutEvent, type FanOutOptions } from '../fan-out/fan-out';
 import { FanOutBatcher } from '../fan-out/fan-out-batcher';
 import { testEvent } from '../fan-out/test-event';
 
@@ -81,12 +81,13 @@ export class EventsController {
   }
 
   private async lifecycle(envelope: EventEnvelope<PublicEventType>, context: EventContext): Promise<void> {
+    const event = lifecycleFanOutEvent(envelope);
     if (context.redelivery === undefined) {
-      await this.batcher.fanOutOnce(context.group, envelope.eventId, envelope);
+      await this.batcher.fanOutOnce(context.group, envelope.eventId, event);
       return;
     }
     const key = `${envelope.eventId}#redeliver:${context.redelivery.replayRequestId}`;
-    await this.fanOutOnce(context.group, key, envelope, { now: this.clock.now(), redeliver: true });
+    await this.fanOutOnce(context.group, key, event, { now: this.clock.now(), redeliver: true });
   }
 
   private async fanOutOnce(group: string, key: string, event: FanOutEvent, options: FanOutOptions): Promise<void> {

@@ -117,7 +117,7 @@ function eventInput({ group, key, event }: MarkedEvent, n: number) {
     portfolio: event.portfolio,
     event_id: event.eventId,
     type: event.type,
-    body: webhookDeliveryBody(event.payload),
+    body: webhookDeliveryBody(event.payload, { test: event.test }),
     facility: event.filters.facilityUuid,
     unit_type: event.filters.unitType,
     amenities: event.filters.amenityUuids,

@@ -1,15 +1,29 @@
-import { webhookDeliveryBody, type EventFilters, type PublicEventType } from '@storage/domain';
+import { webhookDeliveryBody, type EventEnvelope, type EventFilters, type PublicEventType } from '@storage/domain';
 import { markProcessedSql } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 
-/** What fan-out needs of an event: who it belongs to, what it is, what it is filtered on, and its payload. */
+/**
+ * What fan-out needs of an event: who it belongs to, what it is, what it is filtered on, its payload, and whether it
+ * is operation 19's test message (the body's `test`).
+ */
 export interface FanOutEvent {
   eventId: string;
   type: PublicEventType;
   portfolio: string;
   filters: EventFilters;
   payload: unknown;
+  test: boolean;
 }
+
+/** A lifecycle event from the broker: a real event (`test: false`). */
+export const lifecycleFanOutEvent = ({ eventId, type, portfolio, filters, payload }: EventEnvelope<PublicEventType>): FanOutEvent => ({
+  eventId,
+  type,
+  portfolio,
+  filters,
+  payload,
+  test: false,
+});
 
 export interface FanOutOptions {
   now: Date;
@@ -98,7 +112,7 @@ function params(event: FanOutEvent, options: FanOutOptions): FanOutValues {
     event.portfolio,
     event.eventId,
     event.type,
-    webhookDeliveryBody(event.payload),
+    webhookDeliveryBody(event.payload, { test: event.test }),
     options.now,
     event.filters.facilityUuid,
     event.filters.unitType,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createEnvelope, lifecycleEventId, parseEventPayload, type EventEnvelope, type PublicEventType } from '@storage/domain';
-import type { FanOutEvent } from '../../src/fan-out/fan-out';
+import { lifecycleFanOutEvent, type FanOutEvent } from '../../src/fan-out/fan-out';
 import { testEvent } from '../../src/fan-out/test-event';
 
 export interface SampleEventOptions {
@@ -38,4 +38,4 @@ export function sampleEnvelope(type: PublicEventType, options: SampleEventOption
   });
 }
 
-export const sampleEvent = (type: PublicEventType, options: SampleEventOptions = {}): FanOutEvent => sampleEnvelope(type, options);
+export const sampleEvent = (type: PublicEventType, options: SampleEventOptions = {}): FanOutEvent => lifecycleFanOutEvent(sampleEnvelope(type, options));

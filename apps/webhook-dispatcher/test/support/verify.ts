@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import type { ReceivedRequest } from './receiver';
 
-type DeliveryBody = { data: { event: string; eventId: string }[] };
+type DeliveryBody = { data: { event: string; eventId: string }[]; test: boolean };
 
 /** The published AsyncAPI document, whose delivery messages every verified delivery must match. */
 const ASYNCAPI = 'asyncapi';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Parser, type AsyncAPIDocumentInterface } from '@asyncapi/parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { asyncApiDocument, createEnvelope, EVENT_TYPES, PUBLIC_EVENT_TYPES, serializeAsyncApi, topicFor, type EventType } from '../../src';
+import { asyncApiDocument, createEnvelope, EVENT_TYPES, PUBLIC_EVENT_TYPES, serializeAsyncApi, topicFor, webhookDeliveryBody, type EventType } from '../../src';
 import { AMENITY, fixtures, OCCURRED_AT, UNIT_TYPE } from './fixtures';
 
 const COMMITTED = join(__dirname, '../../../../docs/asyncapi.json');
@@ -60,10 +60,11 @@ describe('the AsyncAPI document (docs/asyncapi.json)', () => {
     expect(validate({ ...envelope, payload: { ...(envelope.payload as object), unexpected: true } })).toBe(false);
   });
 
-  it.each(PUBLIC_EVENT_TYPES)('describes the %s webhook delivery body receivers get: the event under data', (type) => {
+  it.each(PUBLIC_EVENT_TYPES)('describes the %s webhook delivery body receivers get: the event under data, and test', (type) => {
     const validate = validatorOf('webhookDeliveries', `${camel(type)}Delivery`);
     const { payload } = envelopeOf(type);
-    expect(validate({ data: [payload] }) ? [] : validate.errors).toEqual([]);
+    for (const test of [false, true]) expect(validate(JSON.parse(webhookDeliveryBody(payload, { test }))) ? [] : validate.errors).toEqual([]);
+    expect(validate({ data: [payload] })).toBe(false);
     expect(validate(payload)).toBe(false);
   });
 });

@@ -2,13 +2,15 @@ import { parseEventPayload, type EventPayloads } from '../event-payloads';
 import type { PublicEventType } from '../event-types';
 import { lifecycleEventId } from '../tenant-lifecycle/event-id';
 
-/** Marks test payloads: an all-zero rental, so receivers can tell them apart from real events. */
-const TEST_UUID = '00000000-0000-0000-0000-000000000000';
+/** The rental of test payloads: all-zero (the delivery body's `test: true` is what marks them). */
+export const WEBHOOK_TEST_UUID = '00000000-0000-0000-0000-000000000000';
+const TEST_UUID = WEBHOOK_TEST_UUID;
 
+/** The phone as real events carry it: ten digits, as the records store it (`normalizePhone`). */
 const baseFields = {
   tenantUuid: TEST_UUID,
   tenantBalanceInPennies: 0,
-  primaryContact: { firstName: 'Test', lastName: 'Tenant', phone: '(555) 555-0100', isSMSEnrolled: false, email: 'test.tenant@example.com' },
+  primaryContact: { firstName: 'Test', lastName: 'Tenant', phone: '5555550100', isSMSEnrolled: false, email: 'test.tenant@example.com' },
 };
 
 function addedObject(type: PublicEventType, day: string): Record<string, unknown> {
