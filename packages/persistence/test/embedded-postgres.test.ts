@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { freePort, locateDatabase, query, sql, startEmbeddedPostgres } from '../src';
+import { freePort, locateDatabase, query, sql, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../src';
 
 async function queryAt<T>(url: string, text: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
@@ -13,6 +13,15 @@ async function queryAt<T>(url: string, text: string): Promise<T[]> {
     return await query(client, sql<T>(text));
   } finally {
     await client.end();
+  }
+}
+
+/** Expects the server to answer a query, then stops it. */
+async function expectServing(server: RunningEmbeddedPostgres): Promise<void> {
+  try {
+    expect(await queryAt<{ ok: number }>(server.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+  } finally {
+    await server.stop();
   }
 }
 
@@ -106,12 +115,7 @@ describe('embedded PostgreSQL', () => {
       await expect(startEmbeddedPostgres({ dataDir: fresh, port: 1 })).rejects.toThrow(/could not bind|could not create listen socket/);
       // The port that failed is not recorded as the cluster's: the next start told no port takes the default.
       expect(JSON.parse(await readFile(path.join(fresh, 'postgres.json'), 'utf8'))).toMatchObject({ port: 54329 });
-      const server = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
-      try {
-        expect(await queryAt<{ ok: number }>(server.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
-      } finally {
-        await server.stop();
-      }
+      await expectServing(await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() }));
     }, 90_000);
 
     it('is initialised anew when an earlier version left its cluster without connection details and without data', async () => {
@@ -121,12 +125,7 @@ describe('embedded PostgreSQL', () => {
       await queryAt(first.url('postgres'), 'DROP DATABASE storage');
       await first.stop();
       await rm(path.join(fresh, 'postgres.json'));
-      const second = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
-      try {
-        expect(await queryAt<{ ok: number }>(second.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
-      } finally {
-        await second.stop();
-      }
+      await expectServing(await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() }));
     }, 90_000);
 
     it('is initialised anew when a first start was killed during initdb', async () => {
@@ -135,12 +134,7 @@ describe('embedded PostgreSQL', () => {
       await mkdir(path.join(fresh, 'postgres'), { recursive: true });
       await writeFile(path.join(fresh, 'postgres', 'PG_VERSION'), '18\n');
       await writeFile(path.join(fresh, 'postgres.json'), JSON.stringify({ port: await freePort(), user: 'storage', password: 'left-by-a-killed-start' }));
-      const server = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
-      try {
-        expect(await queryAt<{ ok: number }>(server.url(), 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
-      } finally {
-        await server.stop();
-      }
+      await expectServing(await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() }));
     }, 90_000);
 
     it('is refused, naming the file, when a cluster that holds data lost its connection details', async () => {

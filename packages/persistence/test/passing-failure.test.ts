@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
-import { createDataSource, freePort, passingFailureOf, query, sql, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../src';
+import { usePrivateServer } from './support/private-server';
+import { createDataSource, freePort, passingFailureOf, query, sql } from '../src';
 
 const TERMINATE = sql<{ terminated: boolean }, [string]>('SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = $1');
 
@@ -18,28 +16,13 @@ async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
 
 /** The errors a real server gives when it goes away, classified as the api's filter and the consumers classify them. */
 describe('passingFailureOf', () => {
-  let dataDir: string;
-  let server: RunningEmbeddedPostgres;
-  let admin: Client;
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'storage-passing-'));
-    server = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
-    admin = new Client({ connectionString: server.url() });
-    await admin.connect();
-  });
-
-  afterAll(async () => {
-    await admin?.end();
-    await server?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const { server, admin } = usePrivateServer('storage-passing-');
 
   it('finds the database unavailable when a client is used after its connection was terminated', async () => {
-    const client = new Client({ connectionString: server.url(), application_name: 'terminated-client' });
+    const client = new Client({ connectionString: server().url(), application_name: 'terminated-client' });
     const lost = new Promise<Error>((resolve) => client.once('error', resolve));
     await client.connect();
-    await query(admin, TERMINATE, ['terminated-client']);
+    await query(admin(), TERMINATE, ['terminated-client']);
     expect(passingFailureOf(await lost)).toBe('unavailable');
     const error = await failureOf(() => query(client, sql('SELECT 1')));
     expect(error).toMatchObject({ message: expect.stringContaining('not queryable') });
@@ -50,13 +33,13 @@ describe('passingFailureOf', () => {
   // The statement in flight fails with 57P01, or, when the connection's error came first, TypeORM has released the
   // transaction's runner: both are the database away.
   it('finds the database unavailable in what TypeORM throws in a transaction whose connection was terminated', async () => {
-    const dataSource = createDataSource({ url: server.url(), applicationName: 'terminated-transaction', poolSize: 1 });
+    const dataSource = createDataSource({ url: server().url(), applicationName: 'terminated-transaction', poolSize: 1 });
     await dataSource.initialize();
     try {
       const error = await failureOf(() =>
         dataSource.transaction(async (manager) => {
           await query(manager, sql('SELECT 1'));
-          await query(admin, TERMINATE, ['terminated-transaction']);
+          await query(admin(), TERMINATE, ['terminated-transaction']);
           await query(manager, sql('SELECT 2'));
         }),
       );
@@ -72,26 +55,26 @@ describe('passingFailureOf', () => {
   });
 
   it('finds a collision in a deadlock, and nothing passing in a broken rule', async () => {
-    const other = new Client({ connectionString: server.url() });
+    const other = new Client({ connectionString: server().url() });
     await other.connect();
     try {
-      await query(admin, sql('CREATE TABLE IF NOT EXISTS pair (id int PRIMARY KEY); INSERT INTO pair VALUES (1), (2) ON CONFLICT DO NOTHING'));
-      await query(admin, sql('BEGIN'));
+      await query(admin(), sql('CREATE TABLE IF NOT EXISTS pair (id int PRIMARY KEY); INSERT INTO pair VALUES (1), (2) ON CONFLICT DO NOTHING'));
+      await query(admin(), sql('BEGIN'));
       await query(other, sql('BEGIN'));
-      await query(admin, sql('UPDATE pair SET id = id WHERE id = 1'));
+      await query(admin(), sql('UPDATE pair SET id = id WHERE id = 1'));
       await query(other, sql('UPDATE pair SET id = id WHERE id = 2'));
       // Each waits for the row the other holds: PostgreSQL breaks the cycle by failing one of them.
       const outcomes = await Promise.allSettled([
-        query(admin, sql('UPDATE pair SET id = id WHERE id = 2')),
+        query(admin(), sql('UPDATE pair SET id = id WHERE id = 2')),
         query(other, sql('UPDATE pair SET id = id WHERE id = 1')),
       ]);
       const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
       expect(passingFailureOf(failed?.reason)).toBe('collision');
     } finally {
-      await query(admin, sql('ROLLBACK'));
+      await query(admin(), sql('ROLLBACK'));
       await query(other, sql('ROLLBACK'));
       await other.end();
     }
-    expect(passingFailureOf(await failureOf(() => query(admin, sql('INSERT INTO pair VALUES (1)'))))).toBeUndefined();
+    expect(passingFailureOf(await failureOf(() => query(admin(), sql('INSERT INTO pair VALUES (1)'))))).toBeUndefined();
   });
 });

@@ -1,41 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Client } from 'pg';
-import { freePort, createPool, query, sql, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../src';
+import { usePrivateServer } from './support/private-server';
+import { createPool, query, sql } from '../src';
 
 const BACKENDS_OF = sql<{ backends: number }, [string]>(
   'SELECT count(*)::int AS backends FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
 );
 
 describe('createPool', () => {
-  let dataDir: string;
-  let server: RunningEmbeddedPostgres;
-  let admin: Client;
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'storage-pool-'));
-    server = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
-    admin = new Client({ connectionString: server.url() });
-    await admin.connect();
-  });
-
-  afterAll(async () => {
-    await admin?.end();
-    await server?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const { server, admin } = usePrivateServer('storage-pool-');
 
   it('ends once every connection is closed, so the server can stop right after without a connection reported lost', async () => {
     // Each round: a pool with all its connections idle, ended, and the server asked at once what is still connected.
     for (let round = 0; round < 20; round++) {
       const name = `pool-end-${round}`;
       const lost: Error[] = [];
-      const pool = createPool({ connectionString: server.url(), max: 4, application_name: name }, (error) => lost.push(error));
+      const pool = createPool({ connectionString: server().url(), max: 4, application_name: name }, (error) => lost.push(error));
       const clients = await Promise.all([1, 2, 3, 4].map(() => pool.connect()));
       for (const client of clients) client.release();
       await pool.end();
-      expect(await query(admin, BACKENDS_OF, [name])).toEqual([{ backends: 0 }]);
+      expect(await query(admin(), BACKENDS_OF, [name])).toEqual([{ backends: 0 }]);
       expect(lost).toEqual([]);
     }
   });
