@@ -12,6 +12,8 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Index('uq_webhook_messages_endpoint_event', ['endpointId', 'eventId'], { unique: true })
 @Index('ix_webhook_messages_due', ['nextAttemptAt'], { where: `status = 'pending'` })
 @Index('ix_webhook_messages_endpoint_created', ['endpointId', 'createdAt'])
+@Index('ix_webhook_messages_endpoint_due', ['endpointId', 'nextAttemptAt'], { where: `status = 'pending'` })
+@Index('ix_webhook_messages_ordering', ['endpointId', 'orderingKey', 'emissionOrder'], { where: `status = 'pending' AND ordering_key IS NOT NULL` })
 export class WebhookMessage {
   @PrimaryColumn('text')
   id!: string;
@@ -49,6 +51,18 @@ export class WebhookMessage {
   /** When the next attempt is due; while an attempt runs, the end of its lease (a crashed worker's message comes back). */
   @Column('timestamptz', { nullable: true })
   nextAttemptAt!: Date | null;
+
+  /** The rental the event is about (the events' partition key): its messages to one endpoint keep their order. Null for test events. */
+  @Column('uuid', { nullable: true })
+  orderingKey!: string | null;
+
+  /** Creation order; one rental's events are fanned out one at a time as emitted, so it is their emission order. */
+  @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'BY DEFAULT' })
+  emissionOrder!: string;
+
+  /** Taken for an attempt (until recorded): with `nextAttemptAt` ahead, in flight; passed, its worker died. */
+  @Column('boolean', { default: false })
+  claimed!: boolean;
 
   @Column('timestamptz')
   createdAt!: Date;

@@ -29,6 +29,7 @@ import { RelayPerTopic1795330003200 } from './1795330003200-RelayPerTopic';
 import { LeadRequestFingerprints1795330003300 } from './1795330003300-LeadRequestFingerprints';
 import { LedgerRentalCheckedByBalanceTrigger1795330003400 } from './1795330003400-LedgerRentalCheckedByBalanceTrigger';
 import { LeaseSigningTokenHashes1795330003500 } from './1795330003500-LeaseSigningTokenHashes';
+import { OrderedDelivery1795330003600 } from './1795330003600-OrderedDelivery';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -67,4 +68,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   LeadRequestFingerprints1795330003300,
   LedgerRentalCheckedByBalanceTrigger1795330003400,
   LeaseSigningTokenHashes1795330003500,
+  OrderedDelivery1795330003600,
 ];

@@ -59,6 +59,14 @@ export class WebhookEndpoint {
   @Column('timestamptz', { nullable: true })
   failingSince!: Date | null;
 
+  /** A rental's later message waits until the earlier ones to this endpoint succeeded or were given up. */
+  @Column('boolean', { default: false })
+  orderedDelivery!: boolean;
+
+  /** Deliveries to this endpoint in flight at once (per dispatcher replica), so a slow receiver cannot take every slot. */
+  @Column('integer', { default: 16 })
+  maxInFlight!: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 
