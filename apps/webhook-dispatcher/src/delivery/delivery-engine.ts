@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { signedHeaders, StoredSecretUnreadable, type SecretKeyring } from '@storage/webhooks';
 import type { Clock, Random } from '../clock';
 import type { DeliveryClient, DeliveryResponse } from './delivery-client';
-import type { AttemptRecord, ClaimedMessage, MessageStore } from './message-store';
+import type { AttemptRecord, ClaimedMessage, InFlightCounts, MessageStore } from './message-store';
 import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelay } from './retry-policy';
 import { SigningKeys } from './signing-keys';
 
@@ -28,18 +28,29 @@ export interface DeliveryEngineOptions {
 export interface Reservation {
   count: number;
   leaseUntil: Date;
+  /** This replica's deliveries per endpoint when the room was reserved: messages are claimed within each endpoint's limit. */
+  inFlight: InFlightCounts;
+}
+
+/** One endpoint's deliveries on this replica: those sending, and those claimed while it was at its limit. */
+interface EndpointLane {
+  sending: number;
+  waiting: ClaimedMessage[];
 }
 
 export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineOptions = { concurrency: 256, leaseMs: 60_000, pollMs: 30_000, recordWaitMs: 100 };
 
 /**
- * Claims due messages, signs and sends them, and records every attempt. `runOnce` delivers what is due and
- * returns (tests, tools); `start` keeps a pump running, woken by new messages, by a timer at the next due
+ * Claims due messages, signs and sends them, and records every attempt. No endpoint has more than its `maxInFlight`
+ * deliveries sending at once here, so a receiver that never answers holds that many slots, not all; and no two
+ * messages of one rental to one endpoint are in flight at once (the claims' `NOT_HELD`). `runOnce` delivers what is
+ * due and returns (tests, tools); `start` keeps a pump running, woken by new messages, by a timer at the next due
  * retry and by a slow safety poll, so an idle engine does not query the database.
  */
 export class DeliveryEngine {
   private readonly logger = new Logger(DeliveryEngine.name);
   private inFlight = 0;
+  private readonly lanes = new Map<string, EndpointLane>();
   private running = false;
   private pumping = false;
   private pumpAgain = false;
@@ -48,6 +59,7 @@ export class DeliveryEngine {
   private dueTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   private results: AttemptRecord[] = [];
   private flushing: Promise<void> | undefined;
+  private skipWait: (() => void) | undefined;
   private readonly signingKeys: SigningKeys;
 
   constructor(
@@ -85,7 +97,7 @@ export class DeliveryEngine {
   reserve(limit: number): Reservation {
     const count = this.running ? Math.max(0, Math.min(limit, this.options.concurrency - this.inFlight)) : 0;
     this.inFlight += count;
-    return { count, leaseUntil: new Date(this.clock.now().getTime() + this.options.leaseMs) };
+    return { count, leaseUntil: new Date(this.clock.now().getTime() + this.options.leaseMs), inFlight: this.inFlightCounts() };
   }
 
   /** Sends the messages claimed under a reservation and gives back the room they did not use. */
@@ -139,15 +151,34 @@ export class DeliveryEngine {
     }
   }
 
+  /** Counts the message in flight and sends it, or, its endpoint at its limit, once one of the endpoint's finishes. */
   private launch(message: ClaimedMessage): void {
     this.inFlight += 1;
+    const lane = this.lanes.get(message.endpointId) ?? { sending: 0, waiting: [] };
+    this.lanes.set(message.endpointId, lane);
+    if (lane.sending >= message.maxInFlight) lane.waiting.push(message);
+    else this.send(message, lane);
+  }
+
+  private send(message: ClaimedMessage, lane: EndpointLane): void {
+    lane.sending += 1;
     void this.attempt(message).then((record) => {
       this.inFlight -= 1;
+      lane.sending -= 1;
+      const next = lane.waiting.shift();
+      if (next) this.send(next, lane);
+      else if (lane.sending === 0) this.lanes.delete(message.endpointId);
       this.results.push(record);
-      this.flush();
+      this.flush(message.holdsOthers);
       if (record.nextAttemptAt) this.wakeAt(record.nextAttemptAt.getTime());
-      if (this.saturated) this.wake();
+      // Room again: for any replica's messages (saturated), or for this endpoint's that a claim left for lack of it.
+      if (this.saturated || (!next && lane.sending + 1 === message.maxInFlight)) this.wake();
     });
+  }
+
+  private inFlightCounts(): InFlightCounts {
+    const lanes = [...this.lanes];
+    return { endpointIds: lanes.map(([id]) => id), counts: lanes.map(([, lane]) => lane.sending + lane.waiting.length) };
   }
 
   /** The safety poll: claims what is due and sets the timer for the next message due, whoever created it. */
@@ -178,17 +209,28 @@ export class DeliveryEngine {
   /**
    * Group commit: one statement records whatever finished while the previous one ran, or in the short wait
    * before the first one (a quiet stream would otherwise write once per delivery). The receiver has its
-   * message already; a crash before recording resends it under the same hook-id.
+   * message already; a crash before recording resends it under the same hook-id. A message that holds a later one of
+   * its rental is recorded without the wait, and a record that releases one wakes the pump to claim it.
    */
-  private flush(): void {
+  private flush(urgent: boolean): void {
+    if (urgent) this.skipWait?.();
     if (this.flushing) return;
     this.flushing = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, this.options.recordWaitMs));
+      if (!urgent) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.options.recordWaitMs);
+          this.skipWait = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.skipWait = undefined;
+      }
       while (this.results.length > 0) {
         const batch = this.results;
         this.results = [];
         try {
-          await this.store.record(batch, this.clock.now(), this.failingCutoff());
+          if (await this.store.record(batch, this.clock.now(), this.failingCutoff())) this.wake();
         } catch (error) {
           // One attempt that cannot be recorded (its message gone with its endpoint, deleted meanwhile) must not lose
           // the others' records, which would leave them claimed until their lease ends and send them again: each alone.
@@ -205,7 +247,7 @@ export class DeliveryEngine {
   private async recordEach(batch: readonly AttemptRecord[]): Promise<void> {
     for (const record of batch) {
       try {
-        await this.store.record([record], this.clock.now(), this.failingCutoff());
+        if (await this.store.record([record], this.clock.now(), this.failingCutoff())) this.wake();
       } catch (error) {
         // The message stays claimed until its lease ends, then is tried again: late, never lost.
         this.logger.error(`recording the attempt of message ${record.message.id} failed: ${String(error)}`);
@@ -215,7 +257,7 @@ export class DeliveryEngine {
 
   private claim(limit: number): Promise<ClaimedMessage[]> {
     const now = this.clock.now();
-    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit);
+    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, this.inFlightCounts());
   }
 
   private async attempt(message: ClaimedMessage): Promise<AttemptRecord> {

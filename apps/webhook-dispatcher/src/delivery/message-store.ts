@@ -16,6 +16,16 @@ export interface ClaimedMessage {
   storedSecret: string;
   storedPreviousSecret: string | null;
   previousSecretExpiresAt: Date | null;
+  /** The endpoint's limit of deliveries in flight at once (per replica). */
+  maxInFlight: number;
+  /** A later message of the same rental to the same endpoint waits for this one: record it without delay. */
+  holdsOthers: boolean;
+}
+
+/** This replica's deliveries in flight per endpoint: a claim takes no more for an endpoint than its limit leaves room for. */
+export interface InFlightCounts {
+  endpointIds: string[];
+  counts: number[];
 }
 
 export interface AttemptRecord {
@@ -39,6 +49,8 @@ interface ClaimedRow {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
+  max_in_flight: number;
+  holds_others: boolean;
 }
 
 /**
@@ -50,19 +62,48 @@ const BODY_TO_SEND = `CASE WHEN right(m.body, 2) = ']}'
        THEN left(m.body, -1) || ',"test":' || (m.event_id LIKE '${WEBHOOK_TEST_UUID}-%')::text || '}'
        ELSE m.body END`;
 
-const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number]>(
-  `WITH due AS (
-     SELECT m.id FROM webhook_messages m
-     JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.disabled_at IS NULL
-     WHERE m.status = 'pending' AND m.next_attempt_at <= $1
-     ORDER BY m.next_attempt_at
-     LIMIT $3
-     FOR UPDATE OF m SKIP LOCKED
-   )
-   UPDATE webhook_messages m SET next_attempt_at = $2
+/**
+ * Whether message `m` (of endpoint `e`) may be sent now as far as its rental's order goes: no earlier message of the
+ * same rental to the same endpoint is in flight or due (so without failures they go one at a time, in order), nor,
+ * when the endpoint asks for strict order, waiting for a retry. `$1` is now. Messages without a rental are never held.
+ */
+export const NOT_HELD = `(m.ordering_key IS NULL OR NOT EXISTS (
+       SELECT 1 FROM webhook_messages p
+       WHERE p.endpoint_id = m.endpoint_id AND p.ordering_key = m.ordering_key AND p.status = 'pending'
+         AND p.emission_order < m.emission_order AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= $1)))`;
+
+/** Whether a later message of message `m`'s rental waits to be sent to its endpoint. */
+export const HOLDS_OTHERS = `(m.ordering_key IS NOT NULL AND EXISTS (
+       SELECT 1 FROM webhook_messages n
+       WHERE n.endpoint_id = m.endpoint_id AND n.ordering_key = m.ordering_key AND n.status = 'pending'
+         AND n.emission_order > m.emission_order))`;
+
+/** This replica's in-flight counts ($4 endpoint ids, $5 counts) as a FROM item `l`. */
+export const LOCAL_IN_FLIGHT = `unnest($4::uuid[], $5::int[]) AS l(endpoint_id, in_flight)`;
+
+/**
+ * Endpoint by endpoint, the earliest due messages not held by their rental's order, as many as the endpoint's limit
+ * leaves room for beside this replica's deliveries in flight; then a turn each across endpoints (a busy endpoint's
+ * backlog does not go before another's first message), up to `$3`. An endpoint at its limit costs no scan.
+ */
+const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], number[]]>(
+  `WITH candidate AS (
+     SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY e.id ORDER BY c.next_attempt_at) AS turn
+     FROM webhook_endpoints e
+     LEFT JOIN ${LOCAL_IN_FLIGHT} ON l.endpoint_id = e.id
+     CROSS JOIN LATERAL (
+       SELECT m.id, m.next_attempt_at FROM webhook_messages m
+       WHERE m.endpoint_id = e.id AND m.status = 'pending' AND m.next_attempt_at <= $1 AND ${NOT_HELD}
+       ORDER BY m.next_attempt_at
+       LIMIT greatest(e.max_in_flight - coalesce(l.in_flight, 0), 0)
+       FOR UPDATE OF m SKIP LOCKED) c
+     WHERE e.disabled_at IS NULL),
+   due AS (SELECT id FROM candidate ORDER BY turn, next_attempt_at LIMIT $3)
+   UPDATE webhook_messages m SET next_attempt_at = $2, claimed = true
    FROM due, webhook_endpoints e
    WHERE m.id = due.id AND e.id = m.endpoint_id
-   RETURNING m.id, m.endpoint_id, ${BODY_TO_SEND} AS body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+   RETURNING m.id, m.endpoint_id, ${BODY_TO_SEND} AS body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at,
+     e.max_in_flight, ${HOLDS_OTHERS} AS holds_others`,
   { prepared: 'webhook_claim_due' },
 );
 
@@ -70,10 +111,14 @@ const NEXT_DUE = sql<{ due: Date | null }>(`SELECT min(next_attempt_at) AS due F
 
 const MOVE_MESSAGES_ON = sql<never, [string[], MessageStatus[], Date[], (Date | null)[]]>(
   `UPDATE webhook_messages m
-   SET status = u.status, attempts = m.attempts + 1, last_attempt_at = u.attempted_at, next_attempt_at = u.next_attempt_at
+   SET status = u.status, attempts = m.attempts + 1, last_attempt_at = u.attempted_at, next_attempt_at = u.next_attempt_at, claimed = false
    FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS u(id, status, attempted_at, next_attempt_at)
    WHERE m.id = ANY($1::text[]) AND m.id = u.id`,
 );
+
+/** Whether a message of the batch `$1` (ids) held a later one of its rental, which may go now. */
+const RELEASES = `EXISTS (SELECT 1 FROM webhook_messages m WHERE m.id = ANY($1::text[]) AND ${HOLDS_OTHERS})`;
+const RELEASED = sql<{ released: boolean }, [string[]]>(`SELECT ${RELEASES} AS released`);
 
 const FAIL_PENDING_OF_ENDPOINTS = sql<never, [string[]]>(
   `UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ANY($1::uuid[]) AND status = 'pending'`,
@@ -87,8 +132,8 @@ export class MessageStore {
    * Takes up to `limit` due messages of enabled endpoints. Their due time moves to `leaseUntil`, so a message
    * whose worker dies mid-delivery comes back (same id, so the same hook-id) once the lease runs out.
    */
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMessage[]> {
-    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit]);
+  async claimDue(now: Date, leaseUntil: Date, limit: number, inFlight: InFlightCounts): Promise<ClaimedMessage[]> {
+    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit, inFlight.endpointIds, inFlight.counts]);
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
@@ -98,6 +143,8 @@ export class MessageStore {
       storedSecret: row.secret,
       storedPreviousSecret: row.previous_secret,
       previousSecretExpiresAt: row.previous_secret_expires_at,
+      maxInFlight: row.max_in_flight,
+      holdsOthers: row.holds_others,
     }));
   }
 
@@ -107,11 +154,14 @@ export class MessageStore {
     return row.due;
   }
 
-  /** Writes a batch of attempts, moves their messages on, and keeps each endpoint's failure run and disabling. */
-  async record(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<void> {
-    if (batch.length === 0) return;
+  /**
+   * Writes a batch of attempts, moves their messages on, and keeps each endpoint's failure run and disabling.
+   * Answers whether a message of the batch held a later one of its rental (then a claim may find it due).
+   */
+  async record(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<boolean> {
+    if (batch.length === 0) return false;
     if (batch.every((r) => r.outcome === 'succeeded')) return recordSucceeded(this.dataSource, batch);
-    await this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager) => {
       await insertAttempts(manager, batch);
       await query(manager, MOVE_MESSAGES_ON, [
         batch.map((r) => r.message.id),
@@ -140,6 +190,8 @@ export class MessageStore {
       if (disabled.length > 0) {
         await query(manager, FAIL_PENDING_OF_ENDPOINTS, [disabled]);
       }
+      const [{ released }] = await query(manager, RELEASED, [batch.map((r) => r.message.id)]);
+      return released;
     });
   }
 }
@@ -154,22 +206,23 @@ const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[
  * Rows are found by `= ANY(the ids)`: joined to the unnest alone, the generic plan (which guesses 100 attempts)
  * scanned all of webhook_messages for each batch of a few.
  */
-const RECORD_SUCCEEDED = sql<unknown>(
+const RECORD_SUCCEEDED = sql<{ released: boolean }>(
   `WITH a AS (SELECT * FROM ${ATTEMPTS}),
      attempts AS (
        INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
        SELECT * FROM a),
      messages AS (
-       UPDATE webhook_messages m SET status = 'succeeded', attempts = m.attempts + 1, last_attempt_at = a.attempted_at, next_attempt_at = NULL
+       UPDATE webhook_messages m SET status = 'succeeded', attempts = m.attempts + 1, last_attempt_at = a.attempted_at, next_attempt_at = NULL, claimed = false
        FROM a WHERE m.id = ANY($1::text[]) AND m.id = a.message_id),
      recovered AS (
        ${endFailureRunsSql('$2::uuid[]')})
-     SELECT 1`,
+     SELECT ${RELEASES} AS released`,
   { prepared: 'webhook_record_succeeded' },
 );
 
-async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<void> {
-  await query(dataSource, RECORD_SUCCEEDED, attemptParams(batch));
+async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<boolean> {
+  const [{ released }] = await query(dataSource, RECORD_SUCCEEDED, attemptParams(batch));
+  return released;
 }
 
 const INSERT_ATTEMPTS = sql<never>(

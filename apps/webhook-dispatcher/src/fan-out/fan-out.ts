@@ -13,16 +13,19 @@ export interface FanOutEvent {
   filters: EventFilters;
   payload: unknown;
   test: boolean;
+  /** The rental the event is about (its partition key): its messages to one endpoint keep their order. */
+  orderingKey: string | null;
 }
 
 /** A lifecycle event from the broker: a real event (`test: false`). */
-export const lifecycleFanOutEvent = ({ eventId, type, portfolio, filters, payload }: EventEnvelope<PublicEventType>): FanOutEvent => ({
+export const lifecycleFanOutEvent = ({ eventId, type, portfolio, filters, payload, key }: EventEnvelope<PublicEventType>): FanOutEvent => ({
   eventId,
   type,
   portfolio,
   filters,
   payload,
   test: false,
+  orderingKey: key,
 });
 
 export interface FanOutOptions {
@@ -69,6 +72,7 @@ type FanOutValues = [
   EventFilters['unitType'],
   EventFilters['amenityUuids'],
   boolean,
+  string | null,
 ];
 
 /** The statements, each with and without redelivery (which sends again to endpoints that already have the event). */
@@ -87,16 +91,16 @@ function fanOutSql(redeliver: boolean) {
 
 function fanOutOnceSql(redeliver: boolean) {
   return sql<{ applied: boolean; created: number }, [...FanOutValues, string, string]>(
-    `WITH mark AS (${markProcessedSql('$10', '$11')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
+    `WITH mark AS (${markProcessedSql('$11', '$12')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
      SELECT EXISTS (SELECT 1 FROM mark) AS applied, (SELECT count(*)::int FROM created) AS created`,
   );
 }
 
 function messagesCte(redeliver: boolean, gate: string): string {
-  const onConflict = redeliver ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at` : 'DO NOTHING';
+  const onConflict = redeliver ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at, ordering_key = EXCLUDED.ordering_key` : 'DO NOTHING';
   return `created AS (
-     INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, next_attempt_at, created_at)
-     SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, 'pending', 0, $5, $5
+     INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, ordering_key, status, attempts, next_attempt_at, created_at)
+     SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, $10, 'pending', 0, $5, $5
      FROM webhook_endpoints e
      WHERE ${gate} e.portfolio = $1 AND e.disabled_at IS NULL AND $3 = ANY(e.event_types)
        AND ($9 OR (
@@ -118,5 +122,6 @@ function params(event: FanOutEvent, options: FanOutOptions): FanOutValues {
     event.filters.unitType,
     event.filters.amenityUuids,
     options.ignoreFilters ?? false,
+    event.orderingKey,
   ];
 }
