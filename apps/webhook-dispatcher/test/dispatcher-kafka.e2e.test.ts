@@ -1,33 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
 import type { DataSource } from 'typeorm';
-import { createEnvelope, PUBLIC_EVENT_TYPES, TENANT_LIFECYCLE_TOPIC, TOPICS, WEBHOOK_COMMANDS_TOPIC, type EventEnvelope } from '@storage/domain';
+import { createEnvelope, PUBLIC_EVENT_TYPES, TOPICS, type EventEnvelope } from '@storage/domain';
 import { OutboxPublisher, OutboxRelay } from '@storage/messaging';
 import { createDataSource } from '@storage/persistence';
 import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } from '@storage/testing';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
 import { seedEndpoint } from './support/endpoints';
+import { freshGroup } from './support/kafka';
 import { sampleEnvelope } from './support/events';
 import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
 import { verify } from './support/verify';
 
 const PRODUCER = 'test-producer';
-
-/** A consumer group of this run, starting at the topics' ends: the shared broker keeps other runs' events. */
-async function freshGroup(brokers: string): Promise<string> {
-  const groupId = `webhook-dispatcher-e2e-${randomUUID().slice(0, 8)}`;
-  const admin = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    for (const topic of [TENANT_LIFECYCLE_TOPIC, WEBHOOK_COMMANDS_TOPIC]) {
-      const ends = await admin.fetchTopicOffsets(topic);
-      await admin.setOffsets({ groupId, topic, partitions: ends.map(({ partition, high }) => ({ partition, offset: high })) });
-    }
-  } finally {
-    await admin.disconnect();
-  }
-  return groupId;
-}
 
 /** Kafka mode: events leave through the outbox and the relay, and the dispatcher consumes them from Kafka. */
 describeWithKafka('webhook-dispatcher end to end (Kafka transport)', (brokers) => {

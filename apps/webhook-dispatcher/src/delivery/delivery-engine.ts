@@ -185,14 +185,19 @@ export class DeliveryEngine {
   private poll(): void {
     if (!this.running) return;
     this.wake();
-    this.store.nextDue().then(
-      (at) => at && this.wakeAt(at.getTime()),
-      (error: unknown) => this.logger.error(`looking for the next due message failed, retrying at the next poll: ${String(error)}`),
-    );
+    this.armNextDue();
     this.pollTimer = setTimeout(() => this.poll(), this.options.pollMs);
   }
 
-  /** Wakes the pump when a message becomes due; only the earliest such time needs a timer. */
+  /** Sets the timer for the next message due after now (a retry, another replica's lease), whoever created it. */
+  private armNextDue(): void {
+    this.store.nextDue(this.clock.now()).then(
+      (at) => at && this.wakeAt(at.getTime()),
+      (error: unknown) => this.logger.error(`looking for the next due message failed, retrying at the next poll: ${String(error)}`),
+    );
+  }
+
+  /** Wakes the pump when a message becomes due; only the earliest such time needs a timer, the next is armed as it fires. */
   private wakeAt(at: number): void {
     if (!this.running || (this.dueTimer && this.dueTimer.at <= at)) return;
     clearTimeout(this.dueTimer?.timer);
@@ -200,6 +205,7 @@ export class DeliveryEngine {
       () => {
         this.dueTimer = undefined;
         this.wake();
+        this.armNextDue();
       },
       Math.max(0, at - this.clock.now().getTime()),
     );

@@ -107,7 +107,8 @@ const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], number[]]>(
   { prepared: 'webhook_claim_due' },
 );
 
-const NEXT_DUE = sql<{ due: Date | null }>(`SELECT min(next_attempt_at) AS due FROM webhook_messages WHERE status = 'pending'`);
+/** After `$1`: what is due already is claimed or held, and a held message is claimed when what holds it is recorded. */
+const NEXT_DUE = sql<{ due: Date | null }, [Date]>(`SELECT min(next_attempt_at) AS due FROM webhook_messages WHERE status = 'pending' AND next_attempt_at > $1`);
 
 const MOVE_MESSAGES_ON = sql<never, [string[], MessageStatus[], Date[], (Date | null)[]]>(
   `UPDATE webhook_messages m
@@ -117,8 +118,10 @@ const MOVE_MESSAGES_ON = sql<never, [string[], MessageStatus[], Date[], (Date | 
 );
 
 /** Whether a message of the batch `$1` (ids) held a later one of its rental, which may go now. */
-const RELEASES = `EXISTS (SELECT 1 FROM webhook_messages m WHERE m.id = ANY($1::text[]) AND ${HOLDS_OTHERS})`;
-const RELEASED = sql<{ released: boolean }, [string[]]>(`SELECT ${RELEASES} AS released`);
+const RELEASED = sql<{ released: boolean }, [string[]]>(
+  `SELECT EXISTS (SELECT 1 FROM webhook_messages m WHERE m.id = ANY($1::text[]) AND ${HOLDS_OTHERS}) AS released`,
+  { prepared: 'webhook_released' },
+);
 
 const FAIL_PENDING_OF_ENDPOINTS = sql<never, [string[]]>(
   `UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ANY($1::uuid[]) AND status = 'pending'`,
@@ -148,20 +151,28 @@ export class MessageStore {
     }));
   }
 
-  /** When the earliest pending message is due (retries, leases of a dead worker), or null when none is. */
-  async nextDue(): Promise<Date | null> {
-    const [row] = await query(this.dataSource, NEXT_DUE);
+  /** When the earliest pending message is due after `now` (retries, leases of a dead worker), or null when none is. */
+  async nextDue(now: Date): Promise<Date | null> {
+    const [row] = await query(this.dataSource, NEXT_DUE, [now]);
     return row.due;
   }
 
   /**
    * Writes a batch of attempts, moves their messages on, and keeps each endpoint's failure run and disabling.
-   * Answers whether a message of the batch held a later one of its rental (then a claim may find it due).
+   * Answers whether a message of the batch held a later one of its rental (then a claim may find it due), asked once
+   * the record is committed: a fan-out that ran beside it and created the later message held either committed before
+   * the question (and is seen) or started after the record (and found it free), or wakes a claim that does.
    */
   async record(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<boolean> {
     if (batch.length === 0) return false;
+    await this.write(batch, now, failingCutoff);
+    const [{ released }] = await query(this.dataSource, RELEASED, [batch.map((r) => r.message.id)]);
+    return released;
+  }
+
+  private async write(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<void> {
     if (batch.every((r) => r.outcome === 'succeeded')) return recordSucceeded(this.dataSource, batch);
-    return this.dataSource.transaction(async (manager) => {
+    await this.dataSource.transaction(async (manager) => {
       await insertAttempts(manager, batch);
       await query(manager, MOVE_MESSAGES_ON, [
         batch.map((r) => r.message.id),
@@ -190,8 +201,6 @@ export class MessageStore {
       if (disabled.length > 0) {
         await query(manager, FAIL_PENDING_OF_ENDPOINTS, [disabled]);
       }
-      const [{ released }] = await query(manager, RELEASED, [batch.map((r) => r.message.id)]);
-      return released;
     });
   }
 }
@@ -206,7 +215,7 @@ const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[
  * Rows are found by `= ANY(the ids)`: joined to the unnest alone, the generic plan (which guesses 100 attempts)
  * scanned all of webhook_messages for each batch of a few.
  */
-const RECORD_SUCCEEDED = sql<{ released: boolean }>(
+const RECORD_SUCCEEDED = sql<unknown>(
   `WITH a AS (SELECT * FROM ${ATTEMPTS}),
      attempts AS (
        INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
@@ -216,13 +225,12 @@ const RECORD_SUCCEEDED = sql<{ released: boolean }>(
        FROM a WHERE m.id = ANY($1::text[]) AND m.id = a.message_id),
      recovered AS (
        ${endFailureRunsSql('$2::uuid[]')})
-     SELECT ${RELEASES} AS released`,
+     SELECT 1`,
   { prepared: 'webhook_record_succeeded' },
 );
 
-async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<boolean> {
-  const [{ released }] = await query(dataSource, RECORD_SUCCEEDED, attemptParams(batch));
-  return released;
+async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<void> {
+  await query(dataSource, RECORD_SUCCEEDED, attemptParams(batch));
 }
 
 const INSERT_ATTEMPTS = sql<never>(

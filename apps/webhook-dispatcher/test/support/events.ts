@@ -9,12 +9,14 @@ export interface SampleEventOptions {
   unitType?: string | null;
   amenityUuids?: string[];
   occurredAt?: Date;
+  /** The rental the event is about; a fresh one by default. */
+  rentalRecordUuid?: string;
 }
 
-/** A valid public event of the type (checked against the domain contract), on a fresh rental. */
+/** A valid public event of the type (checked against the domain contract), on a fresh rental unless told which. */
 export function sampleEnvelope(type: PublicEventType, options: SampleEventOptions = {}): EventEnvelope<PublicEventType> {
   const occurredAt = options.occurredAt ?? new Date(Date.now() - Math.floor(Math.random() * 1e6));
-  const rentalRecordUuid = randomUUID();
+  const rentalRecordUuid = options.rentalRecordUuid ?? randomUUID();
   const template = testEvent('unused', type, occurredAt).payload as Record<string, unknown> & { unitRental: Record<string, unknown> };
   const payload = parseEventPayload(type, {
     ...template,
