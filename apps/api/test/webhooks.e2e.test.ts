@@ -25,6 +25,23 @@ const create = (overrides: Record<string, unknown> = {}, key?: string) =>
     ...(key ? { key } : {}),
   });
 const endpointCount = async () => (await query(api.db, sql<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints')))[0].n;
+/** The delivery settings of the one endpoint, as the dispatcher reads them. */
+const storedSettings = async () =>
+  query(api.db, sql<{ ordered_delivery: boolean; max_in_flight: number }>('SELECT ordered_delivery, max_in_flight FROM webhook_endpoints'));
+const patch = (body: Record<string, unknown>) => api.call('PATCH', `${BASE}/subscriptions?targetUrl=${encodeURIComponent(GOOD_URL)}`, { body });
+
+/** Delivery settings refused (null included: only absence takes the default or keeps the value). */
+const BAD_SETTINGS: [string, unknown][] = [
+  ['orderedDelivery', 'true'],
+  ['orderedDelivery', 1],
+  ['orderedDelivery', null],
+  ['maxInFlight', 0],
+  ['maxInFlight', 257],
+  ['maxInFlight', 1.5],
+  ['maxInFlight', '16'],
+  ['maxInFlight', true],
+  ['maxInFlight', null],
+];
 
 describe('operation 15: create subscription', () => {
   it('returns the subscription with its whsec_ secret once, databasePrefix = portfolio', async () => {
@@ -40,8 +57,11 @@ describe('operation 15: create subscription', () => {
       amenityUuids: [],
       unitTypes: [id('unit-type:1')],
       databasePrefix: 'demo',
+      orderedDelivery: false,
+      maxInFlight: 16,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
     });
+    expect(await storedSettings()).toEqual([{ ordered_delivery: false, max_in_flight: 16 }]);
     const list = await api.call('GET', `${BASE}/subscriptions`);
     expect(JSON.stringify(list.body)).not.toContain('whsec_');
   });
@@ -61,6 +81,30 @@ describe('operation 15: create subscription', () => {
     // What the dispatcher will do to sign: open it with the same key file.
     const keyring = await openSecretKeyring({ generatedKeyFile: path.join(api.dataDir, GENERATED_SECRET_KEY_FILE) });
     expect(keyring.open(row.secret, endpointId)).toBe(secret);
+  });
+
+  it('sets ordered delivery and the in-flight limit, answered, stored and listed', async () => {
+    const reply = await create({ orderedDelivery: true, maxInFlight: 256 });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ orderedDelivery: true, maxInFlight: 256 });
+    expect(await storedSettings()).toEqual([{ ordered_delivery: true, max_in_flight: 256 }]);
+    const list = await api.call('GET', `${BASE}/subscriptions`);
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ eventType: 'moved-in', orderedDelivery: true, maxInFlight: 256 }),
+      expect.objectContaining({ eventType: 'moved-out', orderedDelivery: true, maxInFlight: 256 }),
+    ]);
+    await create({ vendorName: 'other', targetUrl: 'https://93.184.216.35/x', maxInFlight: 1 });
+    const other = await api.call('GET', `${BASE}/subscriptions?targetUrl=${encodeURIComponent('https://93.184.216.35/x')}`);
+    expect(other.body.items).toEqual([
+      expect.objectContaining({ orderedDelivery: false, maxInFlight: 1 }),
+      expect.objectContaining({ orderedDelivery: false, maxInFlight: 1 }),
+    ]);
+  });
+
+  it.each(BAD_SETTINGS)('refuses %s %p with a 400 on it and stores nothing', async (field, value) => {
+    const problem = expectProblem(await create({ [field]: value }), 400, [field]);
+    expect(new Set(problem.errors?.map((error) => error.field))).toEqual(new Set([field]));
+    expect(await endpointCount()).toBe(0);
   });
 
   it('names every event type that is not one of the seven hyphenated names', async () => {
@@ -144,8 +188,17 @@ describe('operation 16: list subscriptions', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.applicationId).toBe('app_demo');
     expect(reply.body.items).toEqual([
-      { url: GOOD_URL, description: 'CRM sync', eventType: 'moved-in', facilityUuids: [], unitTypes: [], amenityUuids: [], portfolio: 'demo' },
-      { url: GOOD_URL, description: 'CRM sync', eventType: 'moved-out', facilityUuids: [], unitTypes: [], amenityUuids: [], portfolio: 'demo' },
+      ...['moved-in', 'moved-out'].map((eventType) => ({
+        url: GOOD_URL,
+        description: 'CRM sync',
+        eventType,
+        facilityUuids: [],
+        unitTypes: [],
+        amenityUuids: [],
+        portfolio: 'demo',
+        orderedDelivery: false,
+        maxInFlight: 16,
+      })),
       {
         url: 'https://93.184.216.35/b',
         description: 'CRM sync',
@@ -154,6 +207,8 @@ describe('operation 16: list subscriptions', () => {
         unitTypes: [],
         amenityUuids: [],
         portfolio: 'demo',
+        orderedDelivery: false,
+        maxInFlight: 16,
       },
     ]);
   });
@@ -191,11 +246,36 @@ describe('operation 17: update subscription', () => {
       amenityUuids: [amenity],
       unitTypes: [],
       databasePrefix: 'demo',
+      orderedDelivery: false,
+      maxInFlight: 16,
     });
     const byBody = await api.call('PATCH', `${BASE}/subscriptions`, { body: { targetUrl: GOOD_URL, description: 'from body' } });
     expect(byBody.status).toBe(200);
     const list = await api.call('GET', `${BASE}/subscriptions`);
     expect((list.body.items as { description: string }[]).map((item) => item.description)).toEqual(['from body', 'from body']);
+  });
+
+  it('changes one delivery setting and keeps the other, and keeps both when neither is given', async () => {
+    const limited = await patch({ maxInFlight: 4 });
+    expect(limited.status).toBe(200);
+    expect(limited.body).toMatchObject({ orderedDelivery: false, maxInFlight: 4 });
+    const ordered = await patch({ orderedDelivery: true });
+    expect(ordered.body).toMatchObject({ orderedDelivery: true, maxInFlight: 4 });
+    expect((await patch({ description: 'x' })).body).toMatchObject({ orderedDelivery: true, maxInFlight: 4 });
+    expect(await storedSettings()).toEqual([{ ordered_delivery: true, max_in_flight: 4 }]);
+    const list = await api.call('GET', `${BASE}/subscriptions`);
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ description: 'x', orderedDelivery: true, maxInFlight: 4 }),
+      expect.objectContaining({ description: 'x', orderedDelivery: true, maxInFlight: 4 }),
+    ]);
+    expect((await patch({ orderedDelivery: false })).body).toMatchObject({ orderedDelivery: false, maxInFlight: 4 });
+    expect(await storedSettings()).toEqual([{ ordered_delivery: false, max_in_flight: 4 }]);
+  });
+
+  it.each(BAD_SETTINGS)('refuses %s %p with a 400 on it and changes nothing', async (field, value) => {
+    const problem = expectProblem(await patch({ [field]: value }), 400, [field]);
+    expect(new Set(problem.errors?.map((error) => error.field))).toEqual(new Set([field]));
+    expect(await storedSettings()).toEqual([{ ordered_delivery: false, max_in_flight: 16 }]);
   });
 
   it('answers 404 for an unknown URL, 400 for bad input, 404 for another portfolio key', async () => {

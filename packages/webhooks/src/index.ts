@@ -10,15 +10,18 @@ export { GENERATED_SECRET_KEY_FILE, openSecretKeyring, parseSecretKeys, secretKe
 export { webhookSecrets, webhookSettingsVariables, type WebhookSecrets } from './settings';
 export {
   changeSubscription,
+  DEFAULT_DELIVERY_SETTINGS,
   insertSubscription,
   listSubscriptions,
   lockVendorSubscription,
   removeSubscription,
   setSubscribedEventTypes,
   VENDOR_CONSTRAINT,
+  type DeliverySettings,
   type NewSubscription,
   type Subscription,
   type SubscriptionChanges,
+  type SubscriptionEndpoint,
 } from './subscriptions';
 export {
   disableEndpoints,

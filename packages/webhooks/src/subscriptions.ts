@@ -18,40 +18,62 @@ export interface Subscription {
   amenityUuids: string[];
 }
 
-/** A new endpoint; `sealedSecret` is the keyring's seal of its secret for `id`. */
-export interface NewSubscription extends Subscription {
+/** How the dispatcher delivers to an endpoint. */
+export interface DeliverySettings {
+  /** A rental's later message waits until its earlier ones to this endpoint succeeded or were given up. */
+  orderedDelivery: boolean;
+  /** Deliveries to this endpoint in flight at once, per dispatcher replica. */
+  maxInFlight: number;
+}
+
+/** A subscription as stored, with how it is delivered. */
+export type SubscriptionEndpoint = Subscription & DeliverySettings;
+
+/** What an endpoint created without delivery settings gets: the columns' defaults. */
+export const DEFAULT_DELIVERY_SETTINGS: Readonly<DeliverySettings> = { orderedDelivery: false, maxInFlight: 16 };
+
+/** A new endpoint; `sealedSecret` is the keyring's seal of its secret for `id`; absent settings are the defaults. */
+export interface NewSubscription extends Subscription, Partial<DeliverySettings> {
   sealedSecret: string;
 }
 
-/** Filters and event types to change; null keeps the stored value. */
+/** Filters, event types and delivery settings to change; null keeps the stored value. */
 export interface SubscriptionChanges {
   eventTypes: string[] | null;
   description: string | null;
   facilityUuids: string[] | null;
   unitTypes: string[] | null;
   amenityUuids: string[] | null;
+  orderedDelivery: boolean | null;
+  maxInFlight: number | null;
 }
 
 /** The unique constraint a second endpoint of the same vendor in a portfolio breaks (the other: the same url). */
 export const VENDOR_CONSTRAINT = 'uq_webhook_endpoints_portfolio_vendor';
 
 const COLUMNS = `id, portfolio, vendor_name AS "vendorName", url, description, event_types AS "eventTypes",
-  facility_uuids AS "facilityUuids", unit_types AS "unitTypes", amenity_uuids AS "amenityUuids"`;
+  facility_uuids AS "facilityUuids", unit_types AS "unitTypes", amenity_uuids AS "amenityUuids",
+  ordered_delivery AS "orderedDelivery", max_in_flight AS "maxInFlight"`;
 
-const INSERT = sql<Subscription>(
-  `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+const INSERT = sql<SubscriptionEndpoint>(
+  `INSERT INTO webhook_endpoints
+     (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret, ordered_delivery, max_in_flight)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COLUMNS}`,
 );
-const LIST = sql<Subscription, [string, string | null, string | null]>(
+const LIST = sql<SubscriptionEndpoint, [string, string | null, string | null]>(
   `SELECT ${COLUMNS} FROM webhook_endpoints
     WHERE portfolio = $1 AND ($2::text IS NULL OR url = $2) AND ($3::text IS NULL OR $3 = ANY(event_types))
     ORDER BY created_at, id`,
 );
-const CHANGE = sql<Subscription, [string, string, string[] | null, string | null, string[] | null, string[] | null, string[] | null]>(
+const CHANGE = sql<
+  SubscriptionEndpoint,
+  [string, string, string[] | null, string | null, string[] | null, string[] | null, string[] | null, boolean | null, number | null]
+>(
   `UPDATE webhook_endpoints SET
      event_types = COALESCE($3, event_types), description = COALESCE($4, description),
      facility_uuids = COALESCE($5, facility_uuids), unit_types = COALESCE($6, unit_types),
-     amenity_uuids = COALESCE($7, amenity_uuids), updated_at = now()
+     amenity_uuids = COALESCE($7, amenity_uuids), ordered_delivery = COALESCE($8, ordered_delivery),
+     max_in_flight = COALESCE($9, max_in_flight), updated_at = now()
    WHERE portfolio = $1 AND url = $2
    RETURNING ${COLUMNS}`,
 );
@@ -60,7 +82,7 @@ const SET_EVENT_TYPES = sql<never, [string, readonly string[]]>('UPDATE webhook_
 const REMOVE = sql<never, [string]>('DELETE FROM webhook_endpoints WHERE id = $1');
 
 /** Inserts the endpoint; a vendor or url the portfolio has already fails with the driver's unique violation. */
-export async function insertSubscription(db: Queryable, endpoint: NewSubscription): Promise<Subscription> {
+export async function insertSubscription(db: Queryable, endpoint: NewSubscription): Promise<SubscriptionEndpoint> {
   const [inserted] = await query(db, INSERT, [
     endpoint.id,
     endpoint.portfolio,
@@ -72,17 +94,23 @@ export async function insertSubscription(db: Queryable, endpoint: NewSubscriptio
     endpoint.unitTypes,
     endpoint.amenityUuids,
     endpoint.sealedSecret,
+    endpoint.orderedDelivery ?? DEFAULT_DELIVERY_SETTINGS.orderedDelivery,
+    endpoint.maxInFlight ?? DEFAULT_DELIVERY_SETTINGS.maxInFlight,
   ]);
   return inserted;
 }
 
 /** The portfolio's subscriptions, oldest first, optionally of one url and one event type. */
-export async function listSubscriptions(db: Queryable, portfolio: string, filter: { url: string | null; eventType: string | null }): Promise<Subscription[]> {
+export async function listSubscriptions(
+  db: Queryable,
+  portfolio: string,
+  filter: { url: string | null; eventType: string | null },
+): Promise<SubscriptionEndpoint[]> {
   return query(db, LIST, [portfolio, filter.url, filter.eventType]);
 }
 
 /** Changes the portfolio's endpoint of `url`; null when it has none. */
-export async function changeSubscription(db: Queryable, portfolio: string, url: string, changes: SubscriptionChanges): Promise<Subscription | null> {
+export async function changeSubscription(db: Queryable, portfolio: string, url: string, changes: SubscriptionChanges): Promise<SubscriptionEndpoint | null> {
   const [changed] = await query(db, CHANGE, [
     portfolio,
     url,
@@ -91,6 +119,8 @@ export async function changeSubscription(db: Queryable, portfolio: string, url: 
     changes.facilityUuids,
     changes.unitTypes,
     changes.amenityUuids,
+    changes.orderedDelivery,
+    changes.maxInFlight,
   ]);
   return changed ?? null;
 }

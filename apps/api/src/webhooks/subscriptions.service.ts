@@ -16,7 +16,7 @@ import {
   VENDOR_CONSTRAINT,
   type AddressPolicy,
   type HostResolver,
-  type Subscription,
+  type SubscriptionEndpoint,
 } from '@storage/webhooks';
 import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from '../auth';
 import { eventTypeOf, eventTypesOf, filterUuids, targetUrlSyntax, vettedTargetUrl } from './subscription-input';
@@ -32,7 +32,7 @@ import type {
 import { ADDRESS_POLICY, HOST_RESOLVER } from './webhooks.tokens';
 
 /** A subscription as stored: its event types are the public ones operations 15 and 17 accepted. */
-type EndpointRow = Omit<Subscription, 'eventTypes'> & { eventTypes: PublicEventType[] };
+type EndpointRow = Omit<SubscriptionEndpoint, 'eventTypes'> & { eventTypes: PublicEventType[] };
 
 /** One webhook application per portfolio: its id is derived, so it needs no table. */
 export const applicationIdOf = (portfolio: string): string => `app_${portfolio}`;
@@ -45,6 +45,8 @@ const view = (row: EndpointRow): SubscriptionView => ({
   amenityUuids: row.amenityUuids,
   unitTypes: row.unitTypes,
   databasePrefix: row.portfolio,
+  orderedDelivery: row.orderedDelivery,
+  maxInFlight: row.maxInFlight,
 });
 
 /** Operations 15 to 18 on webhook_endpoints, through its owner `@storage/webhooks` (secrets sealed with the keyring). */
@@ -92,6 +94,8 @@ export class SubscriptionsService {
         unitTypes: filterUuids(input.unitTypes),
         amenityUuids: filterUuids(input.amenityUuids),
         sealedSecret: this.keyring.seal(secret, id),
+        orderedDelivery: input.orderedDelivery,
+        maxInFlight: input.maxInFlight,
       })) as EndpointRow;
       return { endpointId: id, ...view(created), secret };
     } catch (error) {
@@ -121,6 +125,8 @@ export class SubscriptionsService {
           unitTypes: row.unitTypes,
           amenityUuids: row.amenityUuids,
           portfolio: row.portfolio,
+          orderedDelivery: row.orderedDelivery,
+          maxInFlight: row.maxInFlight,
         })),
     );
     return { applicationId: applicationIdOf(portfolio.portfolioId), items };
@@ -142,6 +148,8 @@ export class SubscriptionsService {
       facilityUuids: filter(input.facilityUuids),
       unitTypes: filter(input.unitTypes),
       amenityUuids: filter(input.amenityUuids),
+      orderedDelivery: input.orderedDelivery ?? null,
+      maxInFlight: input.maxInFlight ?? null,
     })) as EndpointRow | null;
     if (changed === null) throw new NotFoundException(`No subscription for ${url} in portfolio ${portfolio.portfolioId}.`);
     return view(changed);

@@ -74,7 +74,7 @@ export class WebhooksController {
   @ApiOperation({
     operationId: 'updateWebhookSubscription',
     summary: 'Update a webhook subscription',
-    description: 'Replaces the event types, description or filters of the endpoint identified by `targetUrl`; absent fields are kept.',
+    description: 'Replaces the event types, description, filters or delivery settings of the endpoint identified by `targetUrl`; absent fields are kept.',
   })
   @ApiQuery({ name: 'targetUrl', required: false, schema: targetUrlDoc('Identifies the subscription (or give it in the body).') as SchemaObject })
   @portfolioQuery

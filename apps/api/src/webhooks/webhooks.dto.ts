@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
+import { DEFAULT_DELIVERY_SETTINGS } from '@storage/webhooks';
 import { IsOmittable, IsUuidString } from '../common';
 
 const MAX_FILTER_UUIDS = 500;
@@ -12,6 +13,20 @@ const eventTypesDoc: ApiPropertyOptions = {
   minItems: 1,
   maxItems: 7,
   description: 'One or more of the seven event types.',
+};
+
+/* Delivery settings (extension fields), read by the dispatcher for each endpoint. */
+const MAX_IN_FLIGHT = 256;
+const orderedDeliveryDoc: ApiPropertyOptions = {
+  type: Boolean,
+  description:
+    "When true, a rental's later event is not sent to this endpoint until the earlier ones succeeded or were given up (retries exhausted, endpoint disabled); other rentals flow. When false, the dispatcher never has two events of one rental in flight to one endpoint, so without failures they arrive in emission order, but a failed attempt's retry can arrive after later events.",
+};
+const maxInFlightDoc: ApiPropertyOptions = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_IN_FLIGHT,
+  description: 'Deliveries to this endpoint in flight at once per dispatcher replica; a slow or hanging receiver holds at most this many slots.',
 };
 
 export class CreateSubscription {
@@ -38,6 +53,14 @@ export class CreateSubscription {
   @ArrayMaxSize(MAX_FILTER_UUIDS)
   @IsUuidString({ each: true })
   unitTypes?: string[];
+  // Omittable rather than optional: null is refused, not taken for the default.
+  @ApiPropertyOptional({ ...orderedDeliveryDoc, default: DEFAULT_DELIVERY_SETTINGS.orderedDelivery }) @IsOmittable() @IsBoolean() orderedDelivery?: boolean;
+  @ApiPropertyOptional({ ...maxInFlightDoc, default: DEFAULT_DELIVERY_SETTINGS.maxInFlight })
+  @IsOmittable()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_IN_FLIGHT)
+  maxInFlight?: number;
 }
 
 export class UpdateSubscription {
@@ -62,6 +85,8 @@ export class UpdateSubscription {
   @ArrayMaxSize(MAX_FILTER_UUIDS)
   @IsUuidString({ each: true })
   unitTypes?: string[];
+  @ApiPropertyOptional(orderedDeliveryDoc) @IsOmittable() @IsBoolean() orderedDelivery?: boolean;
+  @ApiPropertyOptional(maxInFlightDoc) @IsOmittable() @IsInt() @Min(1) @Max(MAX_IN_FLIGHT) maxInFlight?: number;
 }
 
 export class Unsubscribe {
@@ -86,6 +111,8 @@ export class SubscriptionView {
   @ApiProperty({ type: [String], format: 'uuid' }) amenityUuids!: string[];
   @ApiProperty({ type: [String], format: 'uuid' }) unitTypes!: string[];
   @ApiProperty({ description: 'Equals the portfolio.' }) databasePrefix!: string;
+  @ApiProperty(orderedDeliveryDoc) orderedDelivery!: boolean;
+  @ApiProperty(maxInFlightDoc) maxInFlight!: number;
 }
 
 export class CreatedSubscription extends SubscriptionView {
@@ -101,6 +128,8 @@ export class SubscriptionItem {
   @ApiProperty({ type: [String], format: 'uuid' }) unitTypes!: string[];
   @ApiProperty({ type: [String], format: 'uuid' }) amenityUuids!: string[];
   @ApiProperty() portfolio!: string;
+  @ApiProperty(orderedDeliveryDoc) orderedDelivery!: boolean;
+  @ApiProperty(maxInFlightDoc) maxInFlight!: number;
 }
 
 export class SubscriptionList {
