@@ -36,6 +36,9 @@ export interface Reservation {
 interface EndpointLane {
   sending: number;
   waiting: ClaimedMessage[];
+  maxInFlight: number;
+  /** A claim took as many as its room allowed, so may have left due messages of it: its next room wakes the pump. */
+  limited: boolean;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineOptions = { concurrency: 256, leaseMs: 60_000, pollMs: 30_000, recordWaitMs: 100 };
@@ -137,9 +140,11 @@ export class DeliveryEngine {
         if (this.inFlight >= this.options.concurrency) this.saturated = true;
         while (this.running && this.inFlight < this.options.concurrency) {
           const room = this.options.concurrency - this.inFlight;
-          const claimed = await this.claim(room);
+          const before = this.inFlightCounts();
+          const claimed = await this.claim(room, before);
           this.saturated = claimed.length === room;
           for (const message of claimed) this.launch(message);
+          if (this.markLimited(before, claimed)) this.pumpAgain = true;
           // Fewer than asked for: nothing else is due now, no need to ask again.
           if (!this.saturated) break;
         }
@@ -154,9 +159,9 @@ export class DeliveryEngine {
   /** Counts the message in flight and sends it, or, its endpoint at its limit, once one of the endpoint's finishes. */
   private launch(message: ClaimedMessage): void {
     this.inFlight += 1;
-    const lane = this.lanes.get(message.endpointId) ?? { sending: 0, waiting: [] };
-    this.lanes.set(message.endpointId, lane);
-    if (lane.sending >= message.maxInFlight) lane.waiting.push(message);
+    const lane = this.laneOf(message.endpointId);
+    lane.maxInFlight = message.maxInFlight;
+    if (lane.sending >= lane.maxInFlight) lane.waiting.push(message);
     else this.send(message, lane);
   }
 
@@ -167,18 +172,44 @@ export class DeliveryEngine {
       lane.sending -= 1;
       const next = lane.waiting.shift();
       if (next) this.send(next, lane);
-      else if (lane.sending === 0) this.lanes.delete(message.endpointId);
       this.results.push(record);
       this.flush(message.holdsOthers);
       if (record.nextAttemptAt) this.wakeAt(record.nextAttemptAt.getTime());
-      // Room again: for any replica's messages (saturated), or for this endpoint's that a claim left for lack of it.
-      if (this.saturated || (!next && lane.sending + 1 === message.maxInFlight)) this.wake();
+      // Room again: for any endpoint's messages (saturated), or for this endpoint's that a claim left for lack of it.
+      const roomForLimited = !next && lane.limited;
+      if (roomForLimited) lane.limited = false;
+      if (this.saturated || roomForLimited) this.wake();
     });
   }
 
   private inFlightCounts(): InFlightCounts {
-    const lanes = [...this.lanes];
-    return { endpointIds: lanes.map(([id]) => id), counts: lanes.map(([, lane]) => lane.sending + lane.waiting.length) };
+    const busy = [...this.lanes].filter(([, lane]) => lane.sending + lane.waiting.length > 0);
+    return { endpointIds: busy.map(([id]) => id), counts: busy.map(([, lane]) => lane.sending + lane.waiting.length) };
+  }
+
+  private laneOf(endpointId: string): EndpointLane {
+    const lane = this.lanes.get(endpointId) ?? { sending: 0, waiting: [], maxInFlight: Number.MAX_SAFE_INTEGER, limited: false };
+    this.lanes.set(endpointId, lane);
+    return lane;
+  }
+
+  /**
+   * Marks the endpoints whose share of a claim was cut by their room (`before`, this replica's counts as the claim
+   * saw them): their next finished delivery wakes the pump. Answers whether one of them has room again already
+   * (its deliveries finished while the claim ran), so the pump claims again at once.
+   */
+  private markLimited(before: InFlightCounts, claimed: readonly ClaimedMessage[]): boolean {
+    const taken = new Map<string, number>();
+    for (const message of claimed) taken.set(message.endpointId, (taken.get(message.endpointId) ?? 0) + 1);
+    const had = new Map(before.endpointIds.map((id, n) => [id, before.counts[n]]));
+    let roomAgain = false;
+    for (const id of new Set([...had.keys(), ...taken.keys()])) {
+      const lane = this.laneOf(id);
+      if ((taken.get(id) ?? 0) < lane.maxInFlight - (had.get(id) ?? 0)) continue;
+      lane.limited = true;
+      if (lane.sending + lane.waiting.length < lane.maxInFlight) roomAgain = true;
+    }
+    return roomAgain;
   }
 
   /** The safety poll: claims what is due and sets the timer for the next message due, whoever created it. */
@@ -261,9 +292,9 @@ export class DeliveryEngine {
     }
   }
 
-  private claim(limit: number): Promise<ClaimedMessage[]> {
+  private claim(limit: number, inFlight: InFlightCounts = this.inFlightCounts()): Promise<ClaimedMessage[]> {
     const now = this.clock.now();
-    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, this.inFlightCounts());
+    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, inFlight);
   }
 
   private async attempt(message: ClaimedMessage): Promise<AttemptRecord> {

@@ -108,7 +108,9 @@ const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], number[]]>(
 );
 
 /** After `$1`: what is due already is claimed or held, and a held message is claimed when what holds it is recorded. */
-const NEXT_DUE = sql<{ due: Date | null }, [Date]>(`SELECT min(next_attempt_at) AS due FROM webhook_messages WHERE status = 'pending' AND next_attempt_at > $1`);
+const NEXT_DUE = sql<{ due: Date | null }, [Date]>(
+  `SELECT min(next_attempt_at) AS due FROM webhook_messages WHERE status = 'pending' AND next_attempt_at > $1`,
+);
 
 const MOVE_MESSAGES_ON = sql<never, [string[], MessageStatus[], Date[], (Date | null)[]]>(
   `UPDATE webhook_messages m

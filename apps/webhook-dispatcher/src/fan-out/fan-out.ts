@@ -97,7 +97,9 @@ function fanOutOnceSql(redeliver: boolean) {
 }
 
 function messagesCte(redeliver: boolean, gate: string): string {
-  const onConflict = redeliver ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at, ordering_key = EXCLUDED.ordering_key` : 'DO NOTHING';
+  const onConflict = redeliver
+    ? `DO UPDATE SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at, ordering_key = EXCLUDED.ordering_key`
+    : 'DO NOTHING';
   return `created AS (
      INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, ordering_key, status, attempts, next_attempt_at, created_at)
      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, $10, 'pending', 0, $5, $5

@@ -14,8 +14,12 @@ export interface TransportUnderTest {
   stop: () => Promise<void>;
 }
 
-/** Whether the receiver fails this first attempt: 30 % of message ids, fixed by the id (a rerun fails the same ones). */
-const failsFirstAttempt = (hookId: string): boolean => createHash('sha256').update(hookId).digest()[0] < 0.3 * 256;
+/** A byte fixed by the message id, so a rerun fails and delays the same messages. */
+const byteOf = (hookId: string, n: number): number => createHash('sha256').update(hookId).digest()[n];
+/** Whether the receiver fails this first attempt: 30 % of message ids. */
+const failsFirstAttempt = (hookId: string): boolean => byteOf(hookId, 0) < 0.3 * 256;
+/** How long the receiver takes to answer, 0 to 15 ms, as real receivers vary: busy connections make the sender open others. */
+const answerDelayMs = (hookId: string): number => byteOf(hookId, 1) % 16;
 
 /**
  * The order of one rental's events at one endpoint, end to end through `transport`: without failures in emission order
@@ -55,12 +59,17 @@ export function deliveryOrderSuite(transport: TransportUnderTest): void {
   });
 
   const start = async () => {
-    const dispatcher = await startDispatcher({ DATABASE_URL: database.url, WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: certificate.certFile, ...env });
+    const dispatcher = await startDispatcher({
+      DATABASE_URL: database.url,
+      WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32',
+      NODE_EXTRA_CA_CERTS: certificate.certFile,
+      ...env,
+    });
     dispatchers.push(dispatcher);
     return dispatcher;
   };
 
-  /** A receiver at a path of its own: every request kept; 30 % of first attempts answered 500 when `failing`. */
+  /** A receiver at a path of its own: every request kept, answered after a while; 30 % of first attempts 500 when `failing`. */
   const endpointReceiver = (failing: boolean) => {
     const path = `/order-${randomUUID().slice(0, 8)}`;
     const tried = new Set<string>();
@@ -71,14 +80,9 @@ export function deliveryOrderSuite(transport: TransportUnderTest): void {
       tried.add(hookId);
       response.statusCode = fail ? 500 : 204;
       if (!fail && request.path === path) accepted.push(request);
-      response.end();
+      setTimeout(() => response.end(), answerDelayMs(hookId));
     };
     return { url: receiver.url(path), requests: () => receiver.requests.filter((request) => request.path === path) };
-  };
-
-  const orderedEndpoint = async (portfolio: string, url: string) => {
-    const { id } = await seedEndpoint(db, { portfolio, url });
-    await query(db, sql('UPDATE webhook_endpoints SET ordered_delivery = true WHERE id = $1 -- owner-bypass: until seedEndpoint takes the option'), [id]);
   };
 
   it('without the option and without failures, delivers each of 200 rentals’ 10 events in emission order', async () => {
@@ -95,7 +99,7 @@ export function deliveryOrderSuite(transport: TransportUnderTest): void {
   it('with orderedDelivery, delivers 1,000 events of 50 rentals in order though 30 % of first attempts fail', async () => {
     const portfolio = `order-${randomUUID().slice(0, 8)}`;
     const target = endpointReceiver(true);
-    await orderedEndpoint(portfolio, target.url);
+    await seedEndpoint(db, { portfolio, url: target.url, orderedDelivery: true });
     await start();
     const streams = rentalStreams({ rentals: 50, perRental: 20, portfolio });
     await publishRounds(db, outbox, streams);
@@ -108,7 +112,7 @@ export function deliveryOrderSuite(transport: TransportUnderTest): void {
   it('keeps the order across two replicas, one of them killed with SIGKILL midway', async () => {
     const portfolio = `order-${randomUUID().slice(0, 8)}`;
     const target = endpointReceiver(true);
-    await orderedEndpoint(portfolio, target.url);
+    await seedEndpoint(db, { portfolio, url: target.url, orderedDelivery: true });
     const [doomed] = [await start(), await start()];
     const streams = rentalStreams({ rentals: 50, perRental: 20, portfolio });
     await publishRounds(db, outbox, streams);

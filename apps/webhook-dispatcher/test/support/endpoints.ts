@@ -13,6 +13,8 @@ export interface SeedEndpoint {
   unitTypes?: string[];
   amenityUuids?: string[];
   vendorName?: string;
+  orderedDelivery?: boolean;
+  maxInFlight?: number;
   /** The keyring that seals the secret (the test keyring); null stores it bare, as before secrets were sealed. */
   sealWith?: SecretKeyring | null;
 }
@@ -32,6 +34,8 @@ export async function seedEndpoint(dataSource: DataSource, seed: SeedEndpoint): 
     unitTypes: seed.unitTypes ?? [],
     amenityUuids: seed.amenityUuids ?? [],
     sealedSecret: seed.sealWith === null ? secret : (seed.sealWith ?? testKeyring).seal(secret, id),
+    orderedDelivery: seed.orderedDelivery,
+    maxInFlight: seed.maxInFlight,
   });
   return { id, secret };
 }

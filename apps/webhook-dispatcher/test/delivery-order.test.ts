@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { eventually } from '@storage/testing';
+import { seedEndpoint } from './support/endpoints';
+import { sampleEvent } from './support/events';
+import { createHarness, type Harness } from './support/harness';
+import { makeCertificate, TestReceiver, type ReceivedRequest, type TestCertificate } from './support/receiver';
+
+const SECOND = 1_000;
+
+/** The event id a delivery carries. */
+const eventIdOf = (request: ReceivedRequest): string => (JSON.parse(request.body) as { data: [{ eventId: string }] }).data[0].eventId;
+
+/**
+ * The engine's order and isolation rules, with the interleavings forced: a receiver that holds or fails chosen
+ * deliveries, and the fake clock for retries.
+ */
+describe('delivery order and endpoint isolation', () => {
+  let certificate: TestCertificate;
+  let receiver: TestReceiver;
+  let h: Harness;
+  /** Responses the receiver holds open; ended after each test so engines can stop. */
+  let held: ServerResponse[];
+
+  beforeAll(async () => {
+    certificate = await makeCertificate();
+    receiver = await new TestReceiver(certificate).start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    certificate.cleanup();
+  });
+  beforeEach(async () => {
+    receiver.requests.length = 0;
+    held = [];
+    h = await createHarness(certificate);
+  });
+  afterEach(async () => {
+    for (const response of held) response.destroy();
+    await h.close();
+  });
+
+  const answer = (response: ServerResponse, status = 204) => {
+    response.statusCode = status;
+    response.end();
+  };
+  const received = (path = '/webhook') => receiver.requests.filter((request) => request.path === path).map(eventIdOf);
+
+  it('does not send a rental’s later event while its earlier one is in flight; other rentals go on', async () => {
+    await seedEndpoint(h.dataSource, { url: receiver.url() });
+    const rental = randomUUID();
+    const first = sampleEvent('moved-in', { rentalRecordUuid: rental, occurredAt: new Date(1_000) });
+    const second = sampleEvent('rent-change', { rentalRecordUuid: rental, occurredAt: new Date(2_000) });
+    const other = sampleEvent('moved-in');
+    receiver.respond = (request, response) => (eventIdOf(request) === first.eventId ? held.push(response) : answer(response));
+    for (const event of [first, second, other]) await h.publish(event);
+    const engine = h.engine({ pollMs: 60_000 });
+    engine.start();
+    try {
+      await eventually(() => expect(received()).toEqual(expect.arrayContaining([first.eventId, other.eventId])));
+      expect(received()).not.toContain(second.eventId);
+      answer(held.shift()!);
+      await eventually(() => expect(received()).toContain(second.eventId));
+      expect(received().indexOf(second.eventId)).toBeGreaterThan(received().indexOf(first.eventId));
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it.each([
+    { orderedDelivery: false, order: 'sends the later event once the earlier one waits for its retry' },
+    { orderedDelivery: true, order: 'holds the later event until the earlier one succeeded (orderedDelivery)' },
+  ])('$order', async ({ orderedDelivery }) => {
+    await seedEndpoint(h.dataSource, { url: receiver.url(), orderedDelivery });
+    const rental = randomUUID();
+    const first = sampleEvent('moved-in', { rentalRecordUuid: rental, occurredAt: new Date(1_000) });
+    const second = sampleEvent('rent-change', { rentalRecordUuid: rental, occurredAt: new Date(2_000) });
+    const other = sampleEvent('moved-in');
+    let failedOnce = false;
+    receiver.respond = (request, response) => {
+      const fail = eventIdOf(request) === first.eventId && !failedOnce;
+      failedOnce ||= fail;
+      answer(response, fail ? 500 : 204);
+    };
+    for (const event of [first, second, other]) await h.publish(event);
+    const engine = h.engine();
+    await engine.runOnce();
+    expect(received().sort()).toEqual((orderedDelivery ? [first, other] : [first, second, other]).map((e) => e.eventId).sort());
+    h.clock.advance(10 * SECOND);
+    await engine.runOnce();
+    const retried = received().slice(orderedDelivery ? 2 : 3);
+    expect(retried).toEqual(orderedDelivery ? [first.eventId, second.eventId] : [first.eventId]);
+  });
+
+  it('gives an endpoint that never answers no more than its maxInFlight slots: another endpoint’s events go on', async () => {
+    await seedEndpoint(h.dataSource, { portfolio: 'hanging', url: receiver.url('/hang'), maxInFlight: 2 });
+    await seedEndpoint(h.dataSource, { portfolio: 'healthy', url: receiver.url('/ok') });
+    receiver.respond = (request, response) => (request.path === '/hang' ? held.push(response) : answer(response));
+    const engine = h.engine({ pollMs: 60_000, concurrency: 8 });
+    engine.start();
+    try {
+      for (let n = 0; n < 10; n++) await h.publish(sampleEvent('moved-in', { portfolio: 'hanging' }));
+      engine.wake();
+      await eventually(() => expect(received('/hang')).toHaveLength(2));
+      const healthy = Array.from({ length: 6 }, () => sampleEvent('moved-in', { portfolio: 'healthy' }));
+      for (const event of healthy) await h.publish(event);
+      engine.wake();
+      await eventually(() => expect(received('/ok').sort()).toEqual(healthy.map((e) => e.eventId).sort()));
+      expect(received('/hang')).toHaveLength(2);
+      // A hanging delivery answered: the endpoint's next message takes its slot.
+      answer(held.shift()!);
+      await eventually(() => expect(received('/hang')).toHaveLength(3));
+    } finally {
+      for (const response of held) answer(response);
+      held = [];
+      await engine.stop();
+    }
+  });
+});
