@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { eventually } from '@storage/testing';
+import { endpointPage } from '../src/portal/portal-pages';
+import { PortalQueries } from '../src/portal/portal-queries';
 import { seedEndpoint } from './support/endpoints';
 import { sampleEvent } from './support/events';
 import { createHarness, type Harness } from './support/harness';
@@ -90,6 +92,25 @@ describe('delivery order and endpoint isolation', () => {
     await engine.runOnce();
     const retried = received().slice(orderedDelivery ? 2 : 3);
     expect(retried).toEqual(orderedDelivery ? [first.eventId, second.eventId] : [first.eventId]);
+  });
+
+  it('shows in the portal which message holds a rental’s later one back, and what it waits for', async () => {
+    const { id } = await seedEndpoint(h.dataSource, { url: receiver.url(), orderedDelivery: true });
+    const rental = randomUUID();
+    const first = sampleEvent('moved-in', { rentalRecordUuid: rental, occurredAt: new Date(1_000) });
+    const second = sampleEvent('rent-change', { rentalRecordUuid: rental, occurredAt: new Date(2_000) });
+    receiver.respond = (_request, response) => answer(response, 500);
+    for (const event of [first, second]) await h.publish(event);
+    await h.engine().runOnce();
+    const portal = new PortalQueries(h.dataSource);
+    const messages = await portal.messages(id, {});
+    const [waiting, holding] = [second, first].map((event) => messages.find((m) => m.eventId === event.eventId)!);
+    expect(waiting.heldBy).toBe(holding.id);
+    expect(holding.heldBy).toBeNull();
+    const endpoint = (await portal.endpoint('acme', id))!;
+    const rates = await portal.rates(id, new Date(0), 'day', 0);
+    const page = endpointPage({ endpoint, day: rates, week: rates, messages, attempts: [], filter: {}, revealedSecret: null, now: new Date(), csrf: 'x' });
+    expect(page).toContain(`held: waits for <code>${holding.id}</code>`);
   });
 
   it('gives an endpoint that never answers no more than its maxInFlight slots: another endpoint’s events go on', async () => {

@@ -63,14 +63,15 @@ const BODY_TO_SEND = `CASE WHEN right(m.body, 2) = ']}'
        ELSE m.body END`;
 
 /**
- * Whether message `m` (of endpoint `e`) may be sent now as far as its rental's order goes: no earlier message of the
- * same rental to the same endpoint is in flight or due (so without failures they go one at a time, in order), nor,
- * when the endpoint asks for strict order, waiting for a retry. `$1` is now. Messages without a rental are never held.
+ * Whether message `p` holds message `m` (of endpoint `e`) back, `now` being the time: an earlier message of the same
+ * rental to the same endpoint that is in flight or due (so without failures they go one at a time, in order), or, when
+ * the endpoint asks for strict order, that waits for a retry.
  */
-export const NOT_HELD = `(m.ordering_key IS NULL OR NOT EXISTS (
-       SELECT 1 FROM webhook_messages p
-       WHERE p.endpoint_id = m.endpoint_id AND p.ordering_key = m.ordering_key AND p.status = 'pending'
-         AND p.emission_order < m.emission_order AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= $1)))`;
+export const holdsBack = (now: string): string => `p.endpoint_id = m.endpoint_id AND p.ordering_key = m.ordering_key AND p.status = 'pending'
+         AND p.emission_order < m.emission_order AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= ${now})`;
+
+/** Whether message `m` may be sent now (`$1`) as far as its rental's order goes. Messages without a rental are never held. */
+export const NOT_HELD = `(m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM webhook_messages p WHERE ${holdsBack('$1')}))`;
 
 /** Whether a later message of message `m`'s rental waits to be sent to its endpoint. */
 export const HOLDS_OTHERS = `(m.ordering_key IS NOT NULL AND EXISTS (

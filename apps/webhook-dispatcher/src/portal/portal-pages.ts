@@ -189,7 +189,13 @@ function messageTable(messages: readonly MessageView[], attempts: readonly Attem
     return html`<tr class="message" data-id="${m.id}">
       <td><code>${m.id}</code><br />${m.eventType}<br /><small>${m.eventId}</small></td>
       <td class="${m.status === 'succeeded' ? 'ok' : m.status}">
-        ${m.status}${m.status === 'pending' && m.nextAttemptAt ? html`<br />next try ${when(m.nextAttemptAt)}` : ''}
+        ${m.status}${
+          m.heldBy
+            ? html`<br />held: waits for <code>${m.heldBy}</code>, an earlier event of its rental`
+            : m.status === 'pending' && m.nextAttemptAt
+              ? html`<br />next try ${when(m.nextAttemptAt)}`
+              : ''
+        }
       </td>
       <td>${when(m.createdAt)}</td>
       <td>

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { query, sql } from '@storage/persistence';
 import type { Subscription } from '@storage/webhooks';
+import { holdsBack } from '../delivery/message-store';
 import type { Bucket } from './html';
 
 /** An endpoint as the portal shows it: the subscription (its portfolio is the portal's) and its delivery state. */
@@ -19,6 +20,8 @@ export interface MessageView {
   attempts: number;
   nextAttemptAt: Date | null;
   createdAt: Date;
+  /** A pending message waiting for an earlier one of its rental to this endpoint: that one's id. */
+  heldBy: string | null;
 }
 
 export interface AttemptView {
@@ -51,9 +54,14 @@ const RATES = sql<{ bucket: Date; succeeded: number; failed: number }, [string, 
        FROM webhook_attempts WHERE endpoint_id = $1 AND attempted_at >= $2 GROUP BY 1`,
 );
 const MESSAGES = sql<MessageView, [string, string | null, string | null]>(
-  `SELECT id, event_type AS "eventType", event_id AS "eventId", status, attempts, next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"
-       FROM webhook_messages WHERE endpoint_id = $1 AND ($2::text IS NULL OR event_type = $2) AND ($3::text IS NULL OR status = $3)
-       ORDER BY created_at DESC, id LIMIT ${MESSAGE_PAGE}`,
+  `SELECT m.id, m.event_type AS "eventType", m.event_id AS "eventId", m.status, m.attempts, m.next_attempt_at AS "nextAttemptAt",
+          m.created_at AS "createdAt", held.by AS "heldBy"
+       FROM webhook_messages m
+       JOIN webhook_endpoints e ON e.id = m.endpoint_id
+       LEFT JOIN LATERAL (
+         SELECT p.id AS by FROM webhook_messages p WHERE m.status = 'pending' AND ${holdsBack('now()')} ORDER BY p.emission_order LIMIT 1) held ON true
+       WHERE m.endpoint_id = $1 AND ($2::text IS NULL OR m.event_type = $2) AND ($3::text IS NULL OR m.status = $3)
+       ORDER BY m.created_at DESC, m.id LIMIT ${MESSAGE_PAGE}`,
 );
 const ATTEMPTS = sql<AttemptView, [readonly string[]]>(
   `SELECT message_id AS "messageId", attempted_at AS "attemptedAt", succeeded, status_code AS "statusCode", error, latency_ms AS "latencyMs", response_body AS "responseBody"
