@@ -23,9 +23,14 @@ describe('LeaseSigningTokenHashes migration: a lease keeps the SHA-256 of its si
     await migrate(server.url());
     db = await createDataSource({ url: server.url(), applicationName: 'lease-token-migration-test' }).initialize();
     expect((await query(db, APPLIED)).map((row) => row.name)).toContain(MIGRATION);
+    await undoThroughMigration();
+  });
+
+  /** Undoes the migrations applied after this one, then this one. */
+  const undoThroughMigration = async () => {
     while ((await query(db, LAST_APPLIED))[0].name !== MIGRATION) await db.undoLastMigration({ transaction: 'each' });
     await db.undoLastMigration({ transaction: 'each' });
-  });
+  };
 
   afterAll(async () => {
     await db?.destroy();
@@ -52,7 +57,7 @@ describe('LeaseSigningTokenHashes migration: a lease keeps the SHA-256 of its si
   });
 
   it('down gives each lease a new random token: the old ones are gone for good, and a lease sent again carries the new one', async () => {
-    await db.undoLastMigration({ transaction: 'each' });
+    await undoThroughMigration();
     expect((await query(db, COLUMNS)).map((row) => row.column_name)).toEqual(['signing_token']);
     const tokens = (await query(db, sql<{ token: string }>('SELECT signing_token AS token FROM leases'))).map((row) => row.token);
     expect(tokens).toHaveLength(2);

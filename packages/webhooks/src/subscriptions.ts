@@ -77,7 +77,9 @@ const CHANGE = sql<
    WHERE portfolio = $1 AND url = $2
    RETURNING ${COLUMNS}`,
 );
-const LOCK_VENDOR = sql<Subscription, [string, string]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND vendor_name = $2 FOR UPDATE`);
+const LOCK_VENDOR = sql<SubscriptionEndpoint, [string, string]>(
+  `SELECT ${COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND vendor_name = $2 FOR UPDATE`,
+);
 const SET_EVENT_TYPES = sql<never, [string, readonly string[]]>('UPDATE webhook_endpoints SET event_types = $2, updated_at = now() WHERE id = $1');
 const REMOVE = sql<never, [string]>('DELETE FROM webhook_endpoints WHERE id = $1');
 
@@ -126,7 +128,7 @@ export async function changeSubscription(db: Queryable, portfolio: string, url: 
 }
 
 /** The vendor's endpoint in the portfolio, locked for the caller's transaction; null when it has none. */
-export async function lockVendorSubscription(db: Queryable, portfolio: string, vendorName: string): Promise<Subscription | null> {
+export async function lockVendorSubscription(db: Queryable, portfolio: string, vendorName: string): Promise<SubscriptionEndpoint | null> {
   const [locked] = await query(db, LOCK_VENDOR, [portfolio, vendorName]);
   return locked ?? null;
 }
