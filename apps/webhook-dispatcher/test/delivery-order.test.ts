@@ -111,6 +111,8 @@ describe('delivery order and endpoint isolation', () => {
     const rates = await portal.rates(id, new Date(0), 'day', 0);
     const page = endpointPage({ endpoint, day: rates, week: rates, messages, attempts: [], filter: {}, revealedSecret: null, now: new Date(), csrf: 'x' });
     expect(page).toContain(`held: waits for <code>${holding.id}</code>`);
+    expect(page).toMatch(/name="orderedDelivery" checked/);
+    expect(page).toContain('name="maxInFlight" min="1" max="256" required value="16"');
   });
 
   it('gives an endpoint that never answers no more than its maxInFlight slots: another endpoint’s events go on', async () => {

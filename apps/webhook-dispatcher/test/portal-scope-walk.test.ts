@@ -58,6 +58,10 @@ describe('portal scope walk', () => {
     { route: 'POST /portal/endpoints/:id/rotate', send: (token) => post(`/portal/endpoints/${endpointId}/rotate`, token) },
     { route: 'POST /portal/endpoints/:id/enable', send: (token) => post(`/portal/endpoints/${endpointId}/enable`, token) },
     {
+      route: 'POST /portal/endpoints/:id/delivery',
+      send: (token) => post(`/portal/endpoints/${endpointId}/delivery`, token, { orderedDelivery: 'on', maxInFlight: '4' }),
+    },
+    {
       route: 'POST /portal/endpoints/:id/recover',
       send: (token) => post(`/portal/endpoints/${endpointId}/recover`, token, { since: new Date(Date.now() - 7_200_000).toISOString() }),
     },
@@ -172,12 +176,28 @@ describe('portal scope walk', () => {
     expect((await request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token)).body).toContain('whsec_');
     const [endpoint] = await query(
       db,
-      sql<{ secret: string; disabled: boolean }>('SELECT secret, disabled_at IS NOT NULL AS disabled FROM webhook_endpoints WHERE id = $1'),
+      sql<{ secret: string; disabled: boolean; ordered: boolean; limit: number }>(
+        'SELECT secret, disabled_at IS NOT NULL AS disabled, ordered_delivery AS ordered, max_in_flight AS limit FROM webhook_endpoints WHERE id = $1',
+      ),
       [endpointId],
     );
     expect(endpoint.secret).not.toBe(sealedBefore);
-    expect(endpoint.disabled).toBe(false);
+    expect(endpoint).toMatchObject({ disabled: false, ordered: true, limit: 4 });
     const [message] = await query(db, sql<{ status: string }>('SELECT status FROM webhook_messages WHERE id = $1'), [messageId]);
     expect(message.status).toBe('pending');
+  });
+
+  it.each(['0', '257', '1.5', '', 'many'])('refuses %p deliveries in flight with a notice, and changes nothing', async (maxInFlight) => {
+    const token = linkOf('acme', keys.write);
+    const before = await snapshot();
+    const response = await app.inject({
+      method: 'POST',
+      url: `/portal/endpoints/${endpointId}/delivery`,
+      headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(token)}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ csrf: csrfToken(SECRET, token), maxInFlight }).toString(),
+    });
+    expect(response.statusCode).toBe(303);
+    expect(decodeURIComponent(String(response.headers.location)).replaceAll('+', ' ')).toContain('whole number from 1 to 256');
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -133,6 +133,13 @@ export function endpointPage(input: EndpointPageInput): string {
         ${input.revealedSecret !== null ? html`<code id="secret">${input.revealedSecret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
         ${e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > input.now ? html`<br />The previous secret also signs until ${when(e.previousSecretExpiresAt)}.` : ''}
       </p>
+      <form method="post" action="${base}/delivery" id="delivery">
+        ${csrfField(input.csrf)}
+        <label><input type="checkbox" name="orderedDelivery" ${e.orderedDelivery ? 'checked' : ''} /> Strict order per rental</label>
+        (a rental's later event waits until the earlier ones succeeded or were given up; otherwise order is kept while nothing fails)
+        <label>Deliveries in flight at most <input type="number" name="maxInFlight" min="1" max="256" required value="${String(e.maxInFlight)}" /></label>
+        <button>Save delivery settings</button>
+      </form>
       <form method="post" action="${base}/rotate">
         ${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)
       </form>

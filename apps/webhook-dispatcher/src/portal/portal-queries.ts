@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { query, sql } from '@storage/persistence';
-import type { Subscription } from '@storage/webhooks';
+import type { SubscriptionEndpoint } from '@storage/webhooks';
 import { holdsBack } from '../delivery/message-store';
 import type { Bucket } from './html';
 
 /** An endpoint as the portal shows it: the subscription (its portfolio is the portal's) and its delivery state. */
-export interface EndpointSummary extends Omit<Subscription, 'portfolio'> {
+export interface EndpointSummary extends Omit<SubscriptionEndpoint, 'portfolio'> {
   previousSecretExpiresAt: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
@@ -41,7 +41,8 @@ export interface Rates {
 }
 
 const ENDPOINT_COLUMNS = `id, vendor_name AS "vendorName", url, description, event_types AS "eventTypes", facility_uuids AS "facilityUuids",
-  unit_types AS "unitTypes", amenity_uuids AS "amenityUuids", previous_secret_expires_at AS "previousSecretExpiresAt",
+  unit_types AS "unitTypes", amenity_uuids AS "amenityUuids", ordered_delivery AS "orderedDelivery", max_in_flight AS "maxInFlight",
+  previous_secret_expires_at AS "previousSecretExpiresAt",
   disabled_at AS "disabledAt", disabled_reason AS "disabledReason", failing_since AS "failingSince"`;
 
 const MESSAGE_PAGE = 100;

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { query, sql } from '@storage/persistence';
 import {
+  changeSubscription,
   checkPortalToken,
   enableEndpoint,
   generateSecret,
@@ -25,6 +26,8 @@ const MESSAGE_ENDPOINT = sql<{ endpointId: string }, [string, string]>(
 );
 
 const DAY = 86_400_000;
+/** The bounds operations 15 and 17 accept for `maxInFlight`. */
+const MAX_IN_FLIGHT = { min: 1, max: 256 };
 const ROTATION_OVERLAP_MS = DAY;
 
 /** An open portal session: the grant of its link and the link's token (the cookie). */
@@ -162,6 +165,36 @@ export class PortalController {
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await enableEndpoint(this.dataSource, grant.portfolio, id);
     back(reply, id, 'Endpoint enabled. Recover its failed messages below to send them again.');
+  }
+
+  /** Operation 17's delivery settings from the portal: strict order per rental, and deliveries in flight at most. */
+  @Post('endpoints/:id/delivery')
+  async delivery(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const grant = await this.action(request, reply);
+    if (!grant) return;
+    const endpoint = await this.queries.endpoint(grant.portfolio, id);
+    if (!endpoint) return send(reply, 404, notFoundPage());
+    const form = (request.body ?? {}) as { orderedDelivery?: unknown; maxInFlight?: unknown };
+    const maxInFlight = typeof form.maxInFlight === 'string' && /^\d{1,3}$/.test(form.maxInFlight) ? Number(form.maxInFlight) : NaN;
+    if (!(maxInFlight >= MAX_IN_FLIGHT.min && maxInFlight <= MAX_IN_FLIGHT.max)) {
+      return back(reply, id, `Deliveries in flight must be a whole number from ${MAX_IN_FLIGHT.min} to ${MAX_IN_FLIGHT.max}.`);
+    }
+    const orderedDelivery = form.orderedDelivery === 'on';
+    await changeSubscription(this.dataSource, grant.portfolio, endpoint.url, {
+      eventTypes: null,
+      description: null,
+      facilityUuids: null,
+      unitTypes: null,
+      amenityUuids: null,
+      orderedDelivery,
+      maxInFlight,
+    });
+    this.engine.wake();
+    back(
+      reply,
+      id,
+      `Delivery settings saved: ${orderedDelivery ? 'strict order per rental' : 'order kept without failures'}, at most ${maxInFlight} in flight.`,
+    );
   }
 
   @Post('endpoints/:id/recover')
