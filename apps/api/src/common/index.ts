@@ -8,3 +8,4 @@ export { IsEmailAddress, IsPhone, PHONE_PATTERN, PHONE_PATTERN_DESCRIPTION } fro
 export { Batcher, type BatcherOptions } from './batcher';
 export { nameBasedUuid } from './name-based-uuid';
 export { ApiIdempotencyKey, IdempotencyKey, keyedUuid, markReplayed, replayedHeaderDoc } from './idempotency-key';
+export { IsPageLimit, type PageLimit } from './page-limit';

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { LEDGER_ENTRY_KINDS, type LedgerEntryKind } from '@storage/rental-ledger';
+import { IsPageLimit, type PageLimit } from '../common';
 
-export const LEDGER_PAGE_LIMIT = { default: 100, max: 500 };
-/** 1 to 500 as written: the document declares the very pattern the validator applies. */
-const LIMIT_PATTERN = `^(?:[1-9]|[1-9][0-9]|[1-4][0-9][0-9]|${LEDGER_PAGE_LIMIT.max})$`;
+export const LEDGER_PAGE_LIMIT: PageLimit = { default: 100, max: 500 };
 
 export class LedgerQuery {
   @ApiPropertyOptional({ type: 'string', pattern: '^[0-9]{1,18}$', description: 'The `position` of the last entry already read: the page starts after it.' })
@@ -12,13 +11,7 @@ export class LedgerQuery {
   @Matches(/^[0-9]{1,18}$/, { message: 'after must be the position of an entry (a whole number)' })
   after?: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    pattern: LIMIT_PATTERN,
-    description: `Entries per page, 1 to ${LEDGER_PAGE_LIMIT.max} (default ${LEDGER_PAGE_LIMIT.default}).`,
-  })
-  @IsOptional()
-  @Matches(new RegExp(LIMIT_PATTERN), { message: `limit must be a whole number from 1 to ${LEDGER_PAGE_LIMIT.max}` })
+  @IsPageLimit('Entries', LEDGER_PAGE_LIMIT)
   limit?: string;
 }
 

@@ -1,12 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, Matches } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { DELINQUENCY_STATUSES, type DelinquencyStatus } from '@storage/domain';
-import { IsUuidString } from '../common';
+import { IsPageLimit, IsUuidString, type PageLimit } from '../common';
 import { RENTAL_STATUSES, type RentalStatus } from '../model/rental-record.entity';
 
-export const RENTAL_RECORDS_PAGE_LIMIT = { default: 50, max: 200 };
-/** 1 to 200 as written: the document declares the very pattern the validator applies. */
-const LIMIT_PATTERN = `^(?:[1-9]|[1-9][0-9]|1[0-9][0-9]|${RENTAL_RECORDS_PAGE_LIMIT.max})$`;
+export const RENTAL_RECORDS_PAGE_LIMIT: PageLimit = { default: 50, max: 200 };
 
 export class RentalRecordsQuery {
   @ApiPropertyOptional({ enum: RENTAL_STATUSES, description: 'Only the rentals with this status.' })
@@ -29,13 +27,7 @@ export class RentalRecordsQuery {
   @IsUuidString()
   after?: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    pattern: LIMIT_PATTERN,
-    description: `Rentals per page, 1 to ${RENTAL_RECORDS_PAGE_LIMIT.max} (default ${RENTAL_RECORDS_PAGE_LIMIT.default}).`,
-  })
-  @IsOptional()
-  @Matches(new RegExp(LIMIT_PATTERN), { message: `limit must be a whole number from 1 to ${RENTAL_RECORDS_PAGE_LIMIT.max}` })
+  @IsPageLimit('Rentals', RENTAL_RECORDS_PAGE_LIMIT)
   limit?: string;
 }
 

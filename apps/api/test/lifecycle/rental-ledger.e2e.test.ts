@@ -94,7 +94,7 @@ describe('the ledger route', () => {
 
   it("refuses a bad page with problem+json, and another facility's path with 404", async () => {
     const rental = await newTenant('Pager');
-    for (const query of ['limit=0', 'limit=501', 'limit=ten', 'after=-1', 'after=1.5']) {
+    for (const query of ['limit=0', 'limit=501', 'limit=ten', 'limit=050', 'limit=+5', 'after=-1', 'after=1.5']) {
       expectProblem(await api.call('GET', `${rentalPath(rental)}/ledger?${query}`), 400, [query.split('=')[0]]);
     }
     expectProblem(await api.call('GET', `${rentalPath(rental, id('facility:lakeside'))}/ledger`), 404);
