@@ -6,6 +6,7 @@ import type { DatabaseLocation } from '@storage/persistence';
 import type { Config } from './config';
 import { DeliveryModule } from './delivery/delivery.module';
 import { EventsModule } from './events/events.module';
+import { ListenModule } from './listen/listen.module';
 import { PortalModule } from './portal/portal.module';
 import { SERVICE_NAME, SERVICE_VERSION } from './service-info';
 
@@ -31,6 +32,7 @@ export class AppModule {
         }),
         EventsModule,
         PortalModule.forRoot({ portalTokenSecret: config.PORTAL_TOKEN_SECRET, portalBaseUrl: config.PORTAL_BASE_URL }),
+        ListenModule.forRoot({ tokenSecret: config.PORTAL_TOKEN_SECRET }),
       ],
     };
   }

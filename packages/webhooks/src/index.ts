@@ -2,6 +2,15 @@ export { AddressPolicy, parseSubnetList } from './address-policy';
 export { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 export { formatIp, parseCidr, parseIp, type Cidr, type IpAddress } from './ip-address';
 export { checkPortalToken, issuePortalToken, PORTAL_TOKEN_LIFETIME_MS, type PortalGrant, type PortalTokenCheck } from './portal-token';
+export { checkListenToken, issueListenToken, LISTEN_TOKEN_LIFETIME_MS, type ListenGrant } from './listen-token';
+export {
+  attachListenSession,
+  detachListenSession,
+  openListenSession,
+  sweepListenSessions,
+  vouchForListenSessions,
+  type ListenSession,
+} from './listen-sessions';
 export { generateSecret, isSecret, signatureEntry, signatureHeader, signedHeaders, signingKey } from './signer';
 export { bareHost, checkTargetUrl, checkTargetUrlSyntax, systemResolver, TargetUrlRefused, type HostResolver } from './target-url';
 export { DEVELOPMENT_PORTAL_TOKEN_SECRET, MIN_PORTAL_TOKEN_SECRET_LENGTH, portalSecretWarnings, portalTokenSecret } from './portal-secret';

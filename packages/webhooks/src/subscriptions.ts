@@ -2,7 +2,8 @@ import { query, sql, type Queryable } from '@storage/persistence';
 
 /*
  * The api's writes and reads of subscriptions (operations 15 to 18) on `webhook_endpoints`, this package's table:
- * the api calls these instead of writing the table itself. Secrets arrive sealed (`SecretKeyring`).
+ * the api calls these instead of writing the table itself. `webhooks listen` sessions are not subscriptions: none of
+ * these sees them. Secrets arrive sealed (`SecretKeyring`).
  */
 
 /** An endpoint as a subscription: where, for whom, what it receives. */
@@ -62,7 +63,7 @@ const INSERT = sql<SubscriptionEndpoint>(
 );
 const LIST = sql<SubscriptionEndpoint, [string, string | null, string | null]>(
   `SELECT ${COLUMNS} FROM webhook_endpoints
-    WHERE portfolio = $1 AND ($2::text IS NULL OR url = $2) AND ($3::text IS NULL OR $3 = ANY(event_types))
+    WHERE portfolio = $1 AND listen_api_key IS NULL AND ($2::text IS NULL OR url = $2) AND ($3::text IS NULL OR $3 = ANY(event_types))
     ORDER BY created_at, id`,
 );
 const CHANGE = sql<
@@ -74,11 +75,11 @@ const CHANGE = sql<
      facility_uuids = COALESCE($5, facility_uuids), unit_types = COALESCE($6, unit_types),
      amenity_uuids = COALESCE($7, amenity_uuids), ordered_delivery = COALESCE($8, ordered_delivery),
      max_in_flight = COALESCE($9, max_in_flight), updated_at = now()
-   WHERE portfolio = $1 AND url = $2
+   WHERE portfolio = $1 AND url = $2 AND listen_api_key IS NULL
    RETURNING ${COLUMNS}`,
 );
 const LOCK_VENDOR = sql<SubscriptionEndpoint, [string, string]>(
-  `SELECT ${COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND vendor_name = $2 FOR UPDATE`,
+  `SELECT ${COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND vendor_name = $2 AND listen_api_key IS NULL FOR UPDATE`,
 );
 const SET_EVENT_TYPES = sql<never, [string, readonly string[]]>('UPDATE webhook_endpoints SET event_types = $2, updated_at = now() WHERE id = $1');
 const REMOVE = sql<never, [string]>('DELETE FROM webhook_endpoints WHERE id = $1');

@@ -1,13 +1,13 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { createEnvelope } from '@storage/domain';
+import { createEnvelope, PUBLIC_EVENT_TYPES } from '@storage/domain';
 import type { OutboxPublisher } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
-import { issuePortalToken } from '@storage/webhooks';
+import { issueListenToken, issuePortalToken } from '@storage/webhooks';
 import type { ApiKeyPrincipal } from '../auth';
-import { eventTypeOf } from './subscription-input';
+import { eventTypeOf, eventTypesOf } from './subscription-input';
 import { SubscriptionsService } from './subscriptions.service';
-import type { PortalLink, SendTestEvent, TestEventSent } from './webhooks.dto';
+import type { ListenSessionGrant, OpenListenSession, PortalLink, SendTestEvent, TestEventSent } from './webhooks.dto';
 import type { WebhooksConfig } from './webhooks.config';
 import { COMMAND_PUBLISHER, WEBHOOKS_CONFIG } from './webhooks.tokens';
 
@@ -15,7 +15,10 @@ const SUBSCRIBED_ENDPOINTS = sql<{ endpoints: number }, [string, string]>(
   `SELECT count(*)::int AS endpoints FROM webhook_endpoints WHERE portfolio = $1 AND $2 = ANY(event_types) AND disabled_at IS NULL`,
 );
 
-/** Operations 19 and 20: both hand work to the webhook-dispatcher (a command through the outbox; a portal link). */
+/**
+ * Operations 19 and 20 and `webhooks listen`: each hands work to the webhook-dispatcher (a command through the outbox; a
+ * portal link; a grant to open a listen session's stream).
+ */
 @Injectable()
 export class WebhookCommandsService {
   constructor(
@@ -47,5 +50,14 @@ export class WebhookCommandsService {
     // Bound to the key: the portal checks on every request that the key is still there and not revoked.
     const { token } = issuePortalToken(portfolio.portfolioId, new Date(), this.config.portalTokenSecret, principal.apiKeyUuid);
     return { url: `${this.config.portalBaseUrl}/portal/login?token=${token}` };
+  }
+
+  /** `webhooks listen`: a grant, bound to the key, to open a session stream at the dispatcher, which makes the session. */
+  async listenGrant(principal: ApiKeyPrincipal, input: OpenListenSession): Promise<ListenSessionGrant> {
+    const portfolio = await this.subscriptions.portfolio(principal, input.portfolio);
+    const eventTypes = input.eventTypes ? eventTypesOf(input.eventTypes) : [...PUBLIC_EVENT_TYPES];
+    const grant = { portfolio: portfolio.portfolioId, apiKeyUuid: principal.apiKeyUuid, eventTypes };
+    const { token, expiresAt } = issueListenToken(grant, new Date(), this.config.portalTokenSecret);
+    return { streamUrl: `${this.config.portalBaseUrl.replace(/^http/, 'ws')}/listen`, token, expiresAt: expiresAt.toISOString() };
   }
 }

@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { ApiKeyAuth, CurrentApiKey, WriteOperation, type ApiKeyPrincipal } from '../auth';
 import { ApiInvalidResponse } from '../common';
@@ -8,6 +17,8 @@ import { WebhookCommandsService } from './webhook-commands.service';
 import {
   CreatedSubscription,
   CreateSubscription,
+  ListenSessionGrant,
+  OpenListenSession,
   PortalLink,
   SendTestEvent,
   SubscriptionList,
@@ -125,5 +136,18 @@ export class WebhooksController {
   @ApiOkResponse({ type: PortalLink })
   dashboardLink(@CurrentApiKey() principal: ApiKeyPrincipal, @Query('portfolio') portfolio?: string): Promise<PortalLink> {
     return this.commands.portalLink(principal, portfolio);
+  }
+
+  @Post('listen')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'openWebhookListenSession',
+    summary: 'Open a `webhooks listen` session (extension; write key)',
+    description:
+      "Extension operation behind `npm run cli -- webhooks listen`: a grant, bound to this key, to open a session stream at the dispatcher. The session is an endpoint of the portfolio for the stream's life (same filters, fan-out and retries; shown in the portal, not in operation 16), receiving the event types asked for, every one when none are given; each delivery is signed with the session's own secret, which the stream's first message names. Needs a write key.",
+  })
+  @ApiCreatedResponse({ type: ListenSessionGrant })
+  listen(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: OpenListenSession): Promise<ListenSessionGrant> {
+    return this.commands.listenGrant(principal, body);
   }
 }

@@ -154,3 +154,24 @@ export class TestEventSent {
 export class PortalLink {
   @ApiProperty({ description: 'Link to the webhook portal, valid 7 days.' }) url!: string;
 }
+
+export class OpenListenSession {
+  @ApiProperty({ minLength: 1, description: 'The portfolio (database prefix) whose events the session receives.' })
+  @IsString()
+  @MinLength(1)
+  portfolio!: string;
+  @ApiPropertyOptional({ ...eventTypesDoc, description: 'The event types the session receives; every one when absent.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(7)
+  @IsString({ each: true })
+  eventTypes?: string[];
+}
+
+export class ListenSessionGrant {
+  @ApiProperty({ description: 'The WebSocket URL of the session stream (the dispatcher); open it with the token as `Authorization: Bearer …`.' })
+  streamUrl!: string;
+  @ApiProperty({ description: 'Opens the stream, and opens it again after a disconnect (same session: messages meanwhile wait).' }) token!: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+}

@@ -11,11 +11,18 @@ export interface DeliveryRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** Not sent over HTTPS (the body does not name it either); a listener prints it. */
+  eventType: string;
 }
 
 export type DeliveryResponse =
   | { kind: 'response'; statusCode: number; body: string; retryAfter: string | undefined; latencyMs: number }
   | { kind: 'error'; error: string; timedOut: boolean; latencyMs: number };
+
+/** Sends one attempt: over HTTPS (`DeliveryClient`), or down a listen session's stream. */
+export interface WebhookSender {
+  send(request: DeliveryRequest): Promise<DeliveryResponse>;
+}
 
 export interface DeliveryClientOptions {
   policy: AddressPolicy;
@@ -37,7 +44,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * refuses the whole answer when any address is not allowed, and hands the vetted address to the socket,
  * so the address checked is the address connected to (no rebinding between check and connect).
  */
-export class DeliveryClient {
+export class DeliveryClient implements WebhookSender {
   private readonly agent: Agent;
   private readonly timeoutMs: number;
   /** The outcome of the URL rules per URL: the policy is fixed for the client, so it cannot change. */

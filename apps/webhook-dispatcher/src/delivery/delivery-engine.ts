@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { signedHeaders, StoredSecretUnreadable, type SecretKeyring } from '@storage/webhooks';
 import type { Clock, Random } from '../clock';
-import type { DeliveryClient, DeliveryResponse } from './delivery-client';
+import type { DeliveryResponse, WebhookSender } from './delivery-client';
 import type { AttemptRecord, ClaimedMessage, InFlightCounts, MessageStore } from './message-store';
 import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelay } from './retry-policy';
 import { SigningKeys } from './signing-keys';
@@ -23,6 +24,8 @@ export interface DeliveryEngineOptions {
    * a minute after a load instead of 0.02 (README, "Idle after a load").
    */
   recordWaitMs: number;
+  /** This replica's name for listen sessions (`ListenHub`); a fresh one when not given. */
+  replica?: string;
 }
 
 export interface Reservation {
@@ -64,16 +67,19 @@ export class DeliveryEngine {
   private flushing: Promise<void> | undefined;
   private skipWait: (() => void) | undefined;
   private readonly signingKeys: SigningKeys;
+  /** This replica, as the listen sessions whose streams it holds name it: only it claims their messages. */
+  readonly replica: string;
 
   constructor(
     private readonly store: MessageStore,
     keyring: SecretKeyring,
-    private readonly client: DeliveryClient,
+    private readonly client: WebhookSender,
     private readonly clock: Clock,
     private readonly random: Random,
     private readonly options: DeliveryEngineOptions = DEFAULT_ENGINE_OPTIONS,
   ) {
     this.signingKeys = new SigningKeys(keyring);
+    this.replica = options.replica ?? randomUUID();
   }
 
   /** Delivers every message due now, waits for the attempts to be recorded, and returns how many were tried. */
@@ -294,7 +300,7 @@ export class DeliveryEngine {
 
   private claim(limit: number, inFlight: InFlightCounts = this.inFlightCounts()): Promise<ClaimedMessage[]> {
     const now = this.clock.now();
-    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, inFlight);
+    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, inFlight, this.replica);
   }
 
   private async attempt(message: ClaimedMessage): Promise<AttemptRecord> {
@@ -302,7 +308,7 @@ export class DeliveryEngine {
     let response: DeliveryResponse;
     try {
       const headers = signedHeaders(this.liveKeys(message, attemptedAt), message.id, Math.floor(attemptedAt.getTime() / 1_000), message.body);
-      response = await this.client.send({ url: message.url, headers, body: message.body });
+      response = await this.client.send({ url: message.url, headers, body: message.body, eventType: message.eventType });
     } catch (error) {
       // A bad stored secret must cost one recorded attempt, not the worker; operators need to hear of it.
       if (error instanceof StoredSecretUnreadable) this.logger.error(`message ${message.id} not sent: ${error.message}`);

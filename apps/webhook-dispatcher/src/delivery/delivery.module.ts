@@ -2,6 +2,9 @@ import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, typ
 import { DataSource } from 'typeorm';
 import { AddressPolicy, openSecretKeyring, SecretKeyring, systemResolver, type Cidr, type SecretKeysSetting } from '@storage/webhooks';
 import { Clock, MathRandom, Random, SystemClock } from '../clock';
+import { randomUUID } from 'node:crypto';
+import { ListenHub } from '../listen/listen-hub';
+import { ListenAwareSender } from '../listen/listen-sender';
 import { DeliveryClient } from './delivery-client';
 import { DeliveryEngine, DEFAULT_ENGINE_OPTIONS } from './delivery-engine';
 import { sealEndpointSecrets } from './endpoint-secrets';
@@ -53,19 +56,22 @@ export class DeliveryModule {
         { provide: Random, useClass: MathRandom },
         { provide: SecretKeyring, useFactory: () => openSecretKeyring(options.secretKeys) },
         { provide: DeliveryClient, useFactory: () => new DeliveryClient({ policy: new AddressPolicy(options.allowedSubnets), resolve: systemResolver }) },
+        { provide: MessageStore, inject: [DataSource], useFactory: (dataSource: DataSource) => new MessageStore(dataSource) },
+        { provide: ListenHub, inject: [DataSource], useFactory: (dataSource: DataSource) => new ListenHub(dataSource, randomUUID()) },
         {
           provide: DeliveryEngine,
-          inject: [DataSource, SecretKeyring, DeliveryClient, Clock, Random],
-          useFactory: (dataSource: DataSource, keyring: SecretKeyring, client: DeliveryClient, clock: Clock, random: Random) =>
-            new DeliveryEngine(new MessageStore(dataSource), keyring, client, clock, random, {
+          inject: [MessageStore, SecretKeyring, DeliveryClient, ListenHub, Clock, Random],
+          useFactory: (store: MessageStore, keyring: SecretKeyring, client: DeliveryClient, hub: ListenHub, clock: Clock, random: Random) =>
+            new DeliveryEngine(store, keyring, new ListenAwareSender(client, hub), clock, random, {
               ...DEFAULT_ENGINE_OPTIONS,
               concurrency: options.concurrency,
               recordWaitMs: options.recordWaitMs,
+              replica: hub.replica,
             }),
         },
         DeliveryWorker,
       ],
-      exports: [Clock, DeliveryEngine, SecretKeyring],
+      exports: [Clock, DeliveryEngine, ListenHub, MessageStore, SecretKeyring],
     };
   }
 }

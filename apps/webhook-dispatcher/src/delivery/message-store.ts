@@ -9,6 +9,7 @@ import type { MessageStatus } from './webhook-message.entity';
 export interface ClaimedMessage {
   id: string;
   endpointId: string;
+  eventType: string;
   body: string;
   attempts: number;
   url: string;
@@ -43,6 +44,7 @@ const ENDPOINT_DISABLED_FAILING = 'every delivery failed for 5 days';
 interface ClaimedRow {
   id: string;
   endpoint_id: string;
+  event_type: string;
   body: string;
   attempts: number;
   url: string;
@@ -85,9 +87,10 @@ export const LOCAL_IN_FLIGHT = `unnest($4::uuid[], $5::int[]) AS l(endpoint_id, 
 /**
  * Endpoint by endpoint, the earliest due messages not held by their rental's order, as many as the endpoint's limit
  * leaves room for beside this replica's deliveries in flight; then a turn each across endpoints (a busy endpoint's
- * backlog does not go before another's first message), up to `$3`. An endpoint at its limit costs no scan.
+ * backlog does not go before another's first message), up to `$3`. An endpoint at its limit costs no scan. A listen
+ * session's messages go only to the replica holding its stream (`$6`), and wait while none does.
  */
-const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], number[]]>(
+const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], number[], string]>(
   `WITH candidate AS (
      SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY e.id ORDER BY c.next_attempt_at) AS turn
      FROM webhook_endpoints e
@@ -98,12 +101,12 @@ const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], number[]]>(
        ORDER BY m.next_attempt_at
        LIMIT greatest(e.max_in_flight - coalesce(l.in_flight, 0), 0)
        FOR UPDATE OF m SKIP LOCKED) c
-     WHERE e.disabled_at IS NULL),
+     WHERE e.disabled_at IS NULL AND (e.listen_api_key IS NULL OR e.listener = $6)),
    due AS (SELECT id FROM candidate ORDER BY turn, next_attempt_at LIMIT $3)
    UPDATE webhook_messages m SET next_attempt_at = $2, claimed = true
    FROM due, webhook_endpoints e
    WHERE m.id = due.id AND e.id = m.endpoint_id
-   RETURNING m.id, m.endpoint_id, ${BODY_TO_SEND} AS body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at,
+   RETURNING m.id, m.endpoint_id, m.event_type, ${BODY_TO_SEND} AS body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at,
      e.max_in_flight, ${HOLDS_OTHERS} AS holds_others`,
   { prepared: 'webhook_claim_due' },
 );
@@ -126,6 +129,10 @@ const RELEASED = sql<{ released: boolean }, [string[]]>(
   { prepared: 'webhook_released' },
 );
 
+const DUE_NOW = sql<never, [string, Date]>(
+  `UPDATE webhook_messages SET next_attempt_at = $2 WHERE endpoint_id = $1 AND status = 'pending' AND NOT claimed AND next_attempt_at > $2`,
+);
+
 const FAIL_PENDING_OF_ENDPOINTS = sql<never, [string[]]>(
   `UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ANY($1::uuid[]) AND status = 'pending'`,
 );
@@ -138,11 +145,12 @@ export class MessageStore {
    * Takes up to `limit` due messages of enabled endpoints. Their due time moves to `leaseUntil`, so a message
    * whose worker dies mid-delivery comes back (same id, so the same hook-id) once the lease runs out.
    */
-  async claimDue(now: Date, leaseUntil: Date, limit: number, inFlight: InFlightCounts): Promise<ClaimedMessage[]> {
-    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit, inFlight.endpointIds, inFlight.counts]);
+  async claimDue(now: Date, leaseUntil: Date, limit: number, inFlight: InFlightCounts, replica: string): Promise<ClaimedMessage[]> {
+    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit, inFlight.endpointIds, inFlight.counts, replica]);
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
+      eventType: row.event_type,
       body: row.body,
       attempts: row.attempts,
       url: row.url,
@@ -152,6 +160,11 @@ export class MessageStore {
       maxInFlight: row.max_in_flight,
       holdsOthers: row.holds_others,
     }));
+  }
+
+  /** The endpoint's messages waiting for a retry are due at `now` (a listen session resumed: its listener is back). */
+  async dueNow(endpointId: string, now: Date): Promise<void> {
+    await query(this.dataSource, DUE_NOW, [endpointId, now]);
   }
 
   /** When the earliest pending message is due after `now` (retries, leases of a dead worker), or null when none is. */

@@ -52,7 +52,8 @@ const ONE_EVENT = `SELECT 0 AS n, $6::text AS grp, $7::text AS key, $8::text AS 
 /**
  * The fan-out of the events `events` (MANY_EVENTS or ONE_EVENT); $1 is now, $2 the lease's end, $3 how many to claim,
  * $4 and $5 this replica's deliveries in flight per endpoint. A new message is created claimed when it may go now as
- * far as its rental's order goes (`NOT_HELD`: it is its rental's latest) and its endpoint's limit leaves room.
+ * far as its rental's order goes (`NOT_HELD`: it is its rental's latest) and its endpoint's limit leaves room; a listen
+ * session's are claimed by the replica holding its stream (`MessageStore.claimDue`).
  * The consumers hand over one event of a rental at a time, so a batch holds no two of one rental.
  */
 const fanOutSql = (events: string): string => `WITH i AS (
@@ -62,7 +63,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
  new AS (
    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body,
           i.ordering_key, i.n, e.max_in_flight - coalesce(l.in_flight, 0) AS room,
-          (i.ordering_key IS NULL OR NOT EXISTS (
+          e.listen_api_key IS NULL AND (i.ordering_key IS NULL OR NOT EXISTS (
             SELECT 1 FROM webhook_messages p
             WHERE p.endpoint_id = e.id AND p.ordering_key = i.ordering_key AND p.status = 'pending'
               AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= $1))) AS free
@@ -118,6 +119,7 @@ export async function fanOutManyOnce(dataSource: DataSource, events: readonly Ma
       row.claimed.map((m) => ({
         id: m.id,
         endpointId: m.endpoint_id,
+        eventType: input[n].type,
         body: input[n].body,
         attempts: 0,
         url: m.url,

@@ -9,10 +9,10 @@ const ACTIVE_WRITE_KEY = sql<{ '?column?': number }, [string, string]>(
 );
 
 /**
- * Whether the API key a portal link was issued to may still manage the link's portfolio: not revoked, write scope,
+ * Whether the API key a portal link (or a listen grant) was issued to may still manage the portfolio: not revoked, write scope,
  * reaching the portfolio. Asked on every portal request, so revoking a key ends its sessions at once.
  */
-export async function grantKeyActive(dataSource: DataSource, grant: PortalGrant): Promise<boolean> {
+export async function grantKeyActive(dataSource: DataSource, grant: Pick<PortalGrant, 'portfolio' | 'apiKeyUuid'>): Promise<boolean> {
   const rows = await query(dataSource, ACTIVE_WRITE_KEY, [grant.apiKeyUuid, grant.portfolio]);
   return rows.length > 0;
 }

@@ -30,6 +30,7 @@ import { LeadRequestFingerprints1795330003300 } from './1795330003300-LeadReques
 import { LedgerRentalCheckedByBalanceTrigger1795330003400 } from './1795330003400-LedgerRentalCheckedByBalanceTrigger';
 import { LeaseSigningTokenHashes1795330003500 } from './1795330003500-LeaseSigningTokenHashes';
 import { OrderedDelivery1795330003600 } from './1795330003600-OrderedDelivery';
+import { ListenSessions1795330003700 } from './1795330003700-ListenSessions';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -69,4 +70,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   LedgerRentalCheckedByBalanceTrigger1795330003400,
   LeaseSigningTokenHashes1795330003500,
   OrderedDelivery1795330003600,
+  ListenSessions1795330003700,
 ];

@@ -1,10 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * A subscriber's HTTPS endpoint in one portfolio with the event types it subscribes to and its filters
- * (an empty filter matches all). Owned by the webhook-dispatcher; the api writes it for operations 15 to 18.
+ * (an empty filter matches all), or a `webhooks listen` session's stand-in endpoint (`listenApiKey` set). Owned by the
+ * webhook-dispatcher; the api writes it for operations 15 to 18.
  */
 @Entity({ name: 'webhook_endpoints' })
+@Check('ck_webhook_endpoints_listen', '(listen_api_key IS NULL) = (listener_seen_at IS NULL) AND (listener IS NULL OR listen_api_key IS NOT NULL)')
 @Index('uq_webhook_endpoints_portfolio_url', ['portfolio', 'url'], { unique: true })
 @Index('uq_webhook_endpoints_portfolio_vendor', ['portfolio', 'vendorName'], { unique: true })
 export class WebhookEndpoint {
@@ -66,6 +68,18 @@ export class WebhookEndpoint {
   /** Deliveries to this endpoint in flight at once (per dispatcher replica), so a slow receiver cannot take every slot. */
   @Column('integer', { default: 16 })
   maxInFlight!: number;
+
+  /** The API key that opened this `webhooks listen` session; null for a subscription. */
+  @Column('uuid', { nullable: true })
+  listenApiKey!: string | null;
+
+  /** The dispatcher replica holding the session's stream; null while the listener reconnects. */
+  @Column('text', { nullable: true })
+  listener!: string | null;
+
+  /** When the session's replica last vouched for it; a session unseen for a while is swept. */
+  @Column('timestamptz', { nullable: true })
+  listenerSeenAt!: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

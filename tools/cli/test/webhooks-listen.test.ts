@@ -1,0 +1,200 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { describeWithKafka, eventually, freePort } from '@storage/testing';
+import { cli, runCli, startSystem, stopWithCtrlC, type RunningSystem } from './support/system';
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The integrator's local receiver: answers 200 and keeps what it got. */
+async function localReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ headers: request.headers as Record<string, string>, body });
+      response.writeHead(200).end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received };
+}
+
+/** The rental an event is about: `unitRental.rentalRecordUuid`, or `rentalRecordUuid` at the top (as the envelope's key is found). */
+function rentalOf(event: Record<string, unknown>): unknown {
+  const unitRental = event.unitRental as { rentalRecordUuid?: unknown } | undefined;
+  return unitRental?.rentalRecordUuid ?? event.rentalRecordUuid;
+}
+
+interface Listener {
+  process: ChildProcessWithoutNullStreams;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startListen(env: NodeJS.ProcessEnv, ...args: string[]): Listener {
+  const child = spawn(process.execPath, [cli, 'webhooks', 'listen', ...args], { env });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { process: child, output: () => output, exited };
+}
+
+async function readyOf(listener: Listener): Promise<{ secret: string; session: string }> {
+  let ready: { secret: string; session: string } | undefined;
+  await eventually(
+    () => {
+      const match = /Session (\S+); its signing secret is (whsec_\S+)/.exec(listener.output());
+      expect(match).not.toBeNull();
+      ready = { session: match![1], secret: match![2] };
+    },
+    { timeoutMs: 60_000 },
+  );
+  return ready!;
+}
+
+/** The event verified as a production receiver verifies it, with the secret `listen` printed. */
+function verified(secret: string, delivery: Received): { data: Record<string, unknown>[]; test: boolean } {
+  return new Webhook(secret).verify(delivery.body, {
+    'webhook-id': delivery.headers['hook-id'],
+    'webhook-timestamp': delivery.headers['hook-timestamp'],
+    'webhook-signature': delivery.headers['hook-signature'],
+  }) as { data: Record<string, unknown>[]; test: boolean };
+}
+
+/**
+ * Issue 35: `npm run cli -- webhooks listen` on a developer's machine receives the portfolio's webhooks through an
+ * outgoing stream, signed with the session's secret, and forwards each to a local URL; killed and started again within
+ * the session's grace, it gets what was emitted meanwhile.
+ */
+function listenSuite(kafkaBrokers: string | undefined): void {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let system: RunningSystem;
+  let apiPort: number;
+  let apiKey: string;
+  let receiver: Awaited<ReturnType<typeof localReceiver>>;
+  const listeners: Listener[] = [];
+  const listenArgs = () => ['--api', `http://127.0.0.1:${apiPort}`, '--portfolio', 'demo', '--forward-to', receiver.url];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'webhooks-listen-'));
+    apiPort = await freePort();
+    env = {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      TMPDIR: dataDir,
+      LOG_LEVEL: 'warn',
+      API_PORT: String(apiPort),
+      DISPATCHER_PORT: String(await freePort()),
+      SCHEDULER_PORT: String(await freePort()),
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      SCHEDULER_TICK_SECONDS: '0',
+      ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}),
+    };
+    system = await startSystem(env);
+    apiKey = (await readFile(path.join(dataDir, 'demo-api-key'), 'utf8')).trim();
+    receiver = await localReceiver();
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const listener of listeners) listener.process.kill('SIGKILL');
+    receiver?.server.close();
+    if (system) expect(await stopWithCtrlC(system)).toBe(0);
+    await rm(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read as the test expects them
+  const api = async (method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const response = await fetch(`http://127.0.0.1:${apiPort}${url}`, {
+      method,
+      headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: await response.json().catch(() => undefined) };
+  };
+
+  /** Changes the rent of the facility's `n`th active rental: a real rent-change event of that rental. */
+  async function changeRent(n: number): Promise<string> {
+    const [facility] = (await api('GET', '/shopping/demo/v1/facilities')).body as { uuid: string }[];
+    const ops = `/api/demo/portfolios/v1/facilities/${facility.uuid}/rentalRecords`;
+    const rental = (await api('GET', `${ops}?status=ACTIVE&limit=50`)).body.rentalRecords[n] as { rentalRecordUuid: string; rentInPennies: number };
+    const effectiveDate = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+    const changed = await api('POST', `${ops}/${rental.rentalRecordUuid}/rentChange`, { newRentInPennies: rental.rentInPennies + 100, effectiveDate });
+    expect(changed.status).toBe(200);
+    return rental.rentalRecordUuid;
+  }
+
+  it('forwards a test event and a real lifecycle event, each verifiable with the printed secret', async () => {
+    const listener = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...listenArgs());
+    listeners.push(listener);
+    const { secret } = await readyOf(listener);
+    expect(listener.output()).toMatch(/Ready! Forwarding moved-in, .*transfer of portfolio demo to http:\/\/127\.0\.0\.1/);
+
+    expect((await api('POST', '/api/v1/webhooks/subscriptions/test', { eventType: 'moved-in', portfolio: 'demo' })).status).toBe(200);
+    await eventually(() => expect(receiver.received.filter((delivery) => verified(secret, delivery).test)).toHaveLength(1), { timeoutMs: 60_000 });
+
+    const rental = await changeRent(0);
+    await eventually(
+      () => {
+        const real = receiver.received.map((delivery) => verified(secret, delivery)).filter((body) => !body.test);
+        expect(real.map((body) => rentalOf(body.data[0]))).toContain(rental);
+      },
+      { timeoutMs: 60_000 },
+    );
+    // A line per event: its type, its hook-id and the local answer.
+    expect(listener.output()).toMatch(/moved-in\s+msg_\w+\s+-> 200 \(\d+ ms\)/);
+    expect(listener.output()).toMatch(/rent-change\s+msg_\w+\s+-> 200 \(\d+ ms\)/);
+  }, 180_000);
+
+  it('gets what was emitted while it was killed, once started again within a minute', async () => {
+    const first = listeners[0];
+    const { session, secret } = await readyOf(first);
+    first.process.kill('SIGKILL');
+    await first.exited;
+    const before = receiver.received.length;
+    const rental = await changeRent(1);
+
+    const again = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...listenArgs());
+    listeners.push(again);
+    // The same session, so the same secret: the integrator's configured secret still verifies.
+    expect(await readyOf(again)).toEqual({ session, secret });
+    await eventually(
+      () => {
+        const later = receiver.received.slice(before).map((delivery) => verified(secret, delivery));
+        expect(later.map((body) => rentalOf(body.data[0]))).toContain(rental);
+      },
+      { timeoutMs: 60_000 },
+    );
+    again.process.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  }, 180_000);
+
+  it('refuses a read-only key, an unknown event type and a --forward-to that is not a URL, saying why', async () => {
+    const created = runCli(env, 'api-keys', 'create', '--scope', 'read', '--portfolio', 'demo');
+    const readKey = /sk_\S+/.exec(created.stdout)![0];
+    const reader = startListen(env, ...listenArgs(), '--api-key', readKey);
+    expect(await reader.exited).toBe(1);
+    expect(reader.output()).toMatch(/refused the session \(403\): This API key may only read/);
+
+    const unknown = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...listenArgs(), '--events', 'moved-in,nope');
+    expect(await unknown.exited).not.toBe(0);
+    expect(unknown.output()).toMatch(/unknown event type\(s\) nope/);
+
+    const notUrl = startListen({ ...env, STORAGE_API_KEY: apiKey }, '--api', `http://127.0.0.1:${apiPort}`, '--portfolio', 'demo', '--forward-to', 'localhost');
+    expect(await notUrl.exited).not.toBe(0);
+    expect(notUrl.output()).toMatch(/--forward-to.*http\(s\) URL/s);
+  }, 120_000);
+}
+
+describe('webhooks listen, embedded transport', () => listenSuite(undefined));
+describeWithKafka('webhooks listen, through Kafka', (brokers) => listenSuite(brokers));
