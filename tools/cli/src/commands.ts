@@ -18,6 +18,11 @@ export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; sum
     entry: 'packages/messaging/dist/cli.js',
     summary: 'replay --group <group> --from <ISO time>: a consumer group reads again',
   },
+  webhooks: {
+    owner: 'apps/webhook-dispatcher',
+    entry: 'apps/webhook-dispatcher/dist/cli.js',
+    summary: 'webhooks resend <message-id> | recover --endpoint <id> --since <ISO time> | trigger <event-type> --portfolio <id>',
+  },
   'business-day': {
     owner: 'apps/delinquency-scheduler',
     entry: 'apps/delinquency-scheduler/dist/cli.js',

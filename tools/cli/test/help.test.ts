@@ -59,6 +59,10 @@ const COMMANDS = [
   ['api-keys', 'revoke', 'sk_abcde', '--yes'],
   ['import', 'docs/examples/portfolio.json'],
   ['replay', '--group', 'webhook-dispatcher', '--from', '2020-01-01T00:00:00Z'],
+  ['webhooks'],
+  ['webhooks', 'resend', 'msg_abcde'],
+  ['webhooks', 'recover', '--endpoint', '00000000-0000-4000-8000-000000000000', '--since', '2020-01-01T00:00:00Z'],
+  ['webhooks', 'trigger', 'auction', '--portfolio', 'demo', '--api-key', 'sk_abcde'],
   ['business-day'],
   ['business-day', 'run', '--as-of', '2025-01-01'],
   ['delinquency'],
@@ -68,10 +72,10 @@ const COMMANDS = [
 /** The words naming the command: its usage line starts with them. */
 const words = (command: string[]): string => {
   const end = command.findIndex((arg) => arg.startsWith('-'));
-  // A revoke's key argument and an import's file are not part of the command's name.
+  // A revoke's key argument, an import's file, a resend's message id and a trigger's event type are not part of the command's name.
   return command
     .slice(0, end === -1 ? undefined : end)
-    .filter((arg) => !arg.startsWith('sk_') && !arg.endsWith('.json'))
+    .filter((arg) => !arg.startsWith('sk_') && !arg.endsWith('.json') && !arg.startsWith('msg_') && arg !== 'auction')
     .join(' ');
 };
 
@@ -121,6 +125,14 @@ describe('the CLI', () => {
       [['api-keys', 'revoke', 'sk_nokey', '--yes'], 'No API key has the id or prefix "sk_nokey"'],
       [['replay', '--from', '2020-01-01T00:00:00Z'], "'--group <group>' not specified"],
       [['replay', '--group', 'webhook-dispatcher', '--from', 'yesterday'], 'an ISO 8601 time is needed'],
+      [['webhooks', 'resend'], "missing required argument 'message-id'"],
+      [['webhooks', 'resend', 'msg_nosuchmessage'], 'unknown message id "msg_nosuchmessage"'],
+      [['webhooks', 'recover', '--since', '2020-01-01T00:00:00Z'], "'--endpoint <endpoint-id>' not specified"],
+      [['webhooks', 'recover', '--endpoint', 'ep_1', '--since', '2020-01-01T00:00:00Z'], 'a UUID is needed'],
+      [['webhooks', 'recover', '--endpoint', '00000000-0000-4000-8000-000000000000', '--since', 'yesterday'], 'an ISO 8601 time is needed'],
+      [['webhooks', 'recover', '--endpoint', '00000000-0000-4000-8000-000000000000', '--since', '2020-01-01T00:00:00Z'], 'unknown endpoint id'],
+      [['webhooks', 'trigger', 'auction'], "'--portfolio <id>' not specified"],
+      [['webhooks', 'trigger', 'moved-sideways', '--portfolio', 'demo', '--api-key', 'sk_x'], 'unknown event type "moved-sideways"'],
       [['import'], "missing required argument 'file'"],
       [['import', 'nowhere.json'], 'Cannot read'],
       [['import', 'docs/examples/portfolio.json', '--bogus'], "unknown option '--bogus'"],

@@ -13,6 +13,6 @@ export const EVENT_EMITTED_WHEN: Record<EventType, string> = {
   'charge-posted': "A charge is posted to a rental's ledger (move-in, billing day, late fee), net of its promotions.",
   'payment-declined': "A rental's autopay charge was declined by the payment processor.",
   'webhook-test-event': 'Operation 19: send a test event to the endpoints of a portfolio (internal command).',
-  'webhook-resend': 'The webhook portal resends a message (internal command).',
-  'webhook-recover': "The webhook portal redelivers an endpoint's failed messages since a time (internal command).",
+  'webhook-resend': '`npm run cli -- webhooks resend` resends a message (internal command).',
+  'webhook-recover': "`npm run cli -- webhooks recover` redelivers an endpoint's failed messages since a time (internal command).",
 };
