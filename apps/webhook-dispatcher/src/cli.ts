@@ -1,5 +1,5 @@
 /**
- * `node apps/webhook-dispatcher/dist/cli.js webhooks resend|recover|trigger ...` (`npm run cli -- webhooks ...`
+ * `node apps/webhook-dispatcher/dist/cli.js webhooks listen|resend|recover|trigger ...` (`npm run cli -- webhooks ...`
  * routes here). Exit codes: 0 done, 1 failed (the api or the database refused or could not be reached), 2 bad
  * arguments (an unknown message, endpoint or event type among them).
  */
@@ -8,6 +8,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { isPublicEventType, isUuid, PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { createDataSource, locateDatabase } from '@storage/persistence';
 import { attemptsSince, commandApplied, endpointFacts, messageFacts, requestCommand } from './cli/message-requests';
+import { listenCommand } from './cli/listen-command';
 import { triggerTestEvent } from './cli/trigger';
 import { UsageError } from './cli/usage-error';
 
@@ -112,7 +113,8 @@ const WAIT_OPTION = ['--wait <seconds>', 'how long to wait for the running dispa
 
 function program(): Command {
   const root = new Command('npm run cli --').exitOverride().showHelpAfterError('(add --help for usage)');
-  const webhooks = root.command('webhooks').description('webhook messages: resend, recover, trigger a test event');
+  const webhooks = root.command('webhooks').description('webhook messages: listen on a laptop, resend, recover, trigger a test event');
+  webhooks.addCommand(listenCommand());
   webhooks
     .command('resend')
     .description('send one message again as a new attempt under the same hook-id, as the portal\'s "Resend" does')

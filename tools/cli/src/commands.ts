@@ -9,7 +9,7 @@ export const PROGRAM = 'npm run cli --';
  * Commands owned by a workspace run that workspace's own CLI entry, so each team keeps its commands
  * beside its code and this router imports none of them. Each parses its arguments with commander too.
  */
-export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; summary: string }> = {
+export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; summary: string; runsUntilStopped?: readonly string[] }> = {
   seed: { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'seed demo [--if-empty | --yes] | seed scale --facilities N --rentals M' },
   'api-keys': { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'api-keys create | list | revoke: API keys of portfolios' },
   import: { owner: 'apps/api', entry: 'apps/api/dist/cli.js', summary: 'import <file> [--dry-run]: load a portfolio from a JSON file, idempotently' },
@@ -21,7 +21,9 @@ export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; sum
   webhooks: {
     owner: 'apps/webhook-dispatcher',
     entry: 'apps/webhook-dispatcher/dist/cli.js',
-    summary: 'webhooks resend <message-id> | recover --endpoint <id> --since <ISO time> | trigger <event-type> --portfolio <id>',
+    // Waits for events until Ctrl-C: its silence is not a command at work.
+    runsUntilStopped: ['listen'],
+    summary: 'webhooks listen --forward-to <url> | resend <message-id> | recover --endpoint <id> --since <ISO time> | trigger <event-type> --portfolio <id>',
   },
   'business-day': {
     owner: 'apps/delinquency-scheduler',

@@ -30,15 +30,20 @@ function route(command: string, args: string[]): Promise<number> {
   let lastOutput = started;
   child.stdout.on('data', (chunk: Buffer) => ((lastOutput = Date.now()), process.stdout.write(chunk)));
   child.stderr.on('data', (chunk: Buffer) => ((lastOutput = Date.now()), process.stderr.write(chunk)));
+  const waitsForEvents = target.runsUntilStopped?.includes(args[0]) ?? false;
   const heartbeat = setInterval(() => {
-    if (Date.now() - lastOutput < HEARTBEAT_MS) return;
+    if (waitsForEvents || Date.now() - lastOutput < HEARTBEAT_MS) return;
     lastOutput = Date.now();
     // On stderr: stdout stays the command's own output (a new API key, a listing) for scripts.
     process.stderr.write(`${command}: still working (${Math.round((Date.now() - started) / 1000)} s)\n`);
   }, 250);
+  // A stop asked of this process (a process manager's SIGTERM, a SIGINT to it alone) is the command's to handle.
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward).on('SIGTERM', forward);
   return new Promise((resolve) =>
     child.on('close', (code) => {
       clearInterval(heartbeat);
+      process.off('SIGINT', forward).off('SIGTERM', forward);
       resolve(code ?? 1);
     }),
   );

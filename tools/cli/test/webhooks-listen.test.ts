@@ -41,7 +41,8 @@ interface Listener {
 }
 
 function startListen(env: NodeJS.ProcessEnv, ...args: string[]): Listener {
-  const child = spawn(process.execPath, [cli, 'webhooks', 'listen', ...args], { env });
+  // A process group of its own, as a terminal gives the command it runs: signals go to the router and the command.
+  const child = spawn(process.execPath, [cli, 'webhooks', 'listen', ...args], { env, detached: true });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -107,7 +108,7 @@ function listenSuite(kafkaBrokers: string | undefined): void {
   }, 180_000);
 
   afterAll(async () => {
-    for (const listener of listeners) listener.process.kill('SIGKILL');
+    for (const { process: child } of listeners) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
     receiver?.server.close();
     if (system) expect(await stopWithCtrlC(system)).toBe(0);
     await rm(dataDir, { recursive: true, force: true });
@@ -125,8 +126,8 @@ function listenSuite(kafkaBrokers: string | undefined): void {
 
   /** Changes the rent of the facility's `n`th active rental: a real rent-change event of that rental. */
   async function changeRent(n: number): Promise<string> {
-    const [facility] = (await api('GET', '/shopping/demo/v1/facilities')).body as { uuid: string }[];
-    const ops = `/api/demo/portfolios/v1/facilities/${facility.uuid}/rentalRecords`;
+    const [facility] = (await api('GET', '/shopping/demo/v1/facilities')).body as { facilityUuid: string }[];
+    const ops = `/api/demo/portfolios/v1/facilities/${facility.facilityUuid}/rentalRecords`;
     const rental = (await api('GET', `${ops}?status=ACTIVE&limit=50`)).body.rentalRecords[n] as { rentalRecordUuid: string; rentInPennies: number };
     const effectiveDate = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
     const changed = await api('POST', `${ops}/${rental.rentalRecordUuid}/rentChange`, { newRentInPennies: rental.rentInPennies + 100, effectiveDate });
@@ -159,7 +160,7 @@ function listenSuite(kafkaBrokers: string | undefined): void {
   it('gets what was emitted while it was killed, once started again within a minute', async () => {
     const first = listeners[0];
     const { session, secret } = await readyOf(first);
-    first.process.kill('SIGKILL');
+    process.kill(-first.process.pid!, 'SIGKILL');
     await first.exited;
     const before = receiver.received.length;
     const rental = await changeRent(1);
@@ -175,8 +176,10 @@ function listenSuite(kafkaBrokers: string | undefined): void {
       },
       { timeoutMs: 60_000 },
     );
-    again.process.kill('SIGINT');
+    // Ctrl-C: the whole group, as a terminal sends it.
+    process.kill(-again.process.pid!, 'SIGINT');
     expect(await again.exited).toBe(0);
+    expect(again.output()).not.toMatch(/still working/);
   }, 180_000);
 
   it('refuses a read-only key, an unknown event type and a --forward-to that is not a URL, saying why', async () => {

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { isPublicEventType, PUBLIC_EVENT_TYPES } from '@storage/domain';
-import { listen, ListenRefused } from './listen';
+import { listen } from './listen';
+import { UsageError } from './usage-error';
 
 function httpUrl(value: string): string {
   let url: URL;
@@ -31,15 +32,10 @@ export function listenCommand(): Command {
     .option('--events <types>', `comma-separated event types (default: all seven): ${PUBLIC_EVENT_TYPES.join(',')}`, eventTypes)
     .action(async (options: { api: string; apiKey?: string; portfolio: string; forwardTo: string; events?: string[] }) => {
       const apiKey = options.apiKey ?? process.env.STORAGE_API_KEY;
-      if (!apiKey) throw new InvalidArgumentError('--api-key or STORAGE_API_KEY is needed');
+      if (!apiKey) throw new UsageError('an API key is needed: --api-key <key> or STORAGE_API_KEY');
       const stop = new AbortController();
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-      try {
-        await listen({ ...options, apiKey }, (line) => process.stdout.write(`${line}\n`), stop.signal);
-      } catch (error) {
-        if (!(error instanceof ListenRefused)) throw error;
-        process.stderr.write(`webhooks listen: ${error.message}\n`);
-        process.exitCode = 1;
-      }
+      // Ctrl-C reaches this process twice (from the terminal and through the `npm run cli` router): stopping is idempotent.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop.abort());
+      await listen({ ...options, apiKey }, (line) => process.stdout.write(`${line}\n`), stop.signal);
     });
 }
