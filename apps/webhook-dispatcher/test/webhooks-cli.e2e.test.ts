@@ -14,10 +14,15 @@ import { makeCertificate, TestReceiver, type TestCertificate } from './support/r
 import { verify } from './support/verify';
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+const REPLAY_CLI = path.join(__dirname, '..', '..', '..', 'packages', 'messaging', 'dist', 'cli.js');
 
 /** The dispatcher's CLI as `npm run cli -- webhooks ...` runs it; asynchronous, so the receiver here answers meanwhile. */
 function runCli(databaseUrl: string, ...args: string[]): Promise<{ status: number | null; output: string }> {
-  const child = spawn(process.execPath, [CLI, 'webhooks', ...args], { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl } });
+  return run(databaseUrl, CLI, 'webhooks', ...args);
+}
+
+function run(databaseUrl: string, entry: string, ...args: string[]): Promise<{ status: number | null; output: string }> {
+  const child = spawn(process.execPath, [entry, ...args], { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -148,4 +153,24 @@ describe('webhooks resend and recover (CLI, dispatcher running)', () => {
     expect(badTime.status).toBe(2);
     expect(badTime.output).toContain('an ISO 8601 time is needed');
   }, 30_000);
+
+  it('replays while the dispatcher runs: the running consumer moves its own position; what the replay asks is sent again once, nothing else twice, nothing lost', async () => {
+    const { id: endpointId } = await seedEndpoint(db, { url: receiver.url('/replay') });
+    const from = new Date(Date.now() - 1000);
+    const replayed = sampleEnvelope('moved-in');
+    await publish(replayed);
+    await eventually(() => expect(requestsTo('/replay')).toHaveLength(1), { timeoutMs: 15_000 });
+
+    const { status, output } = await run(database.url, REPLAY_CLI, 'replay', '--group', 'webhook-dispatcher', '--from', from.toISOString(), '--redeliver');
+    expect({ status, output }).toEqual({ status: 0, output: expect.stringContaining('is running: replay #') });
+    expect(output).toContain('applied by the running consumer');
+
+    const after = sampleEnvelope('moved-out');
+    await publish(after);
+    const eventIds = () => requestsTo('/replay').map((r) => (JSON.parse(r.body) as { data: { eventId: string }[] }).data[0].eventId);
+    await eventually(() => expect(eventIds().sort()).toEqual([replayed.eventId, replayed.eventId, after.eventId].sort()), { timeoutMs: 15_000 });
+    // The replayed event's message sent again (a replay with --redeliver sends again), the later event's once.
+    await eventually(async () => expect((await query(db, MESSAGES, [endpointId])).map((m) => m.status)).toEqual(['succeeded', 'succeeded']));
+    expect(eventIds().filter((id) => id === after.eventId)).toHaveLength(1);
+  }, 60_000);
 });

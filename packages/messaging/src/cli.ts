@@ -1,6 +1,6 @@
 /**
  * `node packages/messaging/dist/cli.js replay --group <group> --from <ISO> [--to <ISO>] [--redeliver]`
- * (`npm run cli -- replay ...` routes here). Exit codes: 0 done, 1 failed (e.g. the group is running),
+ * (`npm run cli -- replay ...` routes here). Exit codes: 0 done, 1 failed (e.g. a Kafka group that is running),
  * 2 bad arguments or a group this system does not know.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -64,7 +64,9 @@ function program(): Command {
   const root = new Command('npm run cli --').exitOverride().showHelpAfterError('(add --help for usage)');
   root
     .command('replay')
-    .description('move a stopped consumer group back so it reads again the events committed from a time on; effects already applied are not applied twice')
+    .description(
+      "move a consumer group back so it reads again the events committed from a time on (embedded: a running group's consumer moves itself); effects already applied are not applied twice",
+    )
     .requiredOption('--group <group>', 'the consumer group (e.g. webhook-dispatcher, delinquency-scheduler.payments)')
     .requiredOption('--from <ISO time>', 'the first events to read again', isoTime)
     .option('--to <ISO time>', 'the last events to read again (default: now)', isoTime)

@@ -13,7 +13,7 @@ interface ReplayRow {
 }
 
 const LATEST_REPLAY = sql<ReplayRow, [string]>(
-  'SELECT id::text, to_time, redeliver, consumed_before FROM replay_requests WHERE consumer_group = $1 ORDER BY id DESC LIMIT 1',
+  `SELECT id::text, to_time, redeliver, consumed_before FROM replay_requests WHERE consumer_group = $1 AND consumed_before <> '{}'::jsonb ORDER BY id DESC LIMIT 1`,
 );
 
 /**

@@ -7,6 +7,7 @@ import { isTransient } from '../consumer/transient-error';
 import { EventContext } from '../consumer/event-context';
 import { ReplayWindow } from '../consumer/replay-window';
 import type { RetryPolicy } from '../consumer/retry-policy';
+import { applyPendingReplays, replayChannel } from '../replay/embedded-replay';
 import { readRetentionMark } from '../retention/retention-mark';
 import { consumerLockName } from './advisory-lock';
 import { AnnouncedRecords } from './announced-records';
@@ -56,6 +57,8 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   private progress: ProgressSaver | undefined;
   private readonly stopping = new AbortController();
   private readonly announced = new AnnouncedRecords();
+  /** A replay was requested while this consumer leads (or it just became the leader): look for it at the next step. */
+  private replayRequested = false;
 
   constructor(private readonly options: EmbeddedTransportOptions) {
     super();
@@ -69,7 +72,8 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
       pool: this.pool,
       lockName: consumerLockName(options.group),
       topics: options.topics,
-      onNotification: (payload) => this.announced.offer(payload),
+      channels: [replayChannel(options.group)],
+      onNotification: (payload, channel) => (channel === replayChannel(options.group) ? (this.replayRequested = true) : this.announced.offer(payload)),
       pollIntervalMs: options.pollIntervalMs,
       lead: () => this.lead(),
       step: () => this.step(),
@@ -99,6 +103,15 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   }
 
   private async lead(): Promise<void> {
+    // Replays requested while no consumer led: this one applies them first.
+    this.replayRequested = true;
+    await this.resumeFromOffset();
+    this.logger.log(`consuming ${[...this.topics].join(', ')} from position ${this.saved}`);
+    await this.warnOfPrunedEvents();
+  }
+
+  /** Reading state from the saved offset: at leadership, and after a replay moved the offset. */
+  private async resumeFromOffset(): Promise<void> {
     this.announced.clear();
     this.reader = new LogReader(this.pool, this.options.batchSize, this.options.topics);
     this.saved = this.readThrough = await readOffset(this.pool, this.options.group);
@@ -111,8 +124,26 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
       () => lanes.doneThrough,
       (error) => this.logger.warn(`offset not saved yet: ${describe(error)}`),
     );
-    this.logger.log(`consuming ${[...this.topics].join(', ')} from position ${this.saved}`);
-    await this.warnOfPrunedEvents();
+  }
+
+  /**
+   * Applies the replays requested while this consumer runs (the CLI cannot move the offset of a group whose lock is
+   * held): every record handed to the lanes is finished and the offset saved first, so the replay's recorded position
+   * is exactly where the group got; then reading starts again from the moved offset.
+   */
+  private async applyRequestedReplays(): Promise<void> {
+    this.replayRequested = false;
+    await this.lanes!.settled();
+    if (this.lanes!.failure) throw this.lanes!.failure.error;
+    await this.progress!.flush();
+    const client = await this.pool.connect();
+    let applied: number;
+    try {
+      applied = await applyPendingReplays(client, this.options.group, (line) => this.logger.log(line));
+    } finally {
+      client.release();
+    }
+    if (applied > 0) await this.resumeFromOffset();
   }
 
   /**
@@ -135,6 +166,7 @@ export class EmbeddedTransport extends Server implements CustomTransportStrategy
   }
 
   private async step(): Promise<StepResult> {
+    if (this.replayRequested) await this.applyRequestedReplays();
     const lanes = this.lanes!;
     if (lanes.failure) throw lanes.failure.error;
     // Reads ahead while lanes work, up to a batch beyond what is finished.

@@ -25,8 +25,10 @@ export interface LogFollowerOptions {
    * happens the safety poll backs off to IDLE_BACKOFF times this.
    */
   pollIntervalMs: number;
-  /** Called with the payload of every notification, before the step it wakes. */
-  onNotification?: (payload: string) => void;
+  /** Channels besides the topics' that wake this follower (a group's replay requests). */
+  channels?: readonly string[];
+  /** Called with the payload and channel of every notification, before the step it wakes. */
+  onNotification?: (payload: string, channel: string) => void;
   /** Called when this process becomes the leader, before its first step. */
   lead: () => Promise<void>;
   step: () => Promise<StepResult>;
@@ -88,7 +90,7 @@ export class LogFollower {
       this.signal();
     };
     const onNotification = (message: Notification): void => {
-      this.options.onNotification?.(message.payload ?? '');
+      this.options.onNotification?.(message.payload ?? '', message.channel);
       this.signal();
     };
     client.on('error', onError);
@@ -96,7 +98,7 @@ export class LogFollower {
       while (!this.stopped && !(await tryAdvisoryLock(client, this.options.lockName))) await this.sleep(this.options.pollIntervalMs);
       if (this.stopped) return;
       client.on('notification', onNotification);
-      const channels = [OUTBOX_CHANNEL, ...this.options.topics.map(topicChannel)];
+      const channels = [OUTBOX_CHANNEL, ...this.options.topics.map(topicChannel), ...(this.options.channels ?? [])];
       await query(client, sql(channels.map((channel) => `LISTEN ${client.escapeIdentifier(channel)};`).join(' ')));
       await this.options.lead();
       try {
