@@ -368,8 +368,8 @@ async function main(): Promise<void> {
     // alone is not the fresh services' first seconds, which would flatter the ratio.
     await paced(producer, 'isolation warm-up', portfolio, 100, ISOLATION_WARM_SECONDS, services);
     const alone = await paced(producer, 'isolation, healthy endpoint alone', portfolio, 100, SECONDS * 2, services);
-    const hanging = new HangingReceivers(tls);
-    for (const hangingOrigin of await hanging.listen(HANGING_ENDPOINTS)) await endpoint(portfolio, `${hangingOrigin}/${portfolio}/hanging`);
+    const hanging = new HangingReceivers(tls, HANGING_ENDPOINTS);
+    for (const hangingOrigin of await hanging.origins()) await endpoint(portfolio, `${hangingOrigin}/${portfolio}/hanging`);
     const beside = await paced(producer, `isolation, beside ${HANGING_ENDPOINTS} hanging endpoints`, portfolio, 100, ISOLATION_SECONDS, services);
     row(
       `healthy endpoint alone: commit -> delivery p50 / p99, 100 events/s, ${SECONDS * 2} s (${alone.phase.latencies.length} of ${alone.count})`,
@@ -383,11 +383,36 @@ async function main(): Promise<void> {
     row('  its p99 beside them / alone', `${(beside.phase.p99() / alone.phase.p99()).toFixed(2)} x`, '<= 2 x');
     const windows = beside.phase.p99ByWindow(10_000).map((p99) => p99.toFixed(1));
     progress(`  its p99 per 10 s beside them: ${windows.join(', ')} ms`);
+    await healthyStages(portfolio);
+    const cpuOf = (run: PacedRun) => `${run.each}, PostgreSQL ${run.cpu.postgres.toFixed(2)} s`;
+    progress(`  CPU alone (${SECONDS * 2} s): ${cpuOf(alone)}; beside them (${ISOLATION_SECONDS} s): ${cpuOf(beside)}`);
     await hangingRow(portfolio, hanging);
     // Disabled, so that their backlog (every event they were sent, timing out) holds no slot of a later section.
     await query(db, sql(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'bench' WHERE portfolio = $1`), [portfolio]);
     await hanging.close();
     await stopAll(services);
+  }
+
+  /**
+   * Where the healthy endpoint's time went beside the hanging ones, per 10 s of the run (database clock, as
+   * `stageRow`): p99 of outbox row -> fan-out and of fan-out -> attempt, so a slow window says which side it was.
+   */
+  async function healthyStages(portfolio: string): Promise<void> {
+    const windows = await query(
+      db,
+      sql<{ consume: number; deliver: number }, [string]>(`WITH t AS (
+         SELECT o.created_at, extract(epoch FROM m.created_at - o.created_at) * 1000 AS consume,
+                extract(epoch FROM a.attempted_at - m.created_at) * 1000 AS deliver
+         FROM webhook_endpoints e JOIN webhook_messages m ON m.endpoint_id = e.id JOIN outbox o ON o.event_id = m.event_id
+         JOIN webhook_attempts a ON a.message_id = m.id
+         WHERE e.portfolio = $1 AND e.url LIKE '%/healthy' AND m.created_at > (SELECT min(created_at) FROM webhook_endpoints WHERE portfolio = $1 AND url LIKE '%/hanging'))
+       SELECT floor(extract(epoch FROM created_at - (SELECT min(created_at) FROM t)) / 10) AS w,
+              percentile_cont(0.99) WITHIN GROUP (ORDER BY consume) AS consume, percentile_cont(0.99) WITHIN GROUP (ORDER BY deliver) AS deliver
+       FROM t GROUP BY w ORDER BY w`),
+      [portfolio],
+    );
+    const ms = (v: number) => Math.round(v);
+    progress(`  of which outbox row -> fan-out / fan-out -> attempt, p99 per 10 s: ${windows.map((w) => `${ms(w.consume)} / ${ms(w.deliver)}`).join(', ')} ms`);
   }
 
   /** What the hanging endpoints held: their lanes full (maxInFlight each), attempts ending at the timeout, the rest waiting. */
