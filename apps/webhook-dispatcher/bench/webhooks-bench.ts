@@ -4,7 +4,8 @@
  * the fan-out and the delivery engine of the built dispatcher (and through Kafka with an OutboxRelay when
  * KAFKA_BROKERS is set). Prints deliveries/s with 1 and 10 endpoints, p50/p99 at 100 and 500 events/s (open
  * loop), CPU seconds per 10k deliveries at 100 events/s (services and PostgreSQL, from /proc) and the idle CPU
- * of the services. Starts a throwaway PostgreSQL; the api and the delinquency scheduler run beside the
+ * of the services; isolation (a healthy endpoint's latency beside endpoints that never answer, and alone) and the cost
+ * of order (deliveries/s to 1 endpoint with every event its own rental, and with 100 events per rental). Starts a throwaway PostgreSQL; the api and the delinquency scheduler run beside the
  * dispatcher when they are built, as they would in production (both consume or watch the same outbox).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -17,7 +18,8 @@ import { createDataSource, migrate, query, sql, startEmbeddedPostgres } from '@s
 import { generateSecret, SecretKeyring, signatureHeader, signingKey } from '@storage/webhooks';
 import { testEvent } from '../dist/fan-out/test-event';
 import { postgresCpuSeconds, postmasterPid, processCpuSeconds } from './cpu';
-import { Producer } from './producer';
+import { HangingReceivers } from './hanging';
+import { newRentalEach, Producer, rentalsInTurn, type RentalOf } from './producer';
 import { certificate, Receiver } from './receiver';
 import { startRelay } from './relay';
 import { isBuilt, startService, type Service } from './services';
@@ -30,9 +32,16 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 // the hot path of freshly started services meanwhile, and the idle api and scheduler do some start-up work once,
 // 20 - 50 s after they start; a running service has done both long before.
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 60);
-// `cpu`: only the 100 events/s rows (latency and CPU); `kafka`: only the Kafka rows; unset: every row.
+// Seconds at 100 events/s beside the hanging endpoints: the delivery timeout (15 s) passes at least twice, so their
+// lanes fill, time out and fill again while the healthy endpoint is measured.
+const ISOLATION_SECONDS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 40);
+const ISOLATION_WARM_SECONDS = 10;
+const HANGING_ENDPOINTS = 10;
+const EVENTS_PER_RENTAL = 100;
+// `cpu`: only the 100 events/s rows (latency and CPU); `kafka`: only the Kafka rows; `isolation`, `order`: only
+// those rows; unset: every row.
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (!['', 'cpu', 'kafka'].includes(ONLY)) throw new Error(`BENCH_ONLY must be cpu or kafka, not ${ONLY}`);
+if (!['', 'cpu', 'kafka', 'isolation', 'order'].includes(ONLY)) throw new Error(`BENCH_ONLY must be cpu, kafka, isolation or order, not ${ONLY}`);
 if (ONLY === 'kafka' && !process.env.KAFKA_BROKERS) throw new Error('BENCH_ONLY=kafka needs KAFKA_BROKERS');
 const START_UP_WARM_SECONDS = 3;
 // Enough transactions in flight that the producers outpace the dispatcher (each commits in three round trips).
@@ -59,8 +68,16 @@ const load = (): string =>
 /** What one phase is waiting for: deliveries counted and timed from their event's commit. */
 class Phase {
   readonly latencies: number[] = [];
+  /** When each delivery arrived, in the order of `latencies`. */
+  private readonly arrivals: number[] = [];
   lastArrival = 0;
   constructor(readonly name: string) {}
+
+  add(latency: number, at: number): void {
+    this.latencies.push(latency);
+    this.arrivals.push(at);
+    this.lastArrival = at;
+  }
 
   async arrived(expected: number, timeoutMs: number): Promise<boolean> {
     const deadline = performance.now() + timeoutMs;
@@ -79,6 +96,25 @@ class Phase {
   summary(): string {
     const sorted = [...this.latencies].sort((a, b) => a - b);
     return `${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms`;
+  }
+
+  p99(): number {
+    return percentile(
+      [...this.latencies].sort((a, b) => a - b),
+      99,
+    );
+  }
+
+  /** p99 per `windowMs` of arrivals from the first: shows whether a moment of the run (a timeout firing) stands out. */
+  p99ByWindow(windowMs: number): number[] {
+    const windows: number[][] = [];
+    this.arrivals.forEach((at, i) => (windows[Math.floor((at - this.arrivals[0]) / windowMs)] ??= []).push(this.latencies[i]));
+    return [...windows].map((window = []) =>
+      percentile(
+        window.sort((a, b) => a - b),
+        99,
+      ),
+    );
   }
 }
 
@@ -122,21 +158,23 @@ async function main(): Promise<void> {
   const receiver = new Receiver(tls, (eventId, at) => {
     const committed = commits.get(eventId);
     if (committed === undefined) return;
-    phase.latencies.push(at - committed);
-    phase.lastArrival = at;
+    phase.add(at - committed, at);
   });
   const origin = await receiver.listen();
+  /** An endpoint of `portfolio` at `url`, subscribed to the events the producer commits, with the default delivery settings. */
+  const endpoint = async (portfolio: string, url: string): Promise<void> => {
+    const id = randomUUID();
+    await query(
+      db,
+      sql(
+        `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, secret) VALUES ($1, $2, $3, $4, 'bench', '{moved-in}', $5)`,
+      ),
+      // A vendor has one endpoint per portfolio.
+      [id, portfolio, `bench-${id}`, url, keyring.seal(generateSecret(), id)],
+    );
+  };
   const endpoints = async (portfolio: string, count: number): Promise<void> => {
-    for (let i = 0; i < count; i += 1) {
-      const id = randomUUID();
-      await query(
-        db,
-        sql(
-          `INSERT INTO webhook_endpoints (id, portfolio, vendor_name, url, description, event_types, secret) VALUES ($1, $2, $3, $4, 'bench', '{moved-in}', $5)`,
-        ),
-        [id, portfolio, `bench-${i}`, `${origin}/${portfolio}/${i}`, keyring.seal(generateSecret(), id)],
-      );
-    }
+    for (let i = 0; i < count; i += 1) await endpoint(portfolio, `${origin}/${portfolio}/${i}`);
   };
   const commonEnv = {
     DATABASE_URL: url,
@@ -219,12 +257,13 @@ async function main(): Promise<void> {
     for (const service of services) await service.stop();
   };
 
-  const throughput = async (producer: Producer, name: string, portfolio: string, events: number, perEvent: number, target: string, services: Service[]) => {
+  /** `events` committed as fast as the producers can, event i of rental `rentalOf(i)`: deliveries/s from the first commit to the last arrival. */
+  const burst = async (producer: Producer, name: string, portfolio: string, events: number, perEvent: number, services: Service[], rentalOf?: RentalOf) => {
     phase = new Phase(name);
     progress(`${name}: ${events} events committed by ${PRODUCERS} producers, ${events * perEvent} deliveries`);
     const [before, benchBefore] = [cpu(services), process.cpuUsage()];
     const begin = wallClock();
-    await producer.burst(portfolio, events, PRODUCERS);
+    await producer.burst(portfolio, events, PRODUCERS, rentalOf);
     const produced = events / ((wallClock() - begin) / 1000);
     const complete = await phase.arrived(events * perEvent, 180_000);
     const rate = phase.latencies.length / ((phase.lastArrival - begin) / 1000);
@@ -234,6 +273,11 @@ async function main(): Promise<void> {
     progress(
       `  CPU over ${wall} s: bench (producers, receiver) ${((bench.user + bench.system) / 1e6).toFixed(1)} s, ${each}, PostgreSQL ${(after.postgres - before.postgres).toFixed(1)} s`,
     );
+    progress(`  ${Math.round(rate)} deliveries/s${complete ? '' : ' (INCOMPLETE)'}, producers committed ${Math.round(produced)} events/s`);
+    return { rate, produced, complete };
+  };
+  const throughput = async (producer: Producer, name: string, portfolio: string, events: number, perEvent: number, target: string, services: Service[]) => {
+    const { rate, produced, complete } = await burst(producer, name, portfolio, events, perEvent, services);
     row(
       `deliveries/s, ${perEvent} endpoint(s) (${events * perEvent} deliveries${complete ? '' : ', INCOMPLETE'}; producers committed ${Math.round(produced)} events/s)`,
       Math.round(rate).toLocaleString('en'),
@@ -242,7 +286,9 @@ async function main(): Promise<void> {
   };
 
   // Embedded: the dispatcher reads the outbox as its log.
-  if (ONLY !== 'kafka') await embedded();
+  if (ONLY === '' || ONLY === 'cpu') await embedded();
+  if (ONLY === '' || ONLY === 'isolation') await isolation();
+  if (ONLY === '' || ONLY === 'order') await costOfOrder();
 
   async function embedded(): Promise<void> {
     const services = await startServices();
@@ -309,9 +355,118 @@ async function main(): Promise<void> {
     await stopAll(services);
   }
 
+  /**
+   * Isolation: a healthy endpoint's commit -> delivery at 100 events/s alone, then beside HANGING_ENDPOINTS endpoints
+   * of its portfolio, subscribed to the same events, that never answer, so that every event goes to all of them.
+   */
+  async function isolation(): Promise<void> {
+    const services = await startServices();
+    const producer = new Producer(db, 'bench', (eventId, at) => commits.set(eventId, at));
+    const portfolio = 'isolation';
+    await endpoint(portfolio, `${origin}/${portfolio}/healthy`);
+    // As the latency rows are warmed (connections, prepared statements, V8 compiling the hot path), so that the row
+    // alone is not the fresh services' first seconds, which would flatter the ratio.
+    await paced(producer, 'isolation warm-up', portfolio, 100, ISOLATION_WARM_SECONDS, services);
+    const alone = await paced(producer, 'isolation, healthy endpoint alone', portfolio, 100, SECONDS * 2, services);
+    const hanging = new HangingReceivers(tls, HANGING_ENDPOINTS);
+    for (const hangingOrigin of await hanging.origins()) await endpoint(portfolio, `${hangingOrigin}/${portfolio}/hanging`);
+    const beside = await paced(producer, `isolation, beside ${HANGING_ENDPOINTS} hanging endpoints`, portfolio, 100, ISOLATION_SECONDS, services);
+    row(
+      `healthy endpoint alone: commit -> delivery p50 / p99, 100 events/s, ${SECONDS * 2} s (${alone.phase.latencies.length} of ${alone.count})`,
+      alone.phase.summary(),
+    );
+    row(
+      `same endpoint beside ${HANGING_ENDPOINTS} that never answer, 100 events/s to each, ${ISOLATION_SECONDS} s (${beside.phase.latencies.length} of ${beside.count})`,
+      beside.phase.summary(),
+      'p99 < 50 ms',
+    );
+    row('  its p99 beside them / alone', `${(beside.phase.p99() / alone.phase.p99()).toFixed(2)} x`, '<= 2 x');
+    const windows = beside.phase.p99ByWindow(10_000).map((p99) => p99.toFixed(1));
+    progress(`  its p99 per 10 s beside them: ${windows.join(', ')} ms`);
+    await healthyStages(portfolio);
+    const cpuOf = (run: PacedRun) => `${run.each}, PostgreSQL ${run.cpu.postgres.toFixed(2)} s`;
+    progress(`  CPU alone (${SECONDS * 2} s): ${cpuOf(alone)}; beside them (${ISOLATION_SECONDS} s): ${cpuOf(beside)}`);
+    await hangingRow(portfolio, hanging);
+    // Disabled, so that their backlog (every event they were sent, timing out) holds no slot of a later section.
+    await query(db, sql(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'bench' WHERE portfolio = $1`), [portfolio]);
+    await hanging.close();
+    await stopAll(services);
+  }
+
+  /**
+   * Where the healthy endpoint's time went beside the hanging ones, per 10 s of the run (database clock, as
+   * `stageRow`): p99 of outbox row -> fan-out and of fan-out -> attempt, so a slow window says which side it was.
+   */
+  async function healthyStages(portfolio: string): Promise<void> {
+    const windows = await query(
+      db,
+      sql<{ consume: number; deliver: number }, [string]>(`WITH t AS (
+         SELECT o.created_at, extract(epoch FROM m.created_at - o.created_at) * 1000 AS consume,
+                extract(epoch FROM a.attempted_at - m.created_at) * 1000 AS deliver
+         FROM webhook_endpoints e JOIN webhook_messages m ON m.endpoint_id = e.id JOIN outbox o ON o.event_id = m.event_id
+         JOIN webhook_attempts a ON a.message_id = m.id
+         WHERE e.portfolio = $1 AND e.url LIKE '%/healthy' AND m.created_at > (SELECT min(created_at) FROM webhook_endpoints WHERE portfolio = $1 AND url LIKE '%/hanging'))
+       SELECT floor(extract(epoch FROM created_at - (SELECT min(created_at) FROM t)) / 10) AS w,
+              percentile_cont(0.99) WITHIN GROUP (ORDER BY consume) AS consume, percentile_cont(0.99) WITHIN GROUP (ORDER BY deliver) AS deliver
+       FROM t GROUP BY w ORDER BY w`),
+      [portfolio],
+    );
+    const ms = (v: number) => Math.round(v);
+    progress(`  of which outbox row -> fan-out / fan-out -> attempt, p99 per 10 s: ${windows.map((w) => `${ms(w.consume)} / ${ms(w.deliver)}`).join(', ')} ms`);
+  }
+
+  /** What the hanging endpoints held: their lanes full (maxInFlight each), attempts ending at the timeout, the rest waiting. */
+  async function hangingRow(portfolio: string, hanging: HangingReceivers): Promise<void> {
+    const [held] = await query(
+      db,
+      sql<{ timed_out: number; waiting: number }, [string]>(`WITH h AS (SELECT id FROM webhook_endpoints WHERE portfolio = $1 AND url LIKE '%/hanging')
+       SELECT (SELECT count(*)::int FROM webhook_attempts a JOIN h ON a.endpoint_id = h.id WHERE a.error LIKE 'no answer within%') AS timed_out,
+              (SELECT count(*)::int FROM webhook_messages m JOIN h ON m.endpoint_id = h.id WHERE m.status = 'pending') AS waiting`),
+      [portfolio],
+    );
+    row(
+      '  the hanging endpoints: requests received (most unanswered at once), attempts timed out, messages pending',
+      `${hanging.requests} (${hanging.peakOpen}), ${held.timed_out}, ${held.waiting}`,
+    );
+  }
+
+  /**
+   * Cost of order: deliveries/s to 1 endpoint when every event is a rental of its own, and when the events come
+   * EVENTS_PER_RENTAL per rental (rentals in turn), where a rental's next message waits until its previous one is
+   * recorded. Alternated, own / per rental / per rental / own, so that what drifts over the run (tables growing,
+   * V8 compiling) weighs on both alike.
+   */
+  async function costOfOrder(): Promise<void> {
+    const services = await startServices();
+    const producer = new Producer(db, 'bench', (eventId, at) => commits.set(eventId, at));
+    await endpoints('order-warm', 1);
+    // Unmeasured: fresh services' first thousands of events (connections, prepared statements, V8's compilation).
+    await burst(producer, 'order warm-up', 'order-warm', Math.round(THROUGHPUT_EVENTS / 5), 1, services);
+    const rates = { own: [] as number[], shared: [] as number[] };
+    for (const [n, kind] of (['own', 'shared', 'shared', 'own'] as const).entries()) {
+      await endpoints(`order-${n}`, 1);
+      const rentalOf = kind === 'own' ? newRentalEach : rentalsInTurn(THROUGHPUT_EVENTS, EVENTS_PER_RENTAL);
+      const name = kind === 'own' ? '1 endpoint, every event its own rental' : `1 endpoint, ${EVENTS_PER_RENTAL} events per rental`;
+      const run = await burst(producer, name, `order-${n}`, THROUGHPUT_EVENTS, 1, services, rentalOf);
+      if (!run.complete) throw new Error(`${name}: not every event was delivered`);
+      rates[kind].push(run.rate);
+    }
+    await stopAll(services);
+    const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+    const shown = (values: number[]) =>
+      `${Math.round(mean(values)).toLocaleString('en')} (${values.map((v) => Math.round(v).toLocaleString('en')).join(', ')})`;
+    const runs = `2 runs of ${THROUGHPUT_EVENTS} events, alternated`;
+    row(`deliveries/s, 1 endpoint, every event its own rental (${runs})`, shown(rates.own));
+    row(
+      `deliveries/s, 1 endpoint, ${EVENTS_PER_RENTAL} events per rental (${THROUGHPUT_EVENTS / EVENTS_PER_RENTAL} rentals in turn; ${runs})`,
+      shown(rates.shared),
+    );
+    row(`  ${EVENTS_PER_RENTAL} per rental against every event its own`, `${((mean(rates.shared) / mean(rates.own) - 1) * 100).toFixed(1)} %`, '>= -10 %');
+  }
+
   // Kafka: the outbox relayed to the broker, a dispatcher with a consumer group of its own reading the topic.
   const brokers = process.env.KAFKA_BROKERS;
-  if (brokers && ONLY !== 'cpu') {
+  if (brokers && (ONLY === '' || ONLY === 'kafka')) {
     const run = randomUUID().slice(0, 8);
     const source = `bench-kafka-${run}`;
     const relay = await startRelay({
