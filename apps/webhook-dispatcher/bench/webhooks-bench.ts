@@ -400,7 +400,7 @@ async function main(): Promise<void> {
   async function healthyStages(portfolio: string): Promise<void> {
     const windows = await query(
       db,
-      sql<{ consume: number; deliver: number }, [string]>(`WITH t AS (
+      sql<{ w: string; consume: number; deliver: number }, [string]>(`WITH t AS (
          SELECT o.created_at, extract(epoch FROM m.created_at - o.created_at) * 1000 AS consume,
                 extract(epoch FROM a.attempted_at - m.created_at) * 1000 AS deliver
          FROM webhook_endpoints e JOIN webhook_messages m ON m.endpoint_id = e.id JOIN outbox o ON o.event_id = m.event_id

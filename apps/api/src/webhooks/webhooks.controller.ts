@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiConflictResponse,
-  ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -139,14 +138,14 @@ export class WebhooksController {
   }
 
   @Post('listen')
-  @HttpCode(201)
+  @HttpCode(200)
   @ApiOperation({
     operationId: 'openWebhookListenSession',
     summary: 'Open a `webhooks listen` session (extension; write key)',
     description:
       "Extension operation behind `npm run cli -- webhooks listen`: a grant, bound to this key, to open a session stream at the dispatcher. The session is an endpoint of the portfolio for the stream's life (same filters, fan-out and retries; shown in the portal, not in operation 16), receiving the event types asked for, every one when none are given; each delivery is signed with the session's own secret, which the stream's first message names. Needs a write key.",
   })
-  @ApiCreatedResponse({ type: ListenSessionGrant })
+  @ApiOkResponse({ type: ListenSessionGrant })
   listen(@CurrentApiKey() principal: ApiKeyPrincipal, @Body() body: OpenListenSession): Promise<ListenSessionGrant> {
     return this.commands.listenGrant(principal, body);
   }

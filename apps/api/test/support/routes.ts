@@ -166,7 +166,7 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     call('GET', `${RENTAL}/ledger`, { params: rental(id('rental:0')), query: { limit: '10' }, write: false }),
     call('GET', `${OPS}/notifications`, { query: { leadUuid: id('lead:1') }, write: false }),
 
-    // Webhook subscriptions, operations 15 to 20: the portfolio is named in the query or the body.
+    // Webhook subscriptions, operations 15 to 20 and webhooks listen: the portfolio is named in the query or the body.
     call('POST', `${HOOKS}/subscriptions`, {
       body: { vendorName: 'walk-new', targetUrl: 'https://93.184.216.35/hooks/walk', eventTypes: ['moved-in'], description: 'New endpoint', portfolio: 'demo' },
       write: true,
@@ -176,6 +176,7 @@ export async function walkRoutes(api: TestApi): Promise<RouteCall[]> {
     call('DELETE', `${HOOKS}/subscriptions`, { body: { vendorName: 'walk-crm', portfolio: 'demo', eventTypes: ['moved-out'] }, write: true }),
     call('POST', `${HOOKS}/subscriptions/test`, { body: { eventType: 'moved-in', portfolio: 'demo' }, write: true }),
     call('GET', `${HOOKS}/dashboard-link`, { query: { portfolio: 'demo' }, write: true }),
+    call('POST', `${HOOKS}/listen`, { body: { portfolio: 'demo', eventTypes: ['moved-in'] }, write: true }),
 
     // Rental lifecycle extensions.
     call('POST', `${RENTAL}/payments`, { params: rental(payment.uuid), body: { amountInPennies: 1000 }, write: true }),

@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { RESUME_HEADER, type AnswerMessage, type DeliveryMessage, type ReadyMessage } from '../listen/listen-protocol';
+import { frameText, RESUME_HEADER, type AnswerMessage, type DeliveryMessage, type ReadyMessage } from '../listen/listen-protocol';
 
 export interface ListenOptions {
   api: string;
@@ -60,13 +60,14 @@ async function requestGrant(options: ListenOptions): Promise<Grant> {
     body: JSON.stringify({ portfolio: options.portfolio, ...(options.events ? { eventTypes: options.events } : {}) }),
   });
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.status !== 201) throw new ListenRefused(`the api refused the session (${response.status}): ${problemText(body)}`);
+  if (response.status !== 200) throw new ListenRefused(`the api refused the session (${response.status}): ${problemText(body)}`);
   return { streamUrl: String(body.streamUrl), token: String(body.token) };
 }
 
 function problemText(body: Record<string, unknown>): string {
   const errors = Array.isArray(body.errors) ? body.errors.map((e: { field?: string; message?: string }) => `${e.field ?? ''}: ${e.message ?? ''}`) : [];
-  return [body.detail ?? body.title ?? 'no detail', ...errors].join('; ');
+  const detail = typeof body.detail === 'string' ? body.detail : typeof body.title === 'string' ? body.title : 'no detail';
+  return [detail, ...errors].join('; ');
 }
 
 type StreamOutcome = 'gone' | 'dropped-before-ready' | 'dropped-after-ready';
@@ -100,7 +101,7 @@ function holdStream(
       });
     });
     socket.on('message', (data) => {
-      const message = safeJson(data.toString()) as unknown as ReadyMessage | DeliveryMessage;
+      const message = safeJson(frameText(data)) as unknown as ReadyMessage | DeliveryMessage;
       if (message.type === 'ready') {
         ready = true;
         void state.remember(message.sessionId);

@@ -10,9 +10,10 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
  */
 @Entity({ name: 'webhook_messages' })
 @Index('uq_webhook_messages_endpoint_event', ['endpointId', 'eventId'], { unique: true })
-@Index('ix_webhook_messages_due', ['nextAttemptAt'], { where: `status = 'pending'` })
+// Not `status = 'pending'` alone: the hold checks must not be able to use these (migration PendingMessagePlans).
+@Index('ix_webhook_messages_due', ['nextAttemptAt'], { where: `status = 'pending' AND next_attempt_at IS NOT NULL` })
 @Index('ix_webhook_messages_endpoint_created', ['endpointId', 'createdAt'])
-@Index('ix_webhook_messages_endpoint_due', ['endpointId', 'nextAttemptAt'], { where: `status = 'pending'` })
+@Index('ix_webhook_messages_endpoint_due', ['endpointId', 'nextAttemptAt'], { where: `status = 'pending' AND next_attempt_at IS NOT NULL` })
 @Index('ix_webhook_messages_ordering', ['endpointId', 'orderingKey', 'emissionOrder'], { where: `status = 'pending' AND ordering_key IS NOT NULL` })
 export class WebhookMessage {
   @PrimaryColumn('text')

@@ -88,7 +88,8 @@ export class ListenGateway implements OnApplicationBootstrap, OnApplicationShutd
     const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
     const grant = bearer ? checkListenToken(bearer, this.clock.now(), this.secret) : null;
     if (!grant) throw new Refusal(401, 'Unauthorized', 'a listen grant (POST /api/v1/webhooks/listen) is required as Authorization: Bearer, unexpired');
-    if (!(await grantKeyActive(this.dataSource, grant))) throw new Refusal(403, 'Forbidden', 'the API key of this grant is revoked, read-only, or no longer reaches the portfolio');
+    if (!(await grantKeyActive(this.dataSource, grant)))
+      throw new Refusal(403, 'Forbidden', 'the API key of this grant is revoked, read-only, or no longer reaches the portfolio');
     return grant;
   }
 
@@ -97,7 +98,12 @@ export class ListenGateway implements OnApplicationBootstrap, OnApplicationShutd
     if (resume === undefined) {
       const id = randomUUID();
       const sealedSecret = this.keyring.seal(generateSecret(), id);
-      return openListenSession(this.dataSource, { id, portfolio: grant.portfolio, eventTypes: grant.eventTypes, sealedSecret, apiKeyUuid: grant.apiKeyUuid }, this.hub.replica, now);
+      return openListenSession(
+        this.dataSource,
+        { id, portfolio: grant.portfolio, eventTypes: grant.eventTypes, sealedSecret, apiKeyUuid: grant.apiKeyUuid },
+        this.hub.replica,
+        now,
+      );
     }
     const id = typeof resume === 'string' && UUID.test(resume) ? resume : undefined;
     const session = id ? await attachListenSession(this.dataSource, id, grant, this.hub.replica, now) : null;
@@ -108,7 +114,12 @@ export class ListenGateway implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private begin(session: ListenSession, ws: WebSocket): void {
-    const ready: ReadyMessage = { type: 'ready', sessionId: session.id, secret: this.keyring.open(session.sealedSecret, session.id), eventTypes: session.eventTypes };
+    const ready: ReadyMessage = {
+      type: 'ready',
+      sessionId: session.id,
+      secret: this.keyring.open(session.sealedSecret, session.id),
+      eventTypes: session.eventTypes,
+    };
     ws.send(JSON.stringify(ready));
     this.hub.hold(session.id, ws);
     this.engine.wake();

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { WebSocket } from 'ws';
 import { detachListenSession, sweepListenSessions, vouchForListenSessions } from '@storage/webhooks';
 import { DELIVERY_TIMEOUT_MS, type DeliveryRequest, type DeliveryResponse } from '../delivery/delivery-client';
-import { isAnswer, type AnswerMessage, type DeliveryMessage } from './listen-protocol';
+import { frameText, isAnswer, type AnswerMessage, type DeliveryMessage } from './listen-protocol';
 
 /** The scheme of a listen session's endpoint URL: `listen:<session id>`. */
 export const LISTEN_URL_PREFIX = 'listen:';
@@ -37,7 +37,7 @@ export class ListenHub {
     const stream: Stream = { socket, answers: new Map() };
     this.streams.get(sessionId)?.socket.close(4000, 'the session was opened again elsewhere');
     this.streams.set(sessionId, stream);
-    socket.on('message', (data) => this.answered(stream, data.toString()));
+    socket.on('message', (data) => this.answered(stream, frameText(data)));
     socket.once('close', () => {
       for (const settle of stream.answers.values()) settle({ error: 'the listener disconnected' });
       if (this.streams.get(sessionId) !== stream) return;

@@ -1,3 +1,5 @@
+import type { RawData } from 'ws';
+
 /*
  * The messages of a `webhooks listen` stream (a WebSocket at the dispatcher's /listen), as JSON text frames. The
  * dispatcher sends `ready` once, then a `delivery` per attempt; the listener answers each delivery with an `answer`.
@@ -27,6 +29,12 @@ export type AnswerMessage = { type: 'answer'; id: string; status: number; body: 
 /** Where a listener opens its session; the grant goes in `Authorization: Bearer`, a session to resume in this header. */
 export const LISTEN_PATH = '/listen';
 export const RESUME_HEADER = 'x-listen-session';
+
+/** A text frame's content (ws hands frames over as buffers). */
+export function frameText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+}
 
 export function isAnswer(value: unknown): value is AnswerMessage {
   if (typeof value !== 'object' || value === null) return false;

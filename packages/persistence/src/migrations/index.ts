@@ -31,6 +31,7 @@ import { LedgerRentalCheckedByBalanceTrigger1795330003400 } from './179533000340
 import { LeaseSigningTokenHashes1795330003500 } from './1795330003500-LeaseSigningTokenHashes';
 import { OrderedDelivery1795330003600 } from './1795330003600-OrderedDelivery';
 import { ListenSessions1795330003700 } from './1795330003700-ListenSessions';
+import { PendingMessagePlans1795330003800 } from './1795330003800-PendingMessagePlans';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -71,4 +72,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   LeaseSigningTokenHashes1795330003500,
   OrderedDelivery1795330003600,
   ListenSessions1795330003700,
+  PendingMessagePlans1795330003800,
 ];

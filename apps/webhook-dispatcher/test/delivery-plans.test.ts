@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createDataSource, query, sql } from '@storage/persistence';
+import { createTestDatabase, type TestDatabase } from '@storage/testing';
+import { MessageStore } from '../src/delivery/message-store';
+import { fanOutManyOnce, type MarkedEvent } from '../src/fan-out/fan-out-many';
+import { seedEndpoint } from './support/endpoints';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Alias?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** Messages of `endpoints`, in turns, each its own rental: `status` and due now (pending) or settled. */
+const MESSAGES = sql<never, [string[], number, string]>(
+  `INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, ordering_key, status, attempts, claimed, next_attempt_at, created_at)
+   SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), ($1::uuid[])[1 + g % cardinality($1::uuid[])], 'acme', gen_random_uuid()::text,
+          'rent-change', '{"data":[{}],"test":false}', gen_random_uuid(), $3, 1, false,
+          CASE WHEN $3 = 'pending' THEN now() - interval '1 second' END, now()
+   FROM generate_series(1, $2) g`,
+);
+
+/**
+ * The delivery statements' plans when a receiver stopped answering and its messages pile up: what PostgreSQL knew when
+ * it last analysed the table (no message pending) must not lead the checks of a rental's order through the backlog.
+ * Plans are taken as the dispatcher's sessions run them (generic plans of its prepared statements), from auto_explain.
+ */
+describe('delivery plans beside a backlog', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let session: Client;
+  const plans: PlanNode[] = [];
+  let hanging: string[];
+  let healthy: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await createDataSource({ url: database.url, applicationName: 'delivery-plans' }).initialize();
+    healthy = (await seedEndpoint(dataSource, { url: 'https://healthy.example/hook', eventTypes: ['rent-change'] })).id;
+    hanging = [];
+    for (let n = 0; n < 10; n++) hanging.push((await seedEndpoint(dataSource, { url: `https://hanging-${n}.example/hook`, eventTypes: ['rent-change'] })).id);
+    // A running system: history delivered, nothing pending when autovacuum last analysed the table.
+    await query(dataSource, MESSAGES, [[healthy, ...hanging], 20_000, 'succeeded']);
+    await query(dataSource, sql('ANALYZE webhook_messages'));
+    // Then the hanging endpoints' backlog, which no ANALYZE has seen yet.
+    await query(dataSource, MESSAGES, [hanging, 40_000, 'pending']);
+
+    session = new Client({ connectionString: database.url });
+    await session.connect();
+    session.on('notice', (notice) => {
+      const text = notice.message ?? '';
+      const json = text.slice(text.indexOf('{'));
+      if (text.includes('"Plan"')) plans.push((JSON.parse(json) as { Plan: PlanNode }).Plan);
+    });
+    for (const setting of [
+      "LOAD 'auto_explain'",
+      'SET auto_explain.log_min_duration = 0',
+      'SET auto_explain.log_format = json',
+      'SET client_min_messages = log',
+      // As a long-lived session runs them after its first few executions.
+      'SET plan_cache_mode = force_generic_plan',
+    ])
+      await query(session, sql(setting));
+  }, 120_000);
+
+  afterAll(async () => {
+    await session?.end();
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const event = (): MarkedEvent => ({
+    group: 'plans',
+    key: randomUUID(),
+    event: {
+      portfolio: 'acme',
+      eventId: randomUUID(),
+      type: 'rent-change',
+      payload: {},
+      test: false,
+      filters: { facilityUuid: randomUUID(), unitType: randomUUID(), amenityUuids: [] },
+      orderingKey: randomUUID(),
+    },
+  });
+
+  it('checks a rental order with the ordering index and reads no table whole, in the fan-out and the claims', async () => {
+    const inFlight = { endpointIds: hanging, counts: hanging.map(() => 16) };
+    const asDispatcher = session as unknown as DataSource;
+    for (let n = 0; n < 3; n++) {
+      await fanOutManyOnce(asDispatcher, [event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), inFlight });
+      await new MessageStore(asDispatcher).claimDue(new Date(), new Date(Date.now() + 60_000), 10, { endpointIds: [], counts: [] }, 'plans');
+    }
+    const scans = plans.flatMap(nodesOf).filter((node) => node['Relation Name'] === 'webhook_messages');
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans.filter((node) => node['Node Type'].includes('Seq Scan'))).toEqual([]);
+    // `p` holds back, `n` waits: both are the same rental's other messages to the endpoint.
+    const holdChecks = scans.filter((node) => node.Alias === 'p' || node.Alias === 'n');
+    expect(holdChecks.length).toBeGreaterThan(0);
+    expect(new Set(holdChecks.map((node) => node['Index Name']))).toEqual(new Set(['ix_webhook_messages_ordering']));
+  }, 120_000);
+
+  it('keeps autovacuum from analysing the table while it is a few rows', async () => {
+    const [table] = await query(dataSource, sql<{ reloptions: string[] | null }>(`SELECT reloptions FROM pg_class WHERE relname = 'webhook_messages'`));
+    expect(table.reloptions).toEqual(
+      expect.arrayContaining(['autovacuum_analyze_threshold=10000', 'autovacuum_vacuum_threshold=10000', 'autovacuum_vacuum_insert_threshold=10000']),
+    );
+  });
+});
