@@ -1,13 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-  type SchemaObject,
-} from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
 import { ApiKeyAuth, CurrentApiKey, WriteOperation, type ApiKeyPrincipal } from '../auth';
 import { ApiInvalidResponse } from '../common';
