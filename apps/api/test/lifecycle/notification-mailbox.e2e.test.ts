@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const GROUP = id('unit-group:downtown:5x10:1');
 const FILE_NAME = /^\d{8}T\d{6}\.\d{3}Z-[0-9a-f-]{36}\.txt$/;
-/** The root README's walkthrough, step 5: the newest signing link in the mailbox. */
+/** The walkthrough's step 5 (docs/first-rental.md): the newest signing link in the mailbox. */
 const NEWEST_LINK = "grep -ho 'http[^ ]*/leases/sign/[^ ]*' mailbox/* | tail -1";
 const newestLink = (): string => execFileSync('sh', ['-c', NEWEST_LINK], { cwd: api.dataDir, encoding: 'utf8' }).trim();
 const mode = async (file: string): Promise<number> => (await stat(file)).mode & 0o777;
