@@ -1,18 +1,19 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Plans that do not scan a backlog of pending messages, whatever PostgreSQL's statistics say when they are made.
+ * Plans that do not scan a backlog of pending messages. (A table planned for while it was a few rows, as after a new
+ * installation, is planned for again once autovacuum analyses it, within a minute or so.)
  *
  * - The checks whether a rental's earlier message holds a later one (`holdsBack`, `HOLDS_OTHERS`, the fan-out's) must
- *   use `ix_webhook_messages_ordering`. Statistics taken while no message is pending say both pending-only indexes are
- *   empty, and the planner then took `ix_webhook_messages_endpoint_due` for them, reading an endpoint's whole backlog
- *   per check: a receiver that stopped answering cost PostgreSQL more with every message it missed. The two indexes of
- *   due messages now cover only rows whose `next_attempt_at` is set, which the claims' and the next due time's
- *   conditions on it imply and the checks do not, so they cannot serve them.
- * - Statistics taken while the table is a few rows (a new installation) made the sessions' cached plans read it
- *   whole, and they kept doing so as it grew, until the next ANALYZE. Autovacuum now first looks at the table after
- *   10,000 changed rows; until then the planner assumes a table of some size, and plans with its indexes.
+ *   use `ix_webhook_messages_ordering`, and they took others: a pending-only index looks empty to the planner until
+ *   PostgreSQL next analyses the table (its size is the one last measured), so the due-message indexes won, and so
+ *   did `ix_webhook_messages_endpoint_created` over the ordering index; each read an endpoint's whole backlog per check:
+ *   a receiver that stopped answering cost PostgreSQL more with every message it missed. The ordering index now covers
+ *   every message, with the status among its columns (its size is the table's, its three equalities the best match),
+ *   and the two indexes of due messages cover only rows whose `next_attempt_at` is set, which the claims' and the next
+ *   due time's conditions imply and the checks do not, so they cannot serve them.
  */
+
 /** The indexes of due messages: for the claims (per endpoint) and for the next due time (all). */
 const DUE_INDEXES = [
   ['ix_webhook_messages_endpoint_due', '"endpoint_id", "next_attempt_at"'],
@@ -27,14 +28,14 @@ export class PendingMessagePlans1795330003800 implements MigrationInterface {
       await queryRunner.query(`DROP INDEX "public"."${name}"`);
       await queryRunner.query(`CREATE INDEX "${name}" ON "webhook_messages" (${columns}) WHERE status = 'pending' AND next_attempt_at IS NOT NULL`);
     }
-    await queryRunner.query(
-      `ALTER TABLE "webhook_messages" SET (autovacuum_analyze_threshold = 10000, autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_insert_threshold = 10000)`,
-    );
+    await queryRunner.query(`DROP INDEX "public"."ix_webhook_messages_ordering"`);
+    await queryRunner.query(`CREATE INDEX "ix_webhook_messages_ordering" ON "webhook_messages" ("endpoint_id", "ordering_key", "status", "emission_order")`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "public"."ix_webhook_messages_ordering"`);
     await queryRunner.query(
-      `ALTER TABLE "webhook_messages" RESET (autovacuum_analyze_threshold, autovacuum_vacuum_threshold, autovacuum_vacuum_insert_threshold)`,
+      `CREATE INDEX "ix_webhook_messages_ordering" ON "webhook_messages" ("endpoint_id", "ordering_key", "emission_order") WHERE status = 'pending' AND ordering_key IS NOT NULL`,
     );
     for (const [name, columns] of DUE_INDEXES) {
       await queryRunner.query(`DROP INDEX "public"."${name}"`);
