@@ -151,7 +151,18 @@ describe("a facility's rental list", () => {
   });
 
   it('refuses a bad limit, after or filter with problem+json naming it', async () => {
-    for (const search of ['limit=0', 'limit=201', 'limit=ten', 'limit=1.5', 'limit=1e2', 'after=42', 'status=CLOSED', 'status=active', 'tenantUuid=nobody', 'unitUuid=1']) {
+    for (const search of [
+      'limit=0',
+      'limit=201',
+      'limit=ten',
+      'limit=1.5',
+      'limit=1e2',
+      'after=42',
+      'status=CLOSED',
+      'status=active',
+      'tenantUuid=nobody',
+      'unitUuid=1',
+    ]) {
       expectProblem(await api.call('GET', `${LIST}?${search}`), 400, [search.split('=')[0]]);
     }
   });
