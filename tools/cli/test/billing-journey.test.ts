@@ -4,8 +4,8 @@ import path from 'node:path';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { Client } from 'pg';
 import { type DatabaseLocation, locateDatabase, query, sql } from '@storage/persistence';
-import { describeWithKafka, eventually, freePort } from '@storage/testing';
-import { runCli, startSystem, stopWithCtrlC, type RunningSystem } from './support/system';
+import { describeWithKafka, eventually } from '@storage/testing';
+import { runCli, startSystem, stopWithCtrlC, systemEnv, type RunningSystem } from './support/system';
 
 /*
  * One tenant over five months, through the running system (`npm start`: api, dispatcher, scheduler) and the
@@ -97,19 +97,8 @@ function journey(kafkaBrokers: string | undefined): void {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'billing-journey-'));
-    apiPort = await freePort();
-    env = {
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      API_PORT: String(apiPort),
-      DISPATCHER_PORT: String(await freePort()),
-      SCHEDULER_PORT: String(await freePort()),
-      EMBEDDED_POSTGRES_PORT: String(await freePort()),
-      // Business dates are run by the CLI only: the journey runs dates months ahead of the clock.
-      SCHEDULER_TICK_SECONDS: '0',
-      ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}),
-    };
+    // Business dates are run by the CLI only: the journey runs dates months ahead of the clock.
+    ({ env, apiPort } = await systemEnv(dataDir, kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}));
     system = await startSystem(env);
     apiKey = (await readFile(path.join(dataDir, 'demo-api-key'), 'utf8')).trim();
     database = await locateDatabase({ dataDir });

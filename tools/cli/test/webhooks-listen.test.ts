@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { describeWithKafka, eventually, freePort } from '@storage/testing';
-import { cli, runCli, startSystem, stopWithCtrlC, type RunningSystem } from './support/system';
+import { describeWithKafka, eventually } from '@storage/testing';
+import { cli, runCli, startSystem, stopWithCtrlC, systemEnv, type RunningSystem } from './support/system';
 
 interface Received {
   headers: Record<string, string>;
@@ -89,19 +89,7 @@ function listenSuite(kafkaBrokers: string | undefined): void {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'webhooks-listen-'));
-    apiPort = await freePort();
-    env = {
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      TMPDIR: dataDir,
-      LOG_LEVEL: 'warn',
-      API_PORT: String(apiPort),
-      DISPATCHER_PORT: String(await freePort()),
-      SCHEDULER_PORT: String(await freePort()),
-      EMBEDDED_POSTGRES_PORT: String(await freePort()),
-      SCHEDULER_TICK_SECONDS: '0',
-      ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}),
-    };
+    ({ env, apiPort } = await systemEnv(dataDir, { TMPDIR: dataDir, ...(kafkaBrokers ? { KAFKA_BROKERS: kafkaBrokers } : {}) }));
     system = await startSystem(env);
     apiKey = (await readFile(path.join(dataDir, 'demo-api-key'), 'utf8')).trim();
     receiver = await localReceiver();

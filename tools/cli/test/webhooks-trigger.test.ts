@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { type DatabaseLocation, locateDatabase, query, sql } from '@storage/persistence';
 import { eventually, freePort } from '@storage/testing';
-import { cli, startSystem, stopWithCtrlC, type RunningSystem } from './support/system';
+import { cli, startSystem, stopWithCtrlC, systemEnv, type RunningSystem } from './support/system';
 
 const MESSAGES = sql<{ eventType: string; body: string }, [string]>(
   `SELECT event_type AS "eventType", body FROM webhook_messages WHERE endpoint_id = $1 ORDER BY emission_order`,
@@ -32,21 +32,11 @@ describe('npm run cli -- webhooks trigger', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'webhooks-trigger-'));
-    const apiPort = await freePort();
-    env = {
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      API_PORT: String(apiPort),
-      DISPATCHER_PORT: String(await freePort()),
-      SCHEDULER_PORT: String(await freePort()),
-      EMBEDDED_POSTGRES_PORT: String(await freePort()),
-      SCHEDULER_TICK_SECONDS: '0',
-      // The endpoint below is on this machine: nothing answers there, the test reads what the dispatcher queued.
-      WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32',
-    };
+    // The endpoint below is on this machine: nothing answers there, the test reads what the dispatcher queued.
+    const started = await systemEnv(dataDir, { WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32' });
+    env = started.env;
     system = await startSystem(env);
-    api = `http://127.0.0.1:${apiPort}`;
+    api = `http://127.0.0.1:${started.apiPort}`;
     apiKey = (await readFile(path.join(dataDir, 'demo-api-key'), 'utf8')).trim();
     database = await locateDatabase({ dataDir });
     db = new Client({ connectionString: database.url });

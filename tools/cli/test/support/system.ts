@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams, type SpawnSyncReturns } from 'node:child_process';
 import path from 'node:path';
-import { eventually } from '@storage/testing';
+import { eventually, freePort } from '@storage/testing';
 
 /** The CLI as `npm run cli --` runs it. */
 export const cli = path.resolve(__dirname, '../../dist/main.js');
@@ -8,6 +8,26 @@ export const cli = path.resolve(__dirname, '../../dist/main.js');
 export interface RunningSystem {
   process: ChildProcessWithoutNullStreams;
   output: () => string;
+}
+
+/**
+ * The environment of a system of its own: its data directory, free ports for every part, and business dates run by
+ * the CLI only (a test runs dates of its choosing, not the clock's), with `extra` on top.
+ */
+export async function systemEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): Promise<{ env: NodeJS.ProcessEnv; apiPort: number }> {
+  const apiPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    API_PORT: String(apiPort),
+    DISPATCHER_PORT: String(await freePort()),
+    SCHEDULER_PORT: String(await freePort()),
+    EMBEDDED_POSTGRES_PORT: String(await freePort()),
+    SCHEDULER_TICK_SECONDS: '0',
+    ...extra,
+  };
+  return { env, apiPort };
 }
 
 /** `npm start` (the CLI's `start`) with this environment, once it says the system is ready. */
