@@ -185,6 +185,16 @@ function listenSuite(kafkaBrokers: string | undefined): void {
     expect(await notUrl.exited).not.toBe(0);
     expect(notUrl.output()).toMatch(/--forward-to.*http\(s\) URL/s);
   }, 120_000);
+
+  // Last: it stops the system (afterAll's stop then finds it stopped).
+  it('is told when the system stops, which does not wait for the stream to end', async () => {
+    const listener = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...listenArgs());
+    listeners.push(listener);
+    await readyOf(listener);
+    expect(await stopWithCtrlC(system)).toBe(0);
+    // Closed by the dispatcher as it stops, not cut when its process ends.
+    await eventually(() => expect(listener.output()).toMatch(/Disconnected \(the dispatcher is stopping\)/), { timeoutMs: 30_000 });
+  }, 120_000);
 }
 
 describe('webhooks listen, embedded transport', () => listenSuite(undefined));

@@ -43,7 +43,7 @@ export async function listen(options: ListenOptions, print: (line: string) => vo
     if (signal.aborted) return;
     failures = outcome === 'dropped-after-ready' ? 1 : failures + 1;
     const delay = Math.min(MAX_RECONNECT_DELAY_MS, 500 * 2 ** failures);
-    print(`Disconnected; reconnecting in ${(delay / 1_000).toFixed(1)} s (the session's events wait meanwhile)`);
+    print(`Reconnecting in ${(delay / 1_000).toFixed(1)} s (the session's events wait meanwhile)`);
     await sleep(delay, signal);
   }
 }
@@ -115,8 +115,9 @@ function holdStream(
       }
     });
     socket.on('error', () => undefined);
-    socket.on('close', () => {
+    socket.on('close', (code, reason) => {
       signal.removeEventListener('abort', onAbort);
+      if (!signal.aborted) print(`Disconnected (${reason.toString() || `code ${code}`})`);
       resolve(ready ? 'dropped-after-ready' : 'dropped-before-ready');
     });
   });

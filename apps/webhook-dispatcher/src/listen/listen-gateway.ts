@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -42,7 +42,7 @@ class Refusal extends Error {
  * resumes it, and what waited meanwhile is due at once. The grant's key must still be an active write key of the portfolio.
  */
 @Injectable()
-export class ListenGateway implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ListenGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ListenGateway.name);
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1_024 });
 
@@ -67,7 +67,8 @@ export class ListenGateway implements OnApplicationBootstrap, OnApplicationShutd
     await sweepListenSessions(this.dataSource, new Date(this.clock.now().getTime() - LISTEN_GRACE_MS));
   }
 
-  onApplicationShutdown(): void {
+  /** Before the HTTP server closes, which waits for its connections: the streams' listeners reconnect elsewhere. */
+  beforeApplicationShutdown(): void {
     this.hub.close();
     this.server.close();
   }
