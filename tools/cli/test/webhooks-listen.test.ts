@@ -187,13 +187,16 @@ function listenSuite(kafkaBrokers: string | undefined): void {
   }, 120_000);
 
   // Last: it stops the system (afterAll's stop then finds it stopped).
-  it('is told when the system stops, which does not wait for the stream to end', async () => {
+  it('is told when the system stops, which does not wait for the stream to end, and waits for it to come back', async () => {
     const listener = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...listenArgs());
     listeners.push(listener);
     await readyOf(listener);
     expect(await stopWithCtrlC(system)).toBe(0);
     // Closed by the dispatcher as it stops, not cut when its process ends.
     await eventually(() => expect(listener.output()).toMatch(/Disconnected \(the dispatcher is stopping\)/), { timeoutMs: 30_000 });
+    // And it waits for the platform to come back rather than giving up.
+    await eventually(() => expect(listener.output()).toMatch(/The api at http:\/\/127\.0\.0\.1:\d+ is not reachable/), { timeoutMs: 30_000 });
+    expect(listener.process.exitCode).toBeNull();
   }, 120_000);
 }
 

@@ -33,9 +33,13 @@ export async function listen(options: ListenOptions, print: (line: string) => vo
   const state = new SessionState(options);
   let failures = 0;
   while (!signal.aborted) {
-    const grant = await requestGrant(options);
-    const resume = await state.read();
-    const outcome = await holdStream(grant, resume, options, print, signal, state);
+    const grant = await requestGrant(options).catch((error: unknown) => {
+      // An api that does not answer (restarting, say) is waited for; only its refusal ends the command.
+      if (error instanceof ListenRefused) throw error;
+      print(`The api at ${options.api} is not reachable: ${causeOf(error)}`);
+      return undefined;
+    });
+    const outcome = grant ? await holdStream(grant, await state.read(), options, print, signal, state) : 'dropped-before-ready';
     if (outcome === 'gone') {
       await state.forget();
       continue;
@@ -136,9 +140,13 @@ async function forward(delivery: DeliveryMessage, url: string): Promise<{ messag
     const body = (await response.text()).slice(0, RESPONSE_BODY_LIMIT);
     return { message: { type: 'answer', id: delivery.id, status: response.status, body }, ms: ms() };
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    return { message: { type: 'answer', id: delivery.id, error: `${url} did not answer: ${cause}` }, ms: ms() };
+    return { message: { type: 'answer', id: delivery.id, error: `${url} did not answer: ${causeOf(error)}` }, ms: ms() };
   }
+}
+
+/** What fetch's error says went wrong (its cause: the refused connection, the timeout). */
+function causeOf(error: unknown): string {
+  return error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
 }
 
 function deliveryLine(delivery: DeliveryMessage, answer: { message: AnswerMessage; ms: number }): string {
