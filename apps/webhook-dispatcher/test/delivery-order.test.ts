@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { query, sql } from '@storage/persistence';
 import { eventually } from '@storage/testing';
+import { MessageStore } from '../src/delivery/message-store';
 import { endpointPage } from '../src/portal/portal-pages';
 import { PortalQueries } from '../src/portal/portal-queries';
 import { seedEndpoint } from './support/endpoints';
@@ -139,4 +141,49 @@ describe('delivery order and endpoint isolation', () => {
       await engine.stop();
     }
   });
+
+  /** The hanging endpoint's messages claimed now: the deliveries in flight, whichever replica holds them. */
+  const claimedOf = async (endpointId: string) => (await query(h.dataSource, CLAIMED_OF, [endpointId, h.clock.now()]))[0].claimed;
+
+  it('holds an endpoint’s maxInFlight across replicas: a second replica takes none of a hanging endpoint’s messages beyond it', async () => {
+    const { id } = await seedEndpoint(h.dataSource, { portfolio: 'hanging', url: receiver.url('/hang'), maxInFlight: 2 });
+    await seedEndpoint(h.dataSource, { portfolio: 'healthy', url: receiver.url('/ok') });
+    receiver.respond = (request, response) => (request.path === '/hang' ? held.push(response) : answer(response));
+    for (let n = 0; n < 10; n++) await h.publish(sampleEvent('moved-in', { portfolio: 'hanging' }));
+    const first = h.engine({ pollMs: 60_000, concurrency: 8 });
+    const second = h.engine({ pollMs: 60_000, concurrency: 8 });
+    first.start();
+    try {
+      await eventually(() => expect(received('/hang')).toHaveLength(2));
+      // The second replica's first claim: it takes the healthy endpoint's message and, had it room, the hanging one's.
+      await h.publish(sampleEvent('moved-in', { portfolio: 'healthy' }));
+      second.start();
+      await eventually(() => expect(received('/ok')).toHaveLength(1));
+      expect(await claimedOf(id)).toBe(2);
+      answer(held.shift()!);
+      await eventually(() => expect(received('/hang')).toHaveLength(3));
+      expect(await claimedOf(id)).toBe(2);
+    } finally {
+      for (const response of held) answer(response);
+      held = [];
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+
+  it('holds an endpoint’s maxInFlight when replicas claim at the same moment', async () => {
+    const { id } = await seedEndpoint(h.dataSource, { url: receiver.url('/hang'), maxInFlight: 3 });
+    receiver.respond = (_request, response) => held.push(response);
+    for (let n = 0; n < 40; n++) await h.publish(sampleEvent('moved-in'));
+    const stores = Array.from({ length: 4 }, () => new MessageStore(h.dataSource));
+    const claimAtOnce = () => Promise.all(stores.map((store) => store.claimDue(h.clock.now(), new Date(h.clock.now().getTime() + 60 * SECOND), 8, 'replica')));
+    expect((await claimAtOnce()).flat()).toHaveLength(3);
+    expect(await claimedOf(id)).toBe(3);
+    // Leases run out (their replica died): their slots are free again, and only theirs.
+    h.clock.advance(61 * SECOND);
+    expect((await claimAtOnce()).flat()).toHaveLength(3);
+  });
 });
+
+const CLAIMED_OF = sql<{ claimed: number }, [string, Date]>(
+  `SELECT count(*)::int AS claimed FROM webhook_messages WHERE endpoint_id = $1 AND status = 'pending' AND claimed AND next_attempt_at > $2`,
+);

@@ -26,6 +26,13 @@ const MESSAGES = sql<never, [string[], number, string]>(
    FROM generate_series(1, $2) g`,
 );
 
+/** `$2` messages of each of `$1` in flight: claimed, leased for an hour. */
+const IN_FLIGHT = sql<never, [string[], number]>(
+  `UPDATE webhook_messages SET claimed = true, next_attempt_at = now() + interval '1 hour'
+   WHERE id IN (SELECT m.id FROM unnest($1::uuid[]) AS e(id)
+                CROSS JOIN LATERAL (SELECT id FROM webhook_messages WHERE endpoint_id = e.id AND status = 'pending' LIMIT $2) m)`,
+);
+
 /**
  * The delivery statements' plans when a receiver stopped answering and its messages pile up: what PostgreSQL knew when
  * it last analysed the table (no message pending) must not lead the checks of a rental's order through the backlog.
@@ -48,8 +55,9 @@ describe('delivery plans beside a backlog', () => {
     // A running system: history delivered, nothing pending when autovacuum last analysed the table.
     await query(dataSource, MESSAGES, [[healthy, ...hanging], 20_000, 'succeeded']);
     await query(dataSource, sql('ANALYZE webhook_messages'));
-    // Then the hanging endpoints' backlog, which no ANALYZE has seen yet.
+    // Then the hanging endpoints' backlog, which no ANALYZE has seen yet, and each at its limit of deliveries in flight.
     await query(dataSource, MESSAGES, [hanging, 40_000, 'pending']);
+    await query(dataSource, IN_FLIGHT, [hanging, 16]);
 
     session = new Client({ connectionString: database.url });
     await session.connect();
@@ -89,14 +97,13 @@ describe('delivery plans beside a backlog', () => {
     },
   });
 
-  it('checks a rental order with the ordering index and reads no table whole, in the fan-out and the claims', async () => {
-    const inFlight = { endpointIds: hanging, counts: hanging.map(() => 16) };
+  it('checks a rental order with the ordering index, counts leases with the claimed index, and reads no table whole, in the fan-out and the claims', async () => {
     const asDispatcher = session as unknown as DataSource;
     for (let n = 0; n < 3; n++) {
       // One event (its own statement) and a batch.
-      await fanOutManyOnce(asDispatcher, [event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), inFlight });
-      await fanOutManyOnce(asDispatcher, [event(), event(), event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), inFlight });
-      await new MessageStore(asDispatcher).claimDue(new Date(), new Date(Date.now() + 60_000), 10, { endpointIds: [], counts: [] }, 'plans');
+      await fanOutManyOnce(asDispatcher, [event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000) });
+      await fanOutManyOnce(asDispatcher, [event(), event(), event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000) });
+      await new MessageStore(asDispatcher).claimDue(new Date(), new Date(Date.now() + 60_000), 10, 'plans');
     }
     const scans = plans.flatMap(nodesOf).filter((node) => node['Relation Name'] === 'webhook_messages');
     expect(scans.length).toBeGreaterThan(0);
@@ -105,5 +112,9 @@ describe('delivery plans beside a backlog', () => {
     const holdChecks = scans.filter((node) => node.Alias === 'p' || node.Alias === 'n');
     expect(holdChecks.length).toBeGreaterThan(0);
     expect(new Set(holdChecks.map((node) => node['Index Name']))).toEqual(new Set(['ix_webhook_messages_ordering']));
+    // `f`: an endpoint's deliveries in flight, counted from its leases alone, not through its backlog of retries.
+    const leaseCounts = scans.filter((node) => node.Alias === 'f');
+    expect(leaseCounts.length).toBeGreaterThan(0);
+    expect(new Set(leaseCounts.map((node) => node['Index Name']))).toEqual(new Set(['ix_webhook_messages_endpoint_claimed']));
   }, 120_000);
 });

@@ -11,8 +11,7 @@ import { makeCertificate, type TestCertificate } from './support/receiver';
 import { query, sql } from '@storage/persistence';
 
 const GROUP = 'webhook-dispatcher';
-const NOTHING_IN_FLIGHT = { endpointIds: [], counts: [] };
-const NO_CLAIM = { count: 0, leaseUntil: new Date(0), inFlight: NOTHING_IN_FLIGHT };
+const NO_CLAIM = { count: 0, leaseUntil: new Date(0) };
 
 /** The engine as the batcher sees it: room to claim for, what it was handed, and its wakes. */
 function fakeEngine(room: number) {
@@ -22,7 +21,7 @@ function fakeEngine(room: number) {
     reserve: (limit: number): Reservation => {
       const count = Math.min(room, limit);
       seen.outstanding += count;
-      return { count, leaseUntil: new Date(Date.now() + 60_000), inFlight: NOTHING_IN_FLIGHT };
+      return { count, leaseUntil: new Date(Date.now() + 60_000) };
     },
     deliverReserved: (reservation: Reservation, messages: ClaimedMessage[]) => {
       seen.outstanding -= reservation.count;

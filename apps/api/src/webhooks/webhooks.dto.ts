@@ -26,7 +26,7 @@ const maxInFlightDoc: ApiPropertyOptions = {
   type: 'integer',
   minimum: 1,
   maximum: MAX_IN_FLIGHT,
-  description: 'Deliveries to this endpoint in flight at once per dispatcher replica; a slow or hanging receiver holds at most this many slots.',
+  description: 'Deliveries to this endpoint in flight at once, across all dispatcher replicas; a slow or hanging receiver holds at most this many slots.',
 };
 
 export class CreateSubscription {

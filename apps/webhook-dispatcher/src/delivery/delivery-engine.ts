@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { signedHeaders, StoredSecretUnreadable, type SecretKeyring } from '@storage/webhooks';
 import type { Clock, Random } from '../clock';
 import type { DeliveryResponse, WebhookSender } from './delivery-client';
-import type { AttemptRecord, ClaimedMessage, InFlightCounts, MessageStore } from './message-store';
+import type { AttemptRecord, ClaimedMessage, MessageStore } from './message-store';
 import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelay } from './retry-policy';
 import { SigningKeys } from './signing-keys';
 
@@ -31,14 +31,22 @@ export interface DeliveryEngineOptions {
 export interface Reservation {
   count: number;
   leaseUntil: Date;
-  /** This replica's deliveries per endpoint when the room was reserved: messages are claimed within each endpoint's limit. */
-  inFlight: InFlightCounts;
 }
 
-/** One endpoint's deliveries on this replica: those sending, and those claimed while it was at its limit. */
+/** This replica's deliveries per endpoint (sending or waiting for a slot). */
+interface InFlightCounts {
+  endpointIds: string[];
+  counts: number[];
+}
+
+/**
+ * One endpoint's deliveries on this replica: those sending, those claimed while it was at its limit, and those finished
+ * but not yet recorded (their leases still count against the limit in the claims).
+ */
 interface EndpointLane {
   sending: number;
   waiting: ClaimedMessage[];
+  recording: number;
   maxInFlight: number;
   /** A claim took as many as its room allowed, so may have left due messages of it: its next room wakes the pump. */
   limited: boolean;
@@ -48,7 +56,8 @@ export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineOptions = { concurrency: 256,
 
 /**
  * Claims due messages, signs and sends them, and records every attempt. No endpoint has more than its `maxInFlight`
- * deliveries sending at once here, so a receiver that never answers holds that many slots, not all; and no two
+ * deliveries in flight at once across replicas (the claims count its leases), so a receiver that never answers holds
+ * that many slots, not all; and no two
  * messages of one rental to one endpoint are in flight at once (the claims' `NOT_HELD`). `runOnce` delivers what is
  * due and returns (tests, tools); `start` keeps a pump running, woken by new messages, by a timer at the next due
  * retry and by a slow safety poll, so an idle engine does not query the database.
@@ -64,6 +73,8 @@ export class DeliveryEngine {
   private pollTimer: NodeJS.Timeout | undefined;
   private dueTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   private results: AttemptRecord[] = [];
+  /** Recording `results` frees a slot of an endpoint at its limit: claim again after. */
+  private wakeAfterRecord = false;
   private flushing: Promise<void> | undefined;
   private skipWait: (() => void) | undefined;
   private readonly signingKeys: SigningKeys;
@@ -106,7 +117,7 @@ export class DeliveryEngine {
   reserve(limit: number): Reservation {
     const count = this.running ? Math.max(0, Math.min(limit, this.options.concurrency - this.inFlight)) : 0;
     this.inFlight += count;
-    return { count, leaseUntil: new Date(this.clock.now().getTime() + this.options.leaseMs), inFlight: this.inFlightCounts() };
+    return { count, leaseUntil: new Date(this.clock.now().getTime() + this.options.leaseMs) };
   }
 
   /** Sends the messages claimed under a reservation and gives back the room they did not use. */
@@ -147,7 +158,7 @@ export class DeliveryEngine {
         while (this.running && this.inFlight < this.options.concurrency) {
           const room = this.options.concurrency - this.inFlight;
           const before = this.inFlightCounts();
-          const claimed = await this.claim(room, before);
+          const claimed = await this.claim(room);
           this.saturated = claimed.length === room;
           for (const message of claimed) this.launch(message);
           if (this.markLimited(before, claimed)) this.pumpAgain = true;
@@ -176,25 +187,30 @@ export class DeliveryEngine {
     void this.attempt(message).then((record) => {
       this.inFlight -= 1;
       lane.sending -= 1;
+      lane.recording += 1;
       const next = lane.waiting.shift();
       if (next) this.send(next, lane);
       this.results.push(record);
-      this.flush(message.holdsOthers);
+      // A slot of an endpoint whose messages a claim left for lack of room: the claims count it free once the attempt
+      // is recorded (its lease ends then), so record it now and claim after.
+      const freesLimited = !next && lane.limited;
+      if (freesLimited) lane.limited = false;
+      this.wakeAfterRecord ||= freesLimited;
+      this.flush(message.holdsOthers || freesLimited);
       if (record.nextAttemptAt) this.wakeAt(record.nextAttemptAt.getTime());
-      // Room again: for any endpoint's messages (saturated), or for this endpoint's that a claim left for lack of it.
-      const roomForLimited = !next && lane.limited;
-      if (roomForLimited) lane.limited = false;
-      if (this.saturated || roomForLimited) this.wake();
+      // Room again for any endpoint's messages.
+      if (this.saturated) this.wake();
     });
   }
 
   private inFlightCounts(): InFlightCounts {
-    const busy = [...this.lanes].filter(([, lane]) => lane.sending + lane.waiting.length > 0);
-    return { endpointIds: busy.map(([id]) => id), counts: busy.map(([, lane]) => lane.sending + lane.waiting.length) };
+    const held = (lane: EndpointLane) => lane.sending + lane.waiting.length + lane.recording;
+    const busy = [...this.lanes].filter(([, lane]) => held(lane) > 0);
+    return { endpointIds: busy.map(([id]) => id), counts: busy.map(([, lane]) => held(lane)) };
   }
 
   private laneOf(endpointId: string): EndpointLane {
-    const lane = this.lanes.get(endpointId) ?? { sending: 0, waiting: [], maxInFlight: Number.MAX_SAFE_INTEGER, limited: false };
+    const lane = this.lanes.get(endpointId) ?? { sending: 0, waiting: [], recording: 0, maxInFlight: Number.MAX_SAFE_INTEGER, limited: false };
     this.lanes.set(endpointId, lane);
     return lane;
   }
@@ -213,7 +229,7 @@ export class DeliveryEngine {
       const lane = this.laneOf(id);
       if ((taken.get(id) ?? 0) < lane.maxInFlight - (had.get(id) ?? 0)) continue;
       lane.limited = true;
-      if (lane.sending + lane.waiting.length < lane.maxInFlight) roomAgain = true;
+      if (lane.sending + lane.waiting.length + lane.recording < lane.maxInFlight) roomAgain = true;
     }
     return roomAgain;
   }
@@ -271,15 +287,21 @@ export class DeliveryEngine {
       }
       while (this.results.length > 0) {
         const batch = this.results;
+        const wakeAfter = this.wakeAfterRecord;
         this.results = [];
+        this.wakeAfterRecord = false;
+        let wake = wakeAfter;
         try {
-          if (await this.store.record(batch, this.clock.now(), this.failingCutoff())) this.wake();
+          wake = (await this.store.record(batch, this.clock.now(), this.failingCutoff())) || wake;
         } catch (error) {
           // One attempt that cannot be recorded (its message gone with its endpoint, deleted meanwhile) must not lose
           // the others' records, which would leave them claimed until their lease ends and send them again: each alone.
           if (batch.length > 1) await this.recordEach(batch);
           else this.logger.error(`recording an attempt failed: ${String(error)}`);
         }
+        // Recorded (or left to its lease): the claims no longer count it here either.
+        for (const { message } of batch) this.laneOf(message.endpointId).recording -= 1;
+        if (wake) this.wake();
       }
     })().finally(() => {
       this.flushing = undefined;
@@ -298,9 +320,9 @@ export class DeliveryEngine {
     }
   }
 
-  private claim(limit: number, inFlight: InFlightCounts = this.inFlightCounts()): Promise<ClaimedMessage[]> {
+  private claim(limit: number): Promise<ClaimedMessage[]> {
     const now = this.clock.now();
-    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, inFlight, this.replica);
+    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, this.replica);
   }
 
   private async attempt(message: ClaimedMessage): Promise<AttemptRecord> {

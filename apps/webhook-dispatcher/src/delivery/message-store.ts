@@ -17,16 +17,10 @@ export interface ClaimedMessage {
   storedSecret: string;
   storedPreviousSecret: string | null;
   previousSecretExpiresAt: Date | null;
-  /** The endpoint's limit of deliveries in flight at once (per replica). */
+  /** The endpoint's limit of deliveries in flight at once (across replicas). */
   maxInFlight: number;
   /** A later message of the same rental to the same endpoint waits for this one: record it without delay. */
   holdsOthers: boolean;
-}
-
-/** This replica's deliveries in flight per endpoint: a claim takes no more for an endpoint than its limit leaves room for. */
-export interface InFlightCounts {
-  endpointIds: string[];
-  counts: number[];
 }
 
 export interface AttemptRecord {
@@ -81,27 +75,38 @@ export const HOLDS_OTHERS = `(m.ordering_key IS NOT NULL AND EXISTS (
        WHERE n.endpoint_id = m.endpoint_id AND n.ordering_key = m.ordering_key AND n.status = 'pending'
          AND n.emission_order > m.emission_order))`;
 
-/** This replica's in-flight counts ($4 endpoint ids, $5 counts) as a FROM item `l`. */
-export const LOCAL_IN_FLIGHT = `unnest($4::uuid[], $5::int[]) AS l(endpoint_id, in_flight)`;
+/** The live leases of endpoint `e`'s messages at `$1`: its deliveries in flight, whichever replica holds them. */
+const LEASED = `(SELECT count(*) FROM webhook_messages f
+       WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.claimed AND f.next_attempt_at > $1)`;
 
 /**
- * Endpoint by endpoint, the earliest due messages not held by their rental's order, as many as the endpoint's limit
- * leaves room for beside this replica's deliveries in flight; then a turn each across endpoints (a busy endpoint's
- * backlog does not go before another's first message), up to `$3`. An endpoint at its limit costs no scan. A listen
- * session's messages go only to the replica holding its stream (`$6`), and wait while none does.
+ * The endpoints with a message that may go now and room for it (the earliest due first, at most `$3`: no claim takes
+ * more), then, endpoint by endpoint in the order of their ids (that of their locks), the earliest such messages, as many
+ * as `webhook_endpoint_room` leaves (the endpoint's limit across replicas, see migration EndpointRoomAcrossReplicas);
+ * then a turn each across endpoints (a
+ * busy endpoint's backlog does not go before another's first message), up to `$3`. An endpoint at its limit costs no
+ * scan of its backlog. A listen session's messages go only to the replica holding its stream (`$4`), and wait while
+ * none does.
  */
-const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], number[], string]>(
-  `WITH candidate AS (
-     SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY e.id ORDER BY c.next_attempt_at) AS turn
+const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string]>(
+  `WITH ready AS (
+     SELECT e.id, e.max_in_flight, e.ordered_delivery
      FROM webhook_endpoints e
-     LEFT JOIN ${LOCAL_IN_FLIGHT} ON l.endpoint_id = e.id
+     CROSS JOIN LATERAL (
+       SELECT m.next_attempt_at FROM webhook_messages m
+       WHERE m.endpoint_id = e.id AND m.status = 'pending' AND m.next_attempt_at <= $1 AND ${NOT_HELD}
+       ORDER BY m.next_attempt_at LIMIT 1) first
+     WHERE e.disabled_at IS NULL AND (e.listen_api_key IS NULL OR e.listener = $4) AND e.max_in_flight > ${LEASED}
+     ORDER BY first.next_attempt_at LIMIT $3),
+   candidate AS (
+     SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY e.id ORDER BY c.next_attempt_at) AS turn
+     FROM (SELECT * FROM ready ORDER BY id) e
      CROSS JOIN LATERAL (
        SELECT m.id, m.next_attempt_at FROM webhook_messages m
        WHERE m.endpoint_id = e.id AND m.status = 'pending' AND m.next_attempt_at <= $1 AND ${NOT_HELD}
        ORDER BY m.next_attempt_at
-       LIMIT greatest(e.max_in_flight - coalesce(l.in_flight, 0), 0)
-       FOR UPDATE OF m SKIP LOCKED) c
-     WHERE e.disabled_at IS NULL AND (e.listen_api_key IS NULL OR e.listener = $6)),
+       LIMIT webhook_endpoint_room(e.id, e.max_in_flight, $1)
+       FOR UPDATE OF m SKIP LOCKED) c),
    due AS (SELECT id FROM candidate ORDER BY turn, next_attempt_at LIMIT $3)
    UPDATE webhook_messages m SET next_attempt_at = $2, claimed = true
    FROM due, webhook_endpoints e
@@ -145,8 +150,8 @@ export class MessageStore {
    * Takes up to `limit` due messages of enabled endpoints. Their due time moves to `leaseUntil`, so a message
    * whose worker dies mid-delivery comes back (same id, so the same hook-id) once the lease runs out.
    */
-  async claimDue(now: Date, leaseUntil: Date, limit: number, inFlight: InFlightCounts, replica: string): Promise<ClaimedMessage[]> {
-    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit, inFlight.endpointIds, inFlight.counts, replica]);
+  async claimDue(now: Date, leaseUntil: Date, limit: number, replica: string): Promise<ClaimedMessage[]> {
+    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit, replica]);
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,

@@ -14,6 +14,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 @Index('ix_webhook_messages_due', ['nextAttemptAt'], { where: `status = 'pending' AND next_attempt_at IS NOT NULL` })
 @Index('ix_webhook_messages_endpoint_created', ['endpointId', 'createdAt'])
 @Index('ix_webhook_messages_endpoint_due', ['endpointId', 'nextAttemptAt'], { where: `status = 'pending' AND next_attempt_at IS NOT NULL` })
+@Index('ix_webhook_messages_endpoint_claimed', ['endpointId', 'nextAttemptAt'], { where: `status = 'pending' AND claimed` })
 @Index('ix_webhook_messages_ordering', ['endpointId', 'orderingKey', 'status', 'emissionOrder'])
 export class WebhookMessage {
   @PrimaryColumn('text')

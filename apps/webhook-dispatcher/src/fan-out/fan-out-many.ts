@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { webhookDeliveryBody } from '@storage/domain';
 import { markProcessedManySql } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
-import { LOCAL_IN_FLIGHT, type ClaimedMessage, type InFlightCounts } from '../delivery/message-store';
+import type { ClaimedMessage } from '../delivery/message-store';
 import type { FanOutEvent } from './fan-out';
 
 /** One event of a batch: the consumer group and key its processed-event mark is written under. */
@@ -16,7 +16,6 @@ export interface MarkedEvent {
 export interface ClaimOnCreate {
   count: number;
   leaseUntil: Date;
-  inFlight: InFlightCounts;
 }
 
 export interface FanOutResult {
@@ -40,19 +39,20 @@ interface Row {
 }
 
 /** The columns of the events, `i`: n, grp, key, portfolio, event_id, type, body, facility, unit_type, amenities, ordering_key. */
-const MANY_EVENTS = `SELECT * FROM jsonb_to_recordset($6::jsonb)
+const MANY_EVENTS = `SELECT * FROM jsonb_to_recordset($4::jsonb)
      AS i(n int, grp text, key text, portfolio text, event_id text, type text, body text, facility uuid, unit_type uuid, amenities uuid[], ordering_key uuid)`;
 /**
  * A batch of one, the usual one at a steady rate, from plain parameters: the same statement then costs PostgreSQL
  * about 50 µs less per event than decoding a JSON array (a fifth of it).
  */
-const ONE_EVENT = `SELECT 0 AS n, $6::text AS grp, $7::text AS key, $8::text AS portfolio, $9::text AS event_id, $10::text AS type,
-     $11::text AS body, $12::uuid AS facility, $13::uuid AS unit_type, $14::uuid[] AS amenities, $15::uuid AS ordering_key`;
+const ONE_EVENT = `SELECT 0 AS n, $4::text AS grp, $5::text AS key, $6::text AS portfolio, $7::text AS event_id, $8::text AS type,
+     $9::text AS body, $10::uuid AS facility, $11::uuid AS unit_type, $12::uuid[] AS amenities, $13::uuid AS ordering_key`;
 
 /**
- * The fan-out of the events `events` (MANY_EVENTS or ONE_EVENT); $1 is now, $2 the lease's end, $3 how many to claim,
- * $4 and $5 this replica's deliveries in flight per endpoint. A new message is created claimed when it may go now as
- * far as its rental's order goes (`NOT_HELD`: it is its rental's latest) and its endpoint's limit leaves room; a listen
+ * The fan-out of the events `events` (MANY_EVENTS or ONE_EVENT); $1 is now, $2 the lease's end, $3 how many to claim.
+ * A new message is created claimed when it may go now as far as its rental's order goes (`NOT_HELD`: it is its
+ * rental's latest) and its endpoint's limit across replicas leaves room (`webhook_endpoint_room`, asked in the order
+ * of the endpoints' ids, as the claims do); a listen
  * session's are claimed by the replica holding its stream (`MessageStore.claimDue`).
  * The consumers hand over one event of a rental at a time, so a batch holds no two of one rental.
  */
@@ -62,7 +62,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
    ${markProcessedManySql('SELECT grp, key FROM i')}),
  new AS (
    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body,
-          i.ordering_key, i.n, e.max_in_flight - coalesce(l.in_flight, 0) AS room,
+          i.ordering_key, i.n, e.max_in_flight,
           e.listen_api_key IS NULL AND (i.ordering_key IS NULL OR NOT EXISTS (
             SELECT 1 FROM webhook_messages p
             WHERE p.endpoint_id = e.id AND p.ordering_key = i.ordering_key AND p.status = 'pending'
@@ -72,11 +72,13 @@ const fanOutSql = (events: string): string => `WITH i AS (
    JOIN webhook_endpoints e ON e.portfolio = i.portfolio AND e.disabled_at IS NULL AND i.type = ANY(e.event_types)
      AND (cardinality(e.facility_uuids) = 0 OR i.facility = ANY(e.facility_uuids))
      AND (cardinality(e.unit_types) = 0 OR i.unit_type = ANY(e.unit_types))
-     AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)
-   LEFT JOIN ${LOCAL_IN_FLIGHT} ON l.endpoint_id = e.id),
+     AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)),
+ room AS (
+   SELECT endpoint_id, webhook_endpoint_room(endpoint_id, max_in_flight, $1) AS room
+   FROM (SELECT DISTINCT endpoint_id, max_in_flight FROM new WHERE free ORDER BY endpoint_id) free_endpoint),
  fits AS (
-   SELECT new.*, free AND count(*) FILTER (WHERE free) OVER (PARTITION BY endpoint_id ORDER BY n ROWS UNBOUNDED PRECEDING) <= room AS fits
-   FROM new),
+   SELECT new.*, free AND count(*) FILTER (WHERE free) OVER (PARTITION BY new.endpoint_id ORDER BY n ROWS UNBOUNDED PRECEDING) <= room.room AS fits
+   FROM new LEFT JOIN room ON room.endpoint_id = new.endpoint_id),
  chosen AS (
    SELECT fits.*, fits AND count(*) FILTER (WHERE fits) OVER (ORDER BY n, endpoint_id ROWS UNBOUNDED PRECEDING) <= $3 AS claim
    FROM fits),
@@ -108,7 +110,7 @@ export async function fanOutManyOnce(dataSource: DataSource, events: readonly Ma
   const input = events.map(eventInput);
   // Claimed messages come back without their body: it is the event's, which is here already (no second copy to
   // escape, send and parse).
-  const head = [now, claim.leaseUntil, claim.count, claim.inFlight.endpointIds, claim.inFlight.counts];
+  const head = [now, claim.leaseUntil, claim.count];
   const rows =
     input.length === 1
       ? await query(dataSource, FAN_OUT_ONE, [...head, ...oneEventParams(input[0])])
@@ -151,7 +153,7 @@ function eventInput({ group, key, event }: MarkedEvent, n: number) {
   };
 }
 
-/** ONE_EVENT's parameters $6 to $15, in its order. */
+/** ONE_EVENT's parameters $4 to $13, in its order. */
 function oneEventParams(event: ReturnType<typeof eventInput>): unknown[] {
   return [event.grp, event.key, event.portfolio, event.event_id, event.type, event.body, event.facility, event.unit_type, event.amenities, event.ordering_key];
 }

@@ -32,6 +32,7 @@ import { LeaseSigningTokenHashes1795330003500 } from './1795330003500-LeaseSigni
 import { OrderedDelivery1795330003600 } from './1795330003600-OrderedDelivery';
 import { ListenSessions1795330003700 } from './1795330003700-ListenSessions';
 import { PendingMessagePlans1795330003800 } from './1795330003800-PendingMessagePlans';
+import { EndpointRoomAcrossReplicas1795330003900 } from './1795330003900-EndpointRoomAcrossReplicas';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -73,4 +74,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   OrderedDelivery1795330003600,
   ListenSessions1795330003700,
   PendingMessagePlans1795330003800,
+  EndpointRoomAcrossReplicas1795330003900,
 ];
