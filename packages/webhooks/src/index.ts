@@ -6,6 +6,7 @@ export { checkListenToken, issueListenToken, LISTEN_TOKEN_LIFETIME_MS, type List
 export {
   attachListenSession,
   detachListenSession,
+  endListenSession,
   openListenSession,
   sweepListenSessions,
   vouchForListenSessions,

@@ -27,6 +27,7 @@ const ATTACH = sql<ListenSession, [string, string, string, string, Date]>(
    RETURNING ${SESSION}`,
 );
 const DETACH = sql<never, [string, string, Date]>('UPDATE webhook_endpoints SET listener = NULL, listener_seen_at = $3 WHERE id = $1 AND listener = $2');
+const END = sql<never, [string, string]>('DELETE FROM webhook_endpoints WHERE id = $1 AND listener = $2 AND listen_api_key IS NOT NULL');
 const VOUCH = sql<never, [string[], string, Date]>('UPDATE webhook_endpoints SET listener_seen_at = $3 WHERE id = ANY($1::uuid[]) AND listener = $2');
 const SWEEP = sql<{ id: string }, [Date]>('DELETE FROM webhook_endpoints WHERE listen_api_key IS NOT NULL AND listener_seen_at < $1 RETURNING id');
 
@@ -53,9 +54,14 @@ export async function attachListenSession(
   return attached ?? null;
 }
 
-/** The stream closed: the session's messages wait for a reconnect, until the session is swept. */
+/** The stream dropped (the listener killed, or its connection lost): the session's messages wait for a reconnect, until the session is swept. */
 export async function detachListenSession(db: Queryable, id: string, listener: string, now: Date): Promise<void> {
   await query(db, DETACH, [id, listener, now]);
+}
+
+/** The listener closed its stream for good (Ctrl-C): the session goes at once, messages and all. */
+export async function endListenSession(db: Queryable, id: string, listener: string): Promise<void> {
+  await query(db, END, [id, listener]);
 }
 
 /** The replica `listener` still holds these sessions' streams. */

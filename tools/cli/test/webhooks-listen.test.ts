@@ -123,10 +123,23 @@ function listenSuite(kafkaBrokers: string | undefined): void {
     return rental.rentalRecordUuid;
   }
 
+  /** The portal's home page, as the link of operation 20 opens it. */
+  async function portalHome(): Promise<string> {
+    const link = (await api('GET', '/api/v1/webhooks/dashboard-link')).body as { url: string };
+    const login = await fetch(link.url, { redirect: 'manual' });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((value) => value.split(';')[0])
+      .join('; ');
+    const home = await fetch(new URL('/portal', link.url), { headers: { cookie } });
+    expect(home.status).toBe(200);
+    return home.text();
+  }
+
   it('forwards a test event and a real lifecycle event, each verifiable with the printed secret', async () => {
     const listener = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...listenArgs());
     listeners.push(listener);
-    const { secret } = await readyOf(listener);
+    const { secret, session } = await readyOf(listener);
     expect(listener.output()).toMatch(/Ready! Forwarding moved-in, .*transfer of portfolio demo to http:\/\/127\.0\.0\.1/);
 
     expect((await api('POST', '/api/v1/webhooks/subscriptions/test', { eventType: 'moved-in', portfolio: 'demo' })).status).toBe(200);
@@ -143,6 +156,8 @@ function listenSuite(kafkaBrokers: string | undefined): void {
     // A line per event: its type, its hook-id and the local answer.
     expect(listener.output()).toMatch(/moved-in\s+msg_\w+\s+-> 200 \(\d+ ms\)/);
     expect(listener.output()).toMatch(/rent-change\s+msg_\w+\s+-> 200 \(\d+ ms\)/);
+    // The session is an endpoint of the portfolio while it lasts: the portal lists it.
+    expect(await portalHome()).toContain(`listen:${session}`);
   }, 180_000);
 
   it('gets what was emitted while it was killed, once started again within a minute', async () => {
@@ -164,10 +179,60 @@ function listenSuite(kafkaBrokers: string | undefined): void {
       },
       { timeoutMs: 60_000 },
     );
-    // Ctrl-C: the whole group, as a terminal sends it.
+    // Ctrl-C: the whole group, as a terminal sends it. It ends the session: gone from the portal, and the next listen is a new one.
     process.kill(-again.process.pid!, 'SIGINT');
     expect(await again.exited).toBe(0);
     expect(again.output()).not.toMatch(/still working/);
+    expect(again.output()).toContain('Session ended.');
+    expect(await portalHome()).not.toContain(`listen:${session}`);
+    const next = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...listenArgs());
+    listeners.push(next);
+    expect((await readyOf(next)).session).not.toBe(session);
+    process.kill(-next.process.pid!, 'SIGINT');
+    expect(await next.exited).toBe(0);
+  }, 180_000);
+
+  it('says when --forward-to refuses the connection or does not answer, and the dispatcher tries again', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const refusing = createServer();
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const closedPort = (refusing.address() as AddressInfo).port;
+    await new Promise((resolve) => refusing.close(resolve));
+    try {
+      const target = (port: number) => [
+        '--api',
+        `http://127.0.0.1:${apiPort}`,
+        '--portfolio',
+        'demo',
+        '--events',
+        'transfer',
+        '--forward-to',
+        `http://127.0.0.1:${port}/hook`,
+      ];
+      const hanging = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...target((silent.address() as AddressInfo).port));
+      const refused = startListen({ ...env, STORAGE_API_KEY: apiKey }, ...target(closedPort));
+      listeners.push(hanging, refused);
+      await Promise.all([readyOf(hanging), readyOf(refused)]);
+      expect((await api('POST', '/api/v1/webhooks/subscriptions/test', { eventType: 'transfer', portfolio: 'demo' })).status).toBe(200);
+      const line = (reason: string) => new RegExp(`transfer\\s+(msg_\\w+)\\s+-> http://127\\.0\\.0\\.1:\\d+/hook did not answer: ${reason}`, 'g');
+      // Each attempt is a line: the first, then its retry (same hook-id) 5 s later.
+      const attempts = (listener: Listener, reason: string) => [...listener.output().matchAll(line(reason))].map((match) => match[1]);
+      await eventually(
+        () => {
+          const tries = attempts(refused, 'connect ECONNREFUSED');
+          expect(tries.length).toBeGreaterThanOrEqual(2);
+          expect(new Set(tries).size).toBe(1);
+        },
+        { timeoutMs: 90_000 },
+      );
+      await eventually(() => expect(attempts(hanging, '.*timeout')).not.toEqual([]), { timeoutMs: 90_000 });
+      for (const listener of [hanging, refused]) process.kill(-listener.process.pid!, 'SIGINT');
+      expect(await Promise.all([hanging.exited, refused.exited])).toEqual([0, 0]);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   }, 180_000);
 
   it('refuses a read-only key, an unknown event type and a --forward-to that is not a URL, saying why', async () => {

@@ -26,7 +26,8 @@ const MAX_RECONNECT_DELAY_MS = 10_000;
 /**
  * `webhooks listen`: asks the api for a grant, holds the session's stream at the dispatcher, and POSTs each delivery,
  * signed as sent, to `forwardTo`, answering the dispatcher with the local receiver's status. Reconnects after a drop
- * (the same session: what was emitted meanwhile waited), and a restart within the session's grace resumes it too.
+ * (the same session: what was emitted meanwhile waited), and a restart within the session's grace resumes it too;
+ * stopping it (Ctrl-C) ends the session.
  * Resolves when `signal` aborts; rejects on a refusal (bad key, read-only key, unknown event type, session refused).
  */
 export async function listen(options: ListenOptions, print: (line: string) => void, signal: AbortSignal): Promise<void> {
@@ -44,7 +45,12 @@ export async function listen(options: ListenOptions, print: (line: string) => vo
       await state.forget();
       continue;
     }
-    if (signal.aborted) return;
+    if (signal.aborted) {
+      // Stopped on purpose: the dispatcher ended the session, so the next listen opens a new one.
+      await state.forget();
+      print('Session ended.');
+      return;
+    }
     failures = outcome === 'dropped-after-ready' ? 1 : failures + 1;
     const delay = Math.min(MAX_RECONNECT_DELAY_MS, 500 * 2 ** failures);
     print(`Reconnecting in ${(delay / 1_000).toFixed(1)} s (the session's events wait meanwhile)`);

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { WebSocket } from 'ws';
-import { detachListenSession, sweepListenSessions, vouchForListenSessions } from '@storage/webhooks';
+import { detachListenSession, endListenSession, sweepListenSessions, vouchForListenSessions } from '@storage/webhooks';
 import { DELIVERY_TIMEOUT_MS, type DeliveryRequest, type DeliveryResponse } from '../delivery/delivery-client';
 import { frameText, isAnswer, type AnswerMessage, type DeliveryMessage } from './listen-protocol';
 
@@ -10,6 +10,8 @@ export const LISTEN_URL_PREFIX = 'listen:';
 /** A session no replica vouched for this long (closed and not resumed, or its replica died) is swept, messages and all. */
 export const LISTEN_GRACE_MS = 2 * 60_000;
 const VOUCH_EVERY_MS = 20_000;
+/** The WebSocket close code of a listener that stopped on purpose. */
+const NORMAL_CLOSURE = 1000;
 
 interface Stream {
   socket: WebSocket;
@@ -32,19 +34,24 @@ export class ListenHub {
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
   ) {}
 
-  /** Holds the session's stream: deliveries go down it, answers come back; closing it detaches the session. */
+  /**
+   * Holds the session's stream: deliveries go down it, answers come back. The listener closing it normally (Ctrl-C)
+   * ends the session; a stream that drops detaches it, to be resumed within its grace.
+   */
   hold(sessionId: string, socket: WebSocket): void {
     const stream: Stream = { socket, answers: new Map() };
     this.streams.get(sessionId)?.socket.close(4000, 'the session was opened again elsewhere');
     this.streams.set(sessionId, stream);
     socket.on('message', (data) => this.answered(stream, frameText(data)));
-    socket.once('close', () => {
+    socket.once('close', (code) => {
       for (const settle of stream.answers.values()) settle({ error: 'the listener disconnected' });
       if (this.streams.get(sessionId) !== stream) return;
       this.streams.delete(sessionId);
-      detachListenSession(this.dataSource, sessionId, this.replica, new Date()).catch((error: unknown) =>
-        this.logger.error(`detaching listen session ${sessionId} failed (it is swept later): ${String(error)}`),
-      );
+      const left =
+        code === NORMAL_CLOSURE
+          ? endListenSession(this.dataSource, sessionId, this.replica)
+          : detachListenSession(this.dataSource, sessionId, this.replica, new Date());
+      left.catch((error: unknown) => this.logger.error(`letting listen session ${sessionId} go failed (it is swept later): ${String(error)}`));
     });
     this.keepUp();
   }
