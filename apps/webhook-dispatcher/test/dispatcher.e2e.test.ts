@@ -195,9 +195,9 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const deliveredRow = page.locator('tr.message', { hasText: 'moved-in' });
       const failedRow = page.locator('tr.message', { hasText: 'rent-change' });
       expect(await deliveredRow.locator('td').nth(1).innerText()).toContain('succeeded');
-      expect(await deliveredRow.locator('tr.attempt').innerText()).toContain('200');
+      expect(await deliveredRow.locator('td.attempts').innerText()).toBe('1, last: 200');
       expect(await failedRow.locator('td').nth(1).innerText()).toContain('pending');
-      expect(await failedRow.locator('tr.attempt').innerText()).toMatch(/500[\s\S]*receiver exploded/);
+      expect(await failedRow.locator('td.attempts').innerText()).toBe('1, last: 500');
       expect(await page.locator('#day-rate').innerText()).toBe('50.0 %');
       expect(await page.locator('svg').count()).toBe(2);
 
@@ -206,21 +206,26 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       await page.click('#filter button');
       await expect(page.locator('tr.message').count()).resolves.toBe(1);
 
-      // Resend the failed one now that the receiver works.
+      // The failed one's page: the payload as sent, its answer; resend it now that the receiver works.
       failing = false;
       await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}?eventType=rent-change`);
-      await page.click('tr.message button.resend');
+      await page.click('tr.message a[href^="/portal/messages/"]');
+      expect(JSON.parse(await page.locator('#payload').innerText())).toMatchObject({ data: [{ eventId: failed.eventId }], test: false });
+      expect(await page.locator('tr.attempt').innerText()).toMatch(/500[\s\S]*receiver exploded/);
+      await page.click('#resend');
       expect(await page.locator('#notice').innerText()).toContain('queued to be sent again');
       await eventually(
         async () => {
           await page.reload();
-          expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('td').nth(1).innerText()).toContain('succeeded');
+          expect(await page.locator('#status').innerText()).toContain('succeeded');
         },
         { timeoutMs: 15_000, intervalMs: 300 },
       );
-      expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('tr.attempt').count()).toBe(2);
+      expect(await page.locator('tr.attempt').count()).toBe(2);
       const hookIds = receiver.requests.filter((r) => JSON.parse(r.body).data[0].event === 'rent-change').map((r) => r.headers['hook-id']);
       expect(new Set(hookIds).size).toBe(1);
+      expect(await page.locator('#hook-id').innerText()).toBe(hookIds[0]);
+      await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
 
       // Reveal the secret (opened from its sealed form) and rotate it: the new one is stored sealed too.
       await page.click('#reveal');

@@ -65,8 +65,15 @@ describe('portal scope walk', () => {
       route: 'POST /portal/endpoints/:id/recover',
       send: (token) => post(`/portal/endpoints/${endpointId}/recover`, token, { since: new Date(Date.now() - 7_200_000).toISOString() }),
     },
+    { route: 'GET /portal/messages/:id', send: (token) => request('GET', `/portal/messages/${messageId}`, token) },
     { route: 'POST /portal/messages/:id/resend', send: (token) => post(`/portal/messages/${messageId}/resend`, token) },
+    { route: 'GET /portal/assets/portal.js', send: (token) => request('GET', '/portal/assets/portal.js', token) },
+    { route: 'GET /portal/*', send: (token) => request('GET', '/portal/', token) },
+    { route: 'GET /portal/*', send: (token) => request('GET', `/portal/endpoints/${endpointId}/nothing-here`, token) },
+    { route: 'POST /portal/*', send: (token) => post(`/portal/endpoints/${endpointId}/delete-everything`, token) },
   ];
+  /** What answers the same to every link: the script (no data in it) and the not-found page of unknown paths. */
+  const sessionless: Record<string, number> = { 'GET /portal/assets/portal.js': 200, 'GET /portal/*': 404, 'POST /portal/*': 404 };
 
   /** A digest of every row of every table: equal digests, nothing changed. */
   const snapshot = async (): Promise<Record<string, string>> => {
@@ -145,7 +152,7 @@ describe('portal scope walk', () => {
     const before = await snapshot();
     for (const action of actions()) {
       const answer = await action.send(token());
-      expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: 401 });
+      expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: sessionless[action.route] ?? 401 });
       expect(answer.body).not.toContain(ENDPOINT_URL);
       expect(answer.body).not.toContain('whsec_');
     }
@@ -155,7 +162,7 @@ describe('portal scope walk', () => {
   it('another portfolio’s own link reaches none of this portfolio’s endpoints or messages (404), and changes nothing', async () => {
     const token = linkOf('globex', keys.globex);
     const before = await snapshot();
-    const expected: Record<string, number> = { 'GET /portal/login': 303, 'POST /portal/login': 303, 'GET /portal': 200 };
+    const expected: Record<string, number> = { ...sessionless, 'GET /portal/login': 303, 'POST /portal/login': 303, 'GET /portal': 200 };
     for (const action of actions()) {
       const answer = await action.send(token);
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 404 });
@@ -168,7 +175,7 @@ describe('portal scope walk', () => {
   it('the write key of the portfolio makes every action succeed (so the refusals above were of valid actions)', async () => {
     const token = linkOf('acme', keys.write);
     const [{ secret: sealedBefore }] = await query(db, sql<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1'), [endpointId]);
-    const expected: Record<string, number> = { 'GET /portal': 200, 'GET /portal/endpoints/:id': 200 };
+    const expected: Record<string, number> = { ...sessionless, 'GET /portal': 200, 'GET /portal/endpoints/:id': 200, 'GET /portal/messages/:id': 200 };
     for (const action of actions()) {
       const answer = await action.send(token);
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 303 });

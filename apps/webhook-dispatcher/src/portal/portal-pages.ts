@@ -1,10 +1,9 @@
-import { PUBLIC_EVENT_TYPES } from '@storage/domain';
-import { MESSAGE_STATUSES } from '../delivery/webhook-message.entity';
 import { RETRY_SCHEDULE_MS } from '../delivery/retry-policy';
-import { barChart, html, layout, type Html } from './html';
-import type { AttemptView, EndpointSummary, MessageView, Rates } from './portal-queries';
+import { utcText as when } from './form-values';
+import { barChart, csrfField, html, layout, scrollBox } from './html';
+import { messageLog, type LogQuery } from './message-log';
+import type { EndpointSummary, LogPage, Rates } from './portal-queries';
 
-const when = (date: Date | null): string => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '');
 const percent = (part: number, whole: number): string => (whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)} %`);
 const duration = (ms: number): string => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`);
 
@@ -18,7 +17,7 @@ export function deniedPage(reason: DeniedReason): string {
       : reason === 'revoked'
         ? 'The API key this portal link was issued to has been revoked (or may no longer manage webhooks). Request a new link with a current write key.'
         : 'This portal link is not valid. Request a new one with the dashboard-link operation.';
-  return layout('Link not valid', html`<p id="denied">${message}</p>`);
+  return layout('Link not valid', html`<p id="denied">${message}</p>`, { nav: false });
 }
 
 /** The page for a refused form post (no or wrong form token): nothing was changed. */
@@ -28,9 +27,6 @@ export function forbiddenPage(): string {
     html`<p id="denied">This form was not sent from this portal session; nothing was changed. Go back to the portal and try again.</p>`,
   );
 }
-
-/** A form field carrying the session's token against cross-site posts. */
-export const csrfField = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}" />`;
 
 /** A link of another portfolio while a session is open: switching needs a click from this session, not a link. */
 export function switchPortfolioPage(current: string, next: string, token: string, csrf: string): string {
@@ -45,7 +41,7 @@ export function switchPortfolioPage(current: string, next: string, token: string
 }
 
 export function notFoundPage(): string {
-  return layout('Not found', html`<p>No such endpoint or message in this portfolio.</p>`);
+  return layout('Not found', html`<p id="not-found">No such page, endpoint or message in this portfolio.</p>`);
 }
 
 export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSummary & { day: Rates })[]): string {
@@ -56,22 +52,25 @@ export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSu
         <td>${e.vendorName}</td>
         <td>${e.eventTypes.join(', ')}</td>
         <td>${e.disabledAt ? html`<span class="failed">disabled: ${e.disabledReason}</span>` : html`<span class="ok">enabled</span>`}</td>
-        <td>${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed}</td>
+        <td>${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed} attempts</td>
       </tr>`,
   );
   return layout(
     `Endpoints of ${portfolio}`,
-    html`<table id="endpoints">
+    html`${scrollBox(
+      'Endpoints',
+      html`<table id="endpoints">
         <tr>
           <th>URL</th>
           <th>Vendor</th>
           <th>Event types</th>
           <th>Status</th>
-          <th>Success, last 24 h</th>
+          <th>Attempts succeeded, last 24 h</th>
         </tr>
         ${rows}
-      </table>
-      ${endpoints.length === 0 ? html`<p>No endpoints yet: create a subscription with the API.</p>` : ''}`,
+      </table>`,
+    )}
+    ${endpoints.length === 0 ? html`<p>No endpoints yet: create a subscription with the API.</p>` : ''}`,
   );
 }
 
@@ -79,9 +78,9 @@ export interface EndpointPageInput {
   endpoint: EndpointSummary;
   day: Rates;
   week: Rates;
-  messages: readonly MessageView[];
-  attempts: readonly AttemptView[];
-  filter: { eventType?: string; status?: string };
+  log: LogPage;
+  /** The log's query string: its filter, search and page. */
+  logQuery: LogQuery;
   /** The opened `whsec_` secret when the reader asked to reveal it, else null (and it was never opened). */
   revealedSecret: string | null;
   notice?: string;
@@ -95,38 +94,42 @@ export function endpointPage(input: EndpointPageInput): string {
   const base = `/portal/endpoints/${e.id}`;
   return layout(
     e.url,
-    html`${input.notice ? html`<p id="notice"><strong>${input.notice}</strong></p>` : ''}
-      <table>
-        <tr>
-          <th>Vendor</th>
-          <td>${e.vendorName}</td>
-        </tr>
-        <tr>
-          <th>Description</th>
-          <td>${e.description}</td>
-        </tr>
-        <tr>
-          <th>Event types</th>
-          <td>${e.eventTypes.join(', ')}</td>
-        </tr>
-        <tr>
-          <th>Filters</th>
-          <td>
-            facilities: ${e.facilityUuids.join(', ') || 'all'}; unit types: ${e.unitTypes.join(', ') || 'all'}; amenities: ${e.amenityUuids.join(', ') || 'all'}
-          </td>
-        </tr>
-        <tr>
-          <th>Status</th>
-          <td>
-            ${
-              e.disabledAt
-                ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
-                    <form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
-                : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}`
-            }
-          </td>
-        </tr>
-      </table>
+    html`${input.notice ? html`<p id="notice" role="status"><strong>${input.notice}</strong></p>` : ''}
+      ${scrollBox(
+        'Endpoint',
+        html`<table>
+          <tr>
+            <th>Vendor</th>
+            <td>${e.vendorName}</td>
+          </tr>
+          <tr>
+            <th>Description</th>
+            <td>${e.description}</td>
+          </tr>
+          <tr>
+            <th>Event types</th>
+            <td>${e.eventTypes.join(', ')}</td>
+          </tr>
+          <tr>
+            <th>Filters</th>
+            <td>
+              facilities: ${e.facilityUuids.join(', ') || 'all'}; unit types: ${e.unitTypes.join(', ') || 'all'}; amenities:
+              ${e.amenityUuids.join(', ') || 'all'}
+            </td>
+          </tr>
+          <tr>
+            <th>Status</th>
+            <td>
+              ${
+                e.disabledAt
+                  ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
+                      <form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
+                  : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}`
+              }
+            </td>
+          </tr>
+        </table>`,
+      )}
 
       <h2>Signing secret</h2>
       <p>
@@ -146,11 +149,12 @@ export function endpointPage(input: EndpointPageInput): string {
 
       <h2>Success and failure rates</h2>
       <p>
-        Last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded} succeeded, ${day.failed}
-        failed)<br />${barChart(day.buckets, 'attempts per hour, last 24 hours')}
+        Delivery attempts in the last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded}
+        attempts succeeded, ${day.failed} failed; a message retried counts once per attempt)<br />${barChart(day.buckets, 'attempts per hour, last 24 hours')}
       </p>
       <p>
-        Last 7 days: ${percent(week.succeeded, week.succeeded + week.failed)} succeeded (${week.succeeded} succeeded, ${week.failed} failed)<br />${barChart(week.buckets, 'attempts per day, last 7 days')}
+        Delivery attempts in the last 7 days: ${percent(week.succeeded, week.succeeded + week.failed)} succeeded (${week.succeeded} attempts succeeded,
+        ${week.failed} failed)<br />${barChart(week.buckets, 'attempts per day, last 7 days')}
       </p>
 
       <h2>Retry schedule</h2>
@@ -160,83 +164,11 @@ export function endpointPage(input: EndpointPageInput): string {
         a successful delivery.
       </p>
 
-      <h2>Messages</h2>
-      <form method="get" action="${base}" id="filter">
-        <label
-          >Event type
-          <select name="eventType">
-            <option value="">all</option>
-            ${PUBLIC_EVENT_TYPES.map((t) => option(t, input.filter.eventType))}
-          </select></label
-        >
-        <label
-          >Status
-          <select name="status">
-            <option value="">all</option>
-            ${MESSAGE_STATUSES.map((s) => option(s, input.filter.status))}
-          </select></label
-        >
-        <button>Filter</button>
-      </form>
+      <h2 id="log">Messages</h2>
       <form method="post" action="${base}/recover">
-        ${csrfField(input.csrf)}Recover all failed messages since <input type="datetime-local" name="since" required /> (UTC)
+        ${csrfField(input.csrf)}<label>Recover all failed messages since <input type="datetime-local" name="since" required /> (UTC)</label>
         <button id="recover">Recover</button>
       </form>
-      ${messageTable(input.messages, input.attempts, input.csrf)}`,
+      ${messageLog(base, input.logQuery, input.log, input.csrf)}`,
   );
-}
-
-const option = (value: string, selected: string | undefined): Html =>
-  html`<option value="${value}" ${selected === value ? html` selected` : ''}>${value}</option>`;
-
-function messageTable(messages: readonly MessageView[], attempts: readonly AttemptView[], csrf: string): Html {
-  if (messages.length === 0) return html`<p>No messages.</p>`;
-  const rows = messages.map((m) => {
-    const tries = attempts.filter((a) => a.messageId === m.id);
-    return html`<tr class="message" data-id="${m.id}">
-      <td><code>${m.id}</code><br />${m.eventType}<br /><small>${m.eventId}</small></td>
-      <td class="${m.status === 'succeeded' ? 'ok' : m.status}">
-        ${m.status}${
-          m.heldBy
-            ? html`<br />held: waits for <code>${m.heldBy}</code>, an earlier event of its rental`
-            : m.status === 'pending' && m.nextAttemptAt
-              ? html`<br />next try ${when(m.nextAttemptAt)}`
-              : ''
-        }
-      </td>
-      <td>${when(m.createdAt)}</td>
-      <td>
-        <table class="attempts">
-          <tr>
-            <th>Attempted</th>
-            <th>Result</th>
-            <th>Latency</th>
-            <th>Response</th>
-          </tr>
-          ${tries.map(
-            (a) =>
-              html`<tr class="attempt">
-                <td>${when(a.attemptedAt)}</td>
-                <td class="${a.succeeded ? 'ok' : 'failed'}">${a.statusCode ?? a.error}</td>
-                <td>${a.latencyMs} ms</td>
-                <td><pre>${a.responseBody ?? ''}</pre></td>
-              </tr>`,
-          )}
-        </table>
-      </td>
-      <td>
-        <form method="post" action="/portal/messages/${m.id}/resend">${csrfField(csrf)}<button class="resend">Resend</button></form>
-      </td>
-    </tr>`;
-  });
-  return html`<table id="messages">
-    <tr>
-      <th>Message</th>
-      <th>Status</th>
-      <th>Created</th>
-      <th>Attempts</th>
-      <th></th>
-    </tr>
-    ${rows}
-  </table>`;
 }

@@ -22,6 +22,24 @@ export interface MessageView {
   createdAt: Date;
   /** A pending message waiting for an earlier one of its rental to this endpoint: that one's id. */
   heldBy: string | null;
+  /** The answer of its latest attempt: a status code, or why none came; null before the first attempt. */
+  lastResult: string | null;
+}
+
+/** A message with what was sent: the portal's message page. */
+export interface MessageDetail {
+  id: string;
+  endpointId: string;
+  endpointUrl: string;
+  eventType: string;
+  eventId: string;
+  /** The rental the event is about; null for a test event. */
+  rentalUuid: string | null;
+  status: string;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  /** The exact bytes that were signed and sent. */
+  body: string;
 }
 
 export interface AttemptView {
@@ -32,6 +50,21 @@ export interface AttemptView {
   error: string | null;
   latencyMs: number;
   responseBody: string | null;
+}
+
+/** What the log of an endpoint is narrowed to; `search` is a message id, an event id or a rental uuid. */
+export interface LogFilter {
+  eventType?: string;
+  status?: string;
+  from?: Date;
+  to?: Date;
+  search?: string;
+}
+
+/** One page of the log, newest first; `older` is the cursor of the next page (the last message's id), null at the end. */
+export interface LogPage {
+  messages: MessageView[];
+  older: string | null;
 }
 
 export interface Rates {
@@ -54,15 +87,33 @@ const RATES = sql<{ bucket: Date; succeeded: number; failed: number }, [string, 
   `SELECT date_trunc($3, attempted_at, 'UTC') AS bucket, count(*) FILTER (WHERE succeeded)::int AS succeeded, count(*) FILTER (WHERE NOT succeeded)::int AS failed
        FROM webhook_attempts WHERE endpoint_id = $1 AND attempted_at >= $2 GROUP BY 1`,
 );
-const MESSAGES = sql<MessageView, [string, string | null, string | null]>(
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A page of an endpoint's log after the cursor `$8` (a message id: the page goes on from its place, created_at then
+ * id, so equal times neither repeat nor skip a message). One more row than a page tells whether another follows.
+ */
+const MESSAGES = sql<MessageView, [string, string | null, string | null, Date | null, Date | null, string | null, string | null, string | null]>(
   `SELECT m.id, m.event_type AS "eventType", m.event_id AS "eventId", m.status, m.attempts, m.next_attempt_at AS "nextAttemptAt",
-          m.created_at AS "createdAt", held.by AS "heldBy"
+          m.created_at AS "createdAt", held.by AS "heldBy", last.result AS "lastResult"
        FROM webhook_messages m
        JOIN webhook_endpoints e ON e.id = m.endpoint_id
        LEFT JOIN LATERAL (
          SELECT p.id AS by FROM webhook_messages p WHERE m.status = 'pending' AND ${holdsBack('now()')} ORDER BY p.emission_order LIMIT 1) held ON true
+       LEFT JOIN LATERAL (
+         SELECT coalesce(a.status_code::text, a.error) AS result FROM webhook_attempts a WHERE a.message_id = m.id
+           ORDER BY a.attempted_at DESC, a.id DESC LIMIT 1) last ON true
        WHERE m.endpoint_id = $1 AND ($2::text IS NULL OR m.event_type = $2) AND ($3::text IS NULL OR m.status = $3)
-       ORDER BY m.created_at DESC, m.id LIMIT ${MESSAGE_PAGE}`,
+         AND ($4::timestamptz IS NULL OR m.created_at >= $4) AND ($5::timestamptz IS NULL OR m.created_at < $5)
+         AND ($6::text IS NULL OR m.id = $6 OR m.event_id = $6 OR m.ordering_key = $7::uuid)
+         AND ($8::text IS NULL OR (m.created_at, m.id) < (SELECT c.created_at, c.id FROM webhook_messages c WHERE c.id = $8 AND c.endpoint_id = $1))
+       ORDER BY m.created_at DESC, m.id DESC LIMIT ${MESSAGE_PAGE + 1}`,
+);
+const MESSAGE = sql<MessageDetail, [string, string]>(
+  `SELECT m.id, m.endpoint_id AS "endpointId", e.url AS "endpointUrl", m.event_type AS "eventType", m.event_id AS "eventId",
+          m.ordering_key AS "rentalUuid", m.status, m.next_attempt_at AS "nextAttemptAt", m.created_at AS "createdAt", m.body
+       FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
+       WHERE m.id = $1 AND m.portfolio = $2`,
 );
 const ATTEMPTS = sql<AttemptView, [readonly string[]]>(
   `SELECT message_id AS "messageId", attempted_at AS "attemptedAt", succeeded, status_code AS "statusCode", error, latency_ms AS "latencyMs", response_body AS "responseBody"
@@ -112,8 +163,25 @@ export class PortalQueries {
     };
   }
 
-  messages(endpointId: string, filter: { eventType?: string; status?: string }): Promise<MessageView[]> {
-    return query(this.dataSource, MESSAGES, [endpointId, filter.eventType ?? null, filter.status ?? null]);
+  async messages(endpointId: string, filter: LogFilter, older: string | null): Promise<LogPage> {
+    const search = filter.search ?? null;
+    const rows = await query(this.dataSource, MESSAGES, [
+      endpointId,
+      filter.eventType ?? null,
+      filter.status ?? null,
+      filter.from ?? null,
+      filter.to ?? null,
+      search,
+      search !== null && UUID.test(search) ? search : null,
+      older,
+    ]);
+    const messages = rows.slice(0, MESSAGE_PAGE);
+    return { messages, older: rows.length > MESSAGE_PAGE ? messages[messages.length - 1].id : null };
+  }
+
+  async message(portfolio: string, id: string): Promise<MessageDetail | undefined> {
+    const rows = await query(this.dataSource, MESSAGE, [id, portfolio]);
+    return rows[0];
   }
 
   attempts(messageIds: readonly string[]): Promise<AttemptView[]> {

@@ -1,7 +1,6 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
-import { query, sql } from '@storage/persistence';
 import {
   changeSubscription,
   checkPortalToken,
@@ -15,15 +14,15 @@ import {
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
+import { parseUtcTime } from './form-values';
+import { logCursor, logFilter, type LogQuery } from './message-log';
+import { messagePage } from './message-page';
 import { grantKeyActive } from './portal-keys';
 import { deniedPage, endpointPage, endpointsPage, forbiddenPage, notFoundPage, switchPortfolioPage } from './portal-pages';
+import { PORTAL_SCRIPT, PORTAL_SCRIPT_ROUTE } from './portal-script';
 import { PortalQueries } from './portal-queries';
 import { checkSession, csrfMatches, csrfToken, setSession } from './portal-session';
 import { PORTAL_BASE_URL, PORTAL_SECRET } from './portal.tokens';
-
-const MESSAGE_ENDPOINT = sql<{ endpointId: string }, [string, string]>(
-  `SELECT endpoint_id AS "endpointId" FROM webhook_messages WHERE id = $1 AND portfolio = $2`,
-);
 
 const DAY = 86_400_000;
 /** The bounds operations 15 and 17 accept for `maxInFlight`. */
@@ -97,7 +96,7 @@ export class PortalController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
     @Param('id') id: string,
-    @Query() query: { eventType?: string; status?: string; reveal?: string; notice?: string },
+    @Query() query: LogQuery & { reveal?: string; notice?: string },
   ): Promise<void> {
     const session = await this.session(request, reply);
     if (!session) return;
@@ -105,16 +104,14 @@ export class PortalController {
     const endpoint = await this.queries.endpoint(grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
     const now = this.clock.now();
-    const filter = { ...(query.eventType ? { eventType: query.eventType } : {}), ...(query.status ? { status: query.status } : {}) };
     const revealed = query.reveal === '1' ? await this.reveal(grant.portfolio, id) : { secret: null };
     const revealedSecret = revealed.secret;
     const notice = revealed.problem ?? query.notice;
-    const [day, week, messages] = await Promise.all([
+    const [day, week, log] = await Promise.all([
       this.queries.rates(id, new Date(now.getTime() - DAY), 'hour', 24),
       this.queries.rates(id, new Date(now.getTime() - 7 * DAY), 'day', 7),
-      this.queries.messages(id, filter),
+      this.queries.messages(id, logFilter(query), logCursor(query)),
     ]);
-    const attempts = await this.queries.attempts(messages.map((m) => m.id));
     send(
       reply,
       200,
@@ -122,9 +119,8 @@ export class PortalController {
         endpoint,
         day,
         week,
-        messages,
-        attempts,
-        filter,
+        log,
+        logQuery: query,
         revealedSecret,
         now,
         csrf: csrfToken(this.secret, session.token),
@@ -202,23 +198,58 @@ export class PortalController {
     const grant = await this.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
-    const sinceText = (request.body as { since?: unknown } | undefined)?.since;
-    const since = typeof sinceText === 'string' ? new Date(/Z$|[+-]\d\d:\d\d$/.test(sinceText) ? sinceText : `${sinceText}Z`) : new Date(NaN);
-    if (Number.isNaN(since.getTime())) return back(reply, id, 'Give the time to recover from.');
+    const since = parseUtcTime((request.body as { since?: unknown } | undefined)?.since);
+    if (!since) return back(reply, id, 'Give the time to recover from.');
     const count = await this.dataSource.transaction((manager) => recoverFailed(manager, grant.portfolio, id, since, this.clock.now()));
     this.engine.wake();
     back(reply, id, `${count} failed messages queued again.`);
+  }
+
+  /** A message: its payload and headers as sent, every attempt with its answer. */
+  @Get('messages/:id')
+  async message(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+    @Query('notice') notice: string | undefined,
+  ): Promise<void> {
+    const session = await this.session(request, reply);
+    if (!session) return;
+    const message = await this.queries.message(session.grant.portfolio, id);
+    if (!message) return send(reply, 404, notFoundPage());
+    const attempts = await this.queries.attempts([id]);
+    send(reply, 200, messagePage(message, attempts, csrfToken(this.secret, session.token), notice));
   }
 
   @Post('messages/:id/resend')
   async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const grant = await this.action(request, reply);
     if (!grant) return;
-    const rows = await query(this.dataSource, MESSAGE_ENDPOINT, [id, grant.portfolio]);
-    if (!rows[0]) return send(reply, 404, notFoundPage());
-    await this.dataSource.transaction((manager) => resendMessage(manager, grant.portfolio, id, this.clock.now()));
+    const resent = await this.dataSource.transaction((manager) => resendMessage(manager, grant.portfolio, id, this.clock.now()));
+    if (!resent) return send(reply, 404, notFoundPage());
     this.engine.wake();
-    back(reply, rows[0].endpointId, `Message ${id} queued to be sent again.`);
+    redirect(reply, `/portal/messages/${id}?${new URLSearchParams({ notice: `Message ${id} queued to be sent again.` }).toString()}`);
+  }
+
+  /** The portal's script, from the package (no CDN). It holds no data: no session needed. */
+  @Get(PORTAL_SCRIPT_ROUTE)
+  script(@Res() reply: FastifyReply): void {
+    void reply
+      .header('content-type', 'text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(PORTAL_SCRIPT);
+  }
+
+  /** Any other path under /portal (`/portal/` too): an HTML page saying so, not the framework's JSON. */
+  @Get('*')
+  unknownPage(@Res() reply: FastifyReply): void {
+    send(reply, 404, notFoundPage());
+  }
+
+  @Post('*')
+  unknownAction(@Res() reply: FastifyReply): void {
+    send(reply, 404, notFoundPage());
   }
 
   /** The grant of a login link whose key is still active, or undefined after answering with the denied page. */
@@ -265,7 +296,10 @@ function send(reply: FastifyReply, status: number, page: string): undefined {
     .header('referrer-policy', 'no-referrer')
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'")
+    .header(
+      'content-security-policy',
+      "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'",
+    )
     .send(page);
   return undefined;
 }
