@@ -67,6 +67,8 @@ describe('portal scope walk', () => {
     },
     { route: 'GET /portal/messages/:id', send: (token) => request('GET', `/portal/messages/${messageId}`, token) },
     { route: 'POST /portal/messages/:id/resend', send: (token) => post(`/portal/messages/${messageId}/resend`, token) },
+    { route: 'GET /portal/catalog', send: (token) => request('GET', '/portal/catalog', token) },
+    { route: 'POST /portal/catalog/:type/send', send: (token) => post('/portal/catalog/moved-in/send', token, { endpointId }) },
     { route: 'GET /portal/assets/portal.js', send: (token) => request('GET', '/portal/assets/portal.js', token) },
     { route: 'GET /portal/*', send: (token) => request('GET', '/portal/', token) },
     { route: 'GET /portal/*', send: (token) => request('GET', `/portal/endpoints/${endpointId}/nothing-here`, token) },
@@ -162,7 +164,13 @@ describe('portal scope walk', () => {
   it('another portfolio’s own link reaches none of this portfolio’s endpoints or messages (404), and changes nothing', async () => {
     const token = linkOf('globex', keys.globex);
     const before = await snapshot();
-    const expected: Record<string, number> = { ...sessionless, 'GET /portal/login': 303, 'POST /portal/login': 303, 'GET /portal': 200 };
+    const expected: Record<string, number> = {
+      ...sessionless,
+      'GET /portal/login': 303,
+      'POST /portal/login': 303,
+      'GET /portal': 200,
+      'GET /portal/catalog': 200,
+    };
     for (const action of actions()) {
       const answer = await action.send(token);
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 404 });
@@ -175,7 +183,13 @@ describe('portal scope walk', () => {
   it('the write key of the portfolio makes every action succeed (so the refusals above were of valid actions)', async () => {
     const token = linkOf('acme', keys.write);
     const [{ secret: sealedBefore }] = await query(db, sql<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1'), [endpointId]);
-    const expected: Record<string, number> = { ...sessionless, 'GET /portal': 200, 'GET /portal/endpoints/:id': 200, 'GET /portal/messages/:id': 200 };
+    const expected: Record<string, number> = {
+      ...sessionless,
+      'GET /portal': 200,
+      'GET /portal/endpoints/:id': 200,
+      'GET /portal/messages/:id': 200,
+      'GET /portal/catalog': 200,
+    };
     for (const action of actions()) {
       const answer = await action.send(token);
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 303 });

@@ -67,7 +67,7 @@ export function layout(title: string, body: Html, options: { nav?: boolean } = {
         <script src="${PORTAL_SCRIPT_PATH}" defer></script>
       </head>
       <body>
-        ${options.nav === false ? '' : html`<nav aria-label="Portal"><a href="/portal">Endpoints</a></nav>`}
+        ${options.nav === false ? '' : html`<nav aria-label="Portal"><a href="/portal">Endpoints</a><a href="/portal/catalog">Event catalog</a></nav>`}
         <main>
           <h1>${title}</h1>
           ${body}

@@ -11,9 +11,13 @@ import {
   StoredSecretUnreadable,
   type PortalGrant,
 } from '@storage/webhooks';
+import { isPublicEventType } from '@storage/domain';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
+import { fanOut } from '../fan-out/fan-out';
+import { testEvent } from '../fan-out/test-event';
+import { catalogPage } from './catalog-page';
 import { parseUtcTime } from './form-values';
 import { logCursor, logFilter, type LogQuery } from './message-log';
 import { messagePage } from './message-page';
@@ -203,6 +207,36 @@ export class PortalController {
     const count = await this.dataSource.transaction((manager) => recoverFailed(manager, grant.portfolio, id, since, this.clock.now()));
     this.engine.wake();
     back(reply, id, `${count} failed messages queued again.`);
+  }
+
+  @Get('catalog')
+  async catalog(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('notice') notice: string | undefined): Promise<void> {
+    const session = await this.session(request, reply);
+    if (!session) return;
+    const endpoints = await this.queries.endpoints(session.grant.portfolio);
+    send(reply, 200, catalogPage({ endpoints, now: this.clock.now(), csrf: csrfToken(this.secret, session.token), ...(notice ? { notice } : {}) }));
+  }
+
+  /** Operation 19's test message of the type, to the one endpoint chosen (enabled and subscribed to it, as operation 19 asks). */
+  @Post('catalog/:type/send')
+  async sendExample(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('type') type: string): Promise<void> {
+    const grant = await this.action(request, reply);
+    if (!grant) return;
+    const endpointId = (request.body as { endpointId?: unknown } | undefined)?.endpointId;
+    const endpoint = typeof endpointId === 'string' ? await this.queries.endpoint(grant.portfolio, endpointId) : undefined;
+    if (!isPublicEventType(type) || !endpoint) return send(reply, 404, notFoundPage());
+    const now = this.clock.now();
+    const event = testEvent(grant.portfolio, type, now);
+    const created = await this.dataSource.transaction((manager) => fanOut(manager, event, { now, ignoreFilters: true, onlyEndpoint: endpoint.id }));
+    if (created === 0) {
+      return redirect(
+        reply,
+        `/portal/catalog?${new URLSearchParams({ notice: `${endpoint.url} is disabled or not subscribed to ${type}: nothing was sent.` }).toString()}#${type}`,
+      );
+    }
+    this.engine.wake();
+    const log = new URLSearchParams({ search: event.eventId, notice: `Example ${type} queued to ${endpoint.url}, marked "test": true.` });
+    redirect(reply, `/portal/endpoints/${endpoint.id}?${log.toString()}#log`);
   }
 
   /** A message: its payload and headers as sent, every attempt with its answer. */
