@@ -9,6 +9,7 @@ import { issuePortalToken } from '@storage/webhooks';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
 import { removeAllEndpoints, seedEndpoint } from './support/endpoints';
 import { sampleEnvelope } from './support/events';
+import { checkPortalPage, VIEWPORTS } from './support/portal-browser';
 import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
 import { testKeyring } from './support/secret-keys';
 import { verify } from './support/verify';
@@ -127,6 +128,66 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       browser = await launchBrowser();
     });
     afterAll(async () => browser?.close());
+
+    it.each(VIEWPORTS)(
+      'at $width px: pages past 100 messages, finds one by each kind of id, shows its payload, sends an example; accessible, no sideways scroll',
+      async ({ name, width, height }) => {
+        const { id } = await seedEndpoint(db, { url: receiver.url(`/tour-${name}`) });
+        const rental = randomUUID();
+        const event = sampleEnvelope('moved-in', { rentalRecordUuid: rental });
+        await publish(event);
+        await eventually(() => expect(requestsTo(`/tour-${name}`)).toHaveLength(1), { timeoutMs: 15_000 });
+        const hookId = requestsTo(`/tour-${name}`)[0].headers['hook-id'] as string;
+        // 120 older messages already delivered: the log has more than a page of 100.
+        await query(
+          db,
+          sql(`INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, created_at)
+             SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, 'acme', 'older-' || n, 'rent-change', '{"data":[],"test":false}',
+                    'succeeded', 1, now() - interval '1 day' - n * interval '1 minute'
+               FROM generate_series(1, 120) AS n`),
+          [id],
+        );
+
+        const page = await browser.newPage({ viewport: { width, height } });
+        await page.goto(`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), PORTAL_SECRET, PORTAL_KEY).token}`);
+        await checkPortalPage(page, `endpoints-${name}`);
+        await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
+        await checkPortalPage(page, `endpoint-${name}`);
+        expect(await page.locator('tr.message').count()).toBe(100);
+        await page.click('#older');
+        expect(await page.locator('tr.message').count()).toBe(21);
+        expect(await page.locator('#older').count()).toBe(0);
+        await page.click('#newest');
+        expect(await page.locator('tr.message').first().getAttribute('data-id')).toBe(hookId);
+
+        for (const search of [hookId, event.eventId, rental]) {
+          await page.fill('input[name=search]', search);
+          await page.click('#filter button');
+          expect(await page.locator('tr.message').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')))).toEqual([hookId]);
+        }
+        await page.click(`a[href="/portal/messages/${hookId}"]`);
+        expect(JSON.parse(await page.locator('#payload').innerText())).toEqual({ data: [event.payload], test: false });
+        expect(await page.locator('tr.attempt').innerText()).toContain('204');
+        await checkPortalPage(page, `message-${name}`);
+
+        await page.goto(`${dispatcher.baseUrl}/portal/catalog`);
+        await checkPortalPage(page, `catalog-${name}`);
+        await page.locator('#auction form.send-example select').selectOption(id);
+        await page.locator('#auction form.send-example button').click();
+        expect(await page.locator('#notice').innerText()).toContain('Example auction queued');
+        await eventually(() => expect(requestsTo(`/tour-${name}`)).toHaveLength(2), { timeoutMs: 15_000 });
+        expect(JSON.parse(requestsTo(`/tour-${name}`)[1].body)).toMatchObject({ data: [{ event: 'auction' }], test: true });
+
+        const missing = await page.goto(`${dispatcher.baseUrl}/portal/`);
+        expect(missing!.status()).toBe(404);
+        await checkPortalPage(page, `not-found-${name}`);
+        const stranger = await browser.newPage({ viewport: { width, height } });
+        expect((await stranger.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`))!.status()).toBe(401);
+        expect(await stranger.locator('nav').count()).toBe(0);
+        await checkPortalPage(stranger, `denied-${name}`);
+      },
+      120_000,
+    );
 
     it('enables an endpoint the receiver had gone from and recovers its failed messages, under their first hook-id', async () => {
       let gone = true;

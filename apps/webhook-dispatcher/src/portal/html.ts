@@ -31,12 +31,12 @@ const part = (value: unknown): string => (value instanceof Html ? value.value : 
 
 /**
  * Narrow screens first: tables and code blocks scroll inside their own focusable box (`scrollBox`) and long words
- * wrap, so no page is wider than a 360 px phone; focus is always visible for keyboard users.
+ * wrap (ids and URLs anywhere), so no page is wider than a 360 px phone; focus is always visible for keyboard users.
  */
-const STYLE = `*{box-sizing:border-box}body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1rem;color:#1d1d1f;max-width:72rem;overflow-wrap:anywhere}
+const STYLE = `*{box-sizing:border-box}body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1rem;color:#1d1d1f;max-width:72rem;overflow-wrap:break-word}
 h1{font-size:1.4rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 table{border-collapse:collapse;margin:0}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
-th{background:#f2f2f2}.scroll{overflow-x:auto;margin:.5rem 0 1rem;max-width:100%}
+th{background:#f2f2f2;white-space:nowrap}td code,td a{overflow-wrap:anywhere}.scroll{position:relative;overflow-x:auto;margin:.5rem 0 1rem;max-width:100%}
 .ok{color:#176317}.failed{color:#a11}.pending{color:#6b4a00}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow:auto;margin:0;font-size:13px;background:#f7f7f7;padding:.5rem}
 code{background:#f2f2f2;padding:0 .25rem}form.inline{display:inline}
@@ -45,6 +45,7 @@ a{color:#0645ad}a:focus-visible,button:focus-visible,input:focus-visible,select:
 button{font:inherit;padding:.3rem .8rem;cursor:pointer}input,select{font:inherit;max-width:100%}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}form.filters label{display:flex;flex-direction:column}
 .pager{display:flex;gap:1rem;margin:.5rem 0}
+.chart{width:100%;max-width:40rem;height:auto;display:block}figure{margin:.5rem 0 1rem}figcaption{font-size:.9rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
 /** A table (or other wide block) that scrolls sideways within itself on a narrow screen, reachable with the keyboard. */
@@ -74,36 +75,4 @@ export function layout(title: string, body: Html, options: { nav?: boolean } = {
         </main>
       </body>
     </html>`.value;
-}
-
-export interface Bucket {
-  label: string;
-  succeeded: number;
-  failed: number;
-}
-
-/** A small stacked bar chart (successes green, failures red) as inline SVG. */
-export function barChart(buckets: readonly Bucket[], title: string): Html {
-  const width = 12;
-  const height = 60;
-  const max = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
-  const bars = buckets.map((bucket, index) => {
-    const okHeight = Math.round((bucket.succeeded / max) * height);
-    const failHeight = Math.round((bucket.failed / max) * height);
-    const x = index * (width + 2);
-    return html`<g
-      ><title>${bucket.label}: ${bucket.succeeded} succeeded, ${bucket.failed} failed</title>
-      <rect x="${x}" y="${height - okHeight}" width="${width}" height="${okHeight}" fill="#2e8b57" />
-      <rect x="${x}" y="${height - okHeight - failHeight}" width="${width}" height="${failHeight}" fill="#c0392b"
-    /></g>`;
-  });
-  return html`<svg
-    role="img"
-    aria-label="${title}"
-    width="${buckets.length * (width + 2)}"
-    height="${height}"
-    viewBox="0 0 ${buckets.length * (width + 2)} ${height}"
-  >
-    ${bars}
-  </svg>`;
 }

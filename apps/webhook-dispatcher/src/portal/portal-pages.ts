@@ -1,6 +1,7 @@
 import { RETRY_SCHEDULE_MS } from '../delivery/retry-policy';
 import { utcText as when } from './form-values';
-import { barChart, csrfField, html, layout, scrollBox } from './html';
+import { attemptsChart } from './charts';
+import { csrfField, html, layout, scrollBox } from './html';
 import { messageLog, type LogQuery } from './message-log';
 import type { EndpointSummary, LogPage, Rates } from './portal-queries';
 
@@ -150,11 +151,11 @@ export function endpointPage(input: EndpointPageInput): string {
       <h2>Success and failure rates</h2>
       <p>
         Delivery attempts in the last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded}
-        attempts succeeded, ${day.failed} failed; a message retried counts once per attempt)<br />${barChart(day.buckets, 'attempts per hour, last 24 hours')}
+        attempts succeeded, ${day.failed} failed; a message retried counts once per attempt)<br />${attemptsChart(day.buckets, { caption: 'Delivery attempts per hour, last 24 hours', period: 'hour' })}
       </p>
       <p>
         Delivery attempts in the last 7 days: ${percent(week.succeeded, week.succeeded + week.failed)} succeeded (${week.succeeded} attempts succeeded,
-        ${week.failed} failed)<br />${barChart(week.buckets, 'attempts per day, last 7 days')}
+        ${week.failed} failed)<br />${attemptsChart(week.buckets, { caption: 'Delivery attempts per day, last 7 days', period: 'day' })}
       </p>
 
       <h2>Retry schedule</h2>

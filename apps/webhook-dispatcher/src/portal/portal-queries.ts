@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { query, sql } from '@storage/persistence';
 import type { SubscriptionEndpoint } from '@storage/webhooks';
 import { holdsBack } from '../delivery/message-store';
-import type { Bucket } from './html';
+import type { Bucket } from './charts';
 
 /** An endpoint as the portal shows it: the subscription (its portfolio is the portal's) and its delivery state. */
 export interface EndpointSummary extends Omit<SubscriptionEndpoint, 'portfolio'> {
