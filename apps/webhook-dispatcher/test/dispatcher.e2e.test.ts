@@ -130,7 +130,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
     afterAll(async () => browser?.close());
 
     it.each(VIEWPORTS)(
-      'at $width px: pages past 100 messages, finds one by each kind of id, shows its payload, sends an example; accessible, no sideways scroll',
+      'at $width px: pages past 100 messages, finds one by each kind of id, shows its payload, sends an example, adds and deletes an endpoint; accessible, no sideways scroll',
       async ({ name, width, height }) => {
         const { id } = await seedEndpoint(db, { url: receiver.url(`/tour-${name}`) });
         const rental = randomUUID();
@@ -177,6 +177,22 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
         expect(await page.locator('#notice').innerText()).toContain('Example auction queued');
         await eventually(() => expect(requestsTo(`/tour-${name}`)).toHaveLength(2), { timeoutMs: 15_000 });
         expect(JSON.parse(requestsTo(`/tour-${name}`)[1].body)).toMatchObject({ data: [{ event: 'auction' }], test: true });
+
+        // Add an endpoint, then delete it after the confirmation.
+        await page.goto(`${dispatcher.baseUrl}/portal`);
+        await page.click('#add-endpoint');
+        await page.fill('input[name=vendorName]', `added-${name}`);
+        await page.fill('input[name=url]', receiver.url(`/added-${name}`));
+        await page.check('input[name=eventTypes][value=auction]');
+        await checkPortalPage(page, `add-endpoint-${name}`);
+        await page.click('#save-endpoint');
+        expect(await page.locator('#notice').innerText()).toContain('Endpoint added');
+        expect(await page.locator('#secret').innerText()).toMatch(/^whsec_/);
+        await page.click('#delete-endpoint');
+        await checkPortalPage(page, `delete-endpoint-${name}`);
+        await page.click('#confirm-delete');
+        expect(await page.locator('#notice').innerText()).toContain(`Endpoint ${receiver.url(`/added-${name}`)} deleted.`);
+        expect(await page.locator('#endpoints a', { hasText: `/added-${name}` }).count()).toBe(0);
 
         const missing = await page.goto(`${dispatcher.baseUrl}/portal/`);
         expect(missing!.status()).toBe(404);

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type TestDatabase } from '@storage/testing';
-import { issuePortalToken } from '@storage/webhooks';
+import { issuePortalToken, removeSubscription } from '@storage/webhooks';
 import { csrfToken, SESSION_COOKIE } from '../src/portal/portal-session';
 import { disableEndpoint, seedEndpoint } from './support/endpoints';
 import { portalTestApp } from './support/portal-app';
@@ -35,6 +35,8 @@ describe('portal scope walk', () => {
   const routes: string[] = [];
   const keys = { write: '', read: '', revoked: '', globex: '' };
   let endpointId: string;
+  /** An endpoint for the delete action, apart from the one the other actions change. */
+  let deletableId: string;
   let messageId: string;
 
   const request = async (method: 'GET' | 'POST', url: string, token: string, form?: Record<string, string>): Promise<Answer> => {
@@ -56,6 +58,7 @@ describe('portal scope walk', () => {
     { route: 'GET /portal/endpoints/:id', send: (token) => request('GET', `/portal/endpoints/${endpointId}`, token) },
     { route: 'GET /portal/endpoints/:id', send: (token) => request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token) },
     { route: 'POST /portal/endpoints/:id/rotate', send: (token) => post(`/portal/endpoints/${endpointId}/rotate`, token) },
+    { route: 'POST /portal/endpoints/:id/disable', send: (token) => post(`/portal/endpoints/${endpointId}/disable`, token) },
     { route: 'POST /portal/endpoints/:id/enable', send: (token) => post(`/portal/endpoints/${endpointId}/enable`, token) },
     {
       route: 'POST /portal/endpoints/:id/delivery',
@@ -65,6 +68,18 @@ describe('portal scope walk', () => {
       route: 'POST /portal/endpoints/:id/recover',
       send: (token) => post(`/portal/endpoints/${endpointId}/recover`, token, { since: new Date(Date.now() - 7_200_000).toISOString() }),
     },
+    { route: 'GET /portal/endpoints/new', send: (token) => request('GET', '/portal/endpoints/new', token) },
+    {
+      route: 'POST /portal/endpoints',
+      send: (token) => post('/portal/endpoints', token, { vendorName: 'walk-added', url: 'https://receiver.example/walk-added', eventTypes: 'auction' }),
+    },
+    { route: 'GET /portal/endpoints/:id/edit', send: (token) => request('GET', `/portal/endpoints/${endpointId}/edit`, token) },
+    {
+      route: 'POST /portal/endpoints/:id/edit',
+      send: (token) => post(`/portal/endpoints/${endpointId}/edit`, token, { url: ENDPOINT_URL, description: 'walked', eventTypes: 'moved-in' }),
+    },
+    { route: 'GET /portal/endpoints/:id/delete', send: (token) => request('GET', `/portal/endpoints/${deletableId}/delete`, token) },
+    { route: 'POST /portal/endpoints/:id/delete', send: (token) => post(`/portal/endpoints/${deletableId}/delete`, token) },
     { route: 'GET /portal/messages/:id', send: (token) => request('GET', `/portal/messages/${messageId}`, token) },
     { route: 'POST /portal/messages/:id/resend', send: (token) => post(`/portal/messages/${messageId}/resend`, token) },
     { route: 'GET /portal/catalog', send: (token) => request('GET', '/portal/catalog', token) },
@@ -122,6 +137,7 @@ describe('portal scope walk', () => {
     // A disabled endpoint with a failed message: something for every action to change.
     ({ id: endpointId } = await seedEndpoint(db, { portfolio: 'acme', url: ENDPOINT_URL }));
     await disableEndpoint(db, endpointId, 'walk');
+    ({ id: deletableId } = await seedEndpoint(db, { portfolio: 'acme', url: 'https://receiver.example/scope-walk-deletable' }));
     messageId = `msg_${randomUUID().replaceAll('-', '')}`;
     await query(
       db,
@@ -170,6 +186,9 @@ describe('portal scope walk', () => {
       'POST /portal/login': 303,
       'GET /portal': 200,
       'GET /portal/catalog': 200,
+      'GET /portal/endpoints/new': 200,
+      // Adds the endpoint to globex, its own portfolio: removed below, so the snapshot shows acme unchanged.
+      'POST /portal/endpoints': 303,
     };
     for (const action of actions()) {
       const answer = await action.send(token);
@@ -177,6 +196,9 @@ describe('portal scope walk', () => {
       expect(answer.body).not.toContain(ENDPOINT_URL);
       expect(answer.body).not.toContain('whsec_');
     }
+    const added = await query(db, sql<{ id: string }>(`SELECT id FROM webhook_endpoints WHERE portfolio = 'globex'`));
+    expect(added).toHaveLength(1);
+    for (const { id } of added) await removeSubscription(db, id);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -189,11 +211,19 @@ describe('portal scope walk', () => {
       'GET /portal/endpoints/:id': 200,
       'GET /portal/messages/:id': 200,
       'GET /portal/catalog': 200,
+      'GET /portal/endpoints/new': 200,
+      'GET /portal/endpoints/:id/edit': 200,
+      'GET /portal/endpoints/:id/delete': 200,
     };
     for (const action of actions()) {
       const answer = await action.send(token);
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 303 });
     }
+    const endpoints = await query(db, sql<{ url: string; description: string }>(`SELECT url, description FROM webhook_endpoints ORDER BY url`));
+    expect(endpoints).toEqual([
+      { url: ENDPOINT_URL, description: 'walked' },
+      { url: 'https://receiver.example/walk-added', description: '' },
+    ]);
     expect((await request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token)).body).toContain('whsec_');
     const [endpoint] = await query(
       db,

@@ -46,6 +46,8 @@ button{font:inherit;padding:.3rem .8rem;cursor:pointer}input,select{font:inherit
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}form.filters label{display:flex;flex-direction:column}
 .pager{display:flex;gap:1rem;margin:.5rem 0}
 .chart{width:100%;max-width:40rem;height:auto;display:block}figure{margin:.5rem 0 1rem}figcaption{font-size:.9rem}
+form.stacked{display:flex;flex-direction:column;gap:.75rem;max-width:40rem}form.stacked label{display:flex;flex-direction:column}form.stacked label.check{flex-direction:row;gap:.4rem}
+fieldset{border:1px solid #ccc;display:flex;flex-direction:column;gap:.4rem}textarea{font:inherit;max-width:100%}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
 /** A table (or other wide block) that scrolls sideways within itself on a narrow screen, reachable with the keyboard. */

@@ -45,7 +45,7 @@ export function notFoundPage(): string {
   return layout('Not found', html`<p id="not-found">No such page, endpoint or message in this portfolio.</p>`);
 }
 
-export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSummary & { day: Rates })[]): string {
+export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSummary & { day: Rates })[], notice?: string): string {
   const rows = endpoints.map(
     (e) =>
       html`<tr>
@@ -58,20 +58,22 @@ export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSu
   );
   return layout(
     `Endpoints of ${portfolio}`,
-    html`${scrollBox(
-      'Endpoints',
-      html`<table id="endpoints">
-        <tr>
-          <th>URL</th>
-          <th>Vendor</th>
-          <th>Event types</th>
-          <th>Status</th>
-          <th>Attempts succeeded, last 24 h</th>
-        </tr>
-        ${rows}
-      </table>`,
-    )}
-    ${endpoints.length === 0 ? html`<p>No endpoints yet: create a subscription with the API.</p>` : ''}`,
+    html`${notice ? html`<p id="notice" role="status"><strong>${notice}</strong></p>` : ''}
+      <p><a href="/portal/endpoints/new" id="add-endpoint">Add an endpoint</a></p>
+      ${scrollBox(
+        'Endpoints',
+        html`<table id="endpoints">
+          <tr>
+            <th>URL</th>
+            <th>Vendor</th>
+            <th>Event types</th>
+            <th>Status</th>
+            <th>Attempts succeeded, last 24 h</th>
+          </tr>
+          ${rows}
+        </table>`,
+      )}
+      ${endpoints.length === 0 ? html`<p>No endpoints yet: add one here or create a subscription with the API.</p>` : ''}`,
   );
 }
 
@@ -125,12 +127,18 @@ export function endpointPage(input: EndpointPageInput): string {
                 e.disabledAt
                   ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
                       <form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
-                  : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}`
+                  : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}
+                      <form class="inline" method="post" action="${base}/disable">${csrfField(input.csrf)}<button id="disable">Disable</button></form>`
               }
             </td>
           </tr>
         </table>`,
       )}
+
+      <p class="pager">
+        <a href="${base}/edit" id="edit-endpoint">Edit URL, event types and filters</a>
+        <a href="${base}/delete" id="delete-endpoint">Delete endpoint</a>
+      </p>
 
       <h2>Signing secret</h2>
       <p>

@@ -1,14 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
+import { uniqueViolation } from '@storage/persistence';
 import {
   changeSubscription,
   checkPortalToken,
+  disableEndpoint,
   enableEndpoint,
   generateSecret,
+  insertSubscription,
+  removeSubscription,
   rotateEndpointSecret,
   SecretKeyring,
   StoredSecretUnreadable,
+  VENDOR_CONSTRAINT,
+  type AddressPolicy,
+  type HostResolver,
   type PortalGrant,
 } from '@storage/webhooks';
 import { isPublicEventType } from '@storage/domain';
@@ -18,6 +26,7 @@ import { recoverFailed, resendMessage } from '../delivery/message-actions';
 import { fanOut } from '../fan-out/fan-out';
 import { testEvent } from '../fan-out/test-event';
 import { catalogPage } from './catalog-page';
+import { deleteEndpointPage, endpointFormPage, formOf, readEndpointForm, vetEndpointForm, type EndpointForm, type EndpointInput } from './endpoint-form';
 import { parseUtcTime } from './form-values';
 import { logCursor, logFilter, type LogQuery } from './message-log';
 import { messagePage } from './message-page';
@@ -26,7 +35,7 @@ import { deniedPage, endpointPage, endpointsPage, forbiddenPage, notFoundPage, s
 import { PORTAL_SCRIPT, PORTAL_SCRIPT_ROUTE } from './portal-script';
 import { PortalQueries } from './portal-queries';
 import { checkSession, csrfMatches, csrfToken, setSession } from './portal-session';
-import { PORTAL_BASE_URL, PORTAL_SECRET } from './portal.tokens';
+import { PORTAL_ADDRESS_POLICY, PORTAL_BASE_URL, PORTAL_HOST_RESOLVER, PORTAL_SECRET } from './portal.tokens';
 
 const DAY = 86_400_000;
 /** The bounds operations 15 and 17 accept for `maxInFlight`. */
@@ -51,6 +60,8 @@ export class PortalController {
     @Inject(PORTAL_SECRET) private readonly secret: string,
     @Inject(SecretKeyring) private readonly keyring: SecretKeyring,
     @Inject(PORTAL_BASE_URL) private readonly portalBaseUrl: string,
+    @Inject(PORTAL_ADDRESS_POLICY) private readonly addressPolicy: AddressPolicy,
+    @Inject(PORTAL_HOST_RESOLVER) private readonly resolve: HostResolver,
   ) {
     this.queries = new PortalQueries(dataSource);
   }
@@ -85,14 +96,130 @@ export class PortalController {
   }
 
   @Get()
-  async endpoints(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async endpoints(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('notice') notice: string | undefined): Promise<void> {
     const session = await this.session(request, reply);
     if (!session) return;
     const { grant } = session;
     const since = new Date(this.clock.now().getTime() - DAY);
     const endpoints = await this.queries.endpoints(grant.portfolio);
     const withRates = await Promise.all(endpoints.map(async (e) => ({ ...e, day: await this.queries.rates(e.id, since, 'hour', 24) })));
-    send(reply, 200, endpointsPage(grant.portfolio, withRates));
+    send(reply, 200, endpointsPage(grant.portfolio, withRates, notice));
+  }
+
+  @Get('endpoints/new')
+  async newEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const session = await this.session(request, reply);
+    if (!session) return;
+    const form: EndpointForm = { vendorName: '', url: '', description: '', eventTypes: [], facilityUuids: '', unitTypes: '', amenityUuids: '' };
+    send(reply, 200, endpointFormPage({ form, problems: [], csrf: csrfToken(this.secret, session.token) }));
+  }
+
+  /** Operation 15 from the portal: the same rules, a new secret sealed with the keyring (revealed on the endpoint's page). */
+  @Post('endpoints')
+  async addEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const session = await this.formSession(request, reply);
+    if (!session) return;
+    const form = readEndpointForm(request.body);
+    const refuse = (problems: string[]) => send(reply, 400, endpointFormPage({ form, problems, csrf: csrfToken(this.secret, session.token) }));
+    const vetted = await this.vetted(form);
+    if (!vetted.ok) return refuse(vetted.problems);
+    const id = randomUUID();
+    try {
+      await insertSubscription(this.dataSource, {
+        id,
+        portfolio: session.grant.portfolio,
+        ...vetted.input,
+        sealedSecret: this.keyring.seal(generateSecret(), id),
+      });
+    } catch (error) {
+      const problem = this.duplicate(error, vetted.input);
+      if (problem === undefined) throw error;
+      return refuse([problem]);
+    }
+    back(reply, id, 'Endpoint added. Its signing secret is below; give it to the receiver to verify signatures.', true);
+  }
+
+  @Get('endpoints/:id/edit')
+  async editEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const session = await this.session(request, reply);
+    if (!session) return;
+    const endpoint = await this.queries.endpoint(session.grant.portfolio, id);
+    if (!endpoint) return send(reply, 404, notFoundPage());
+    send(reply, 200, endpointFormPage({ form: formOf(endpoint), problems: [], csrf: csrfToken(this.secret, session.token), editing: { id } }));
+  }
+
+  /** Operation 17 from the portal, and the URL too (under operation 15's rules); the vendor names the endpoint and stays. */
+  @Post('endpoints/:id/edit')
+  async saveEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const session = await this.formSession(request, reply);
+    if (!session) return;
+    const endpoint = await this.queries.endpoint(session.grant.portfolio, id);
+    if (!endpoint) return send(reply, 404, notFoundPage());
+    const form = { ...readEndpointForm(request.body), vendorName: endpoint.vendorName };
+    const refuse = (problems: string[]) => send(reply, 400, endpointFormPage({ form, problems, csrf: csrfToken(this.secret, session.token), editing: { id } }));
+    const vetted = await this.vetted(form);
+    if (!vetted.ok) return refuse(vetted.problems);
+    const { url, description, eventTypes, facilityUuids, unitTypes, amenityUuids } = vetted.input;
+    try {
+      await changeSubscription(this.dataSource, session.grant.portfolio, endpoint.url, {
+        url,
+        description,
+        eventTypes,
+        facilityUuids,
+        unitTypes,
+        amenityUuids,
+        orderedDelivery: null,
+        maxInFlight: null,
+      });
+    } catch (error) {
+      const problem = this.duplicate(error, vetted.input);
+      if (problem === undefined) throw error;
+      return refuse([problem]);
+    }
+    back(reply, id, 'Endpoint saved.');
+  }
+
+  @Post('endpoints/:id/disable')
+  async disable(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const grant = await this.action(request, reply);
+    if (!grant) return;
+    if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
+    await disableEndpoint(this.dataSource, grant.portfolio, id, this.clock.now(), 'disabled in the portal');
+    back(reply, id, 'Endpoint disabled: nothing is sent to it until it is enabled again.');
+  }
+
+  /** The confirmation a delete needs: a page of its own, so it takes two deliberate clicks (and works without scripts). */
+  @Get('endpoints/:id/delete')
+  async confirmDelete(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const session = await this.session(request, reply);
+    if (!session) return;
+    const endpoint = await this.queries.endpoint(session.grant.portfolio, id);
+    if (!endpoint) return send(reply, 404, notFoundPage());
+    send(reply, 200, deleteEndpointPage(endpoint, csrfToken(this.secret, session.token)));
+  }
+
+  /** Operation 18 for every event type at once: the endpoint goes, its messages and attempts with it. */
+  @Post('endpoints/:id/delete')
+  async deleteEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const grant = await this.action(request, reply);
+    if (!grant) return;
+    const endpoint = await this.queries.endpoint(grant.portfolio, id);
+    if (!endpoint) return send(reply, 404, notFoundPage());
+    await removeSubscription(this.dataSource, id);
+    redirect(reply, `/portal?${new URLSearchParams({ notice: `Endpoint ${endpoint.url} deleted.` }).toString()}`);
+  }
+
+  private vetted(form: EndpointForm): ReturnType<typeof vetEndpointForm> {
+    return vetEndpointForm(form, this.addressPolicy, this.resolve);
+  }
+
+  /** Why the portfolio refused the endpoint (a vendor or URL it has already), or undefined for any other error. */
+  private duplicate(error: unknown, input: EndpointInput): string | undefined {
+    const violation = uniqueViolation(error);
+    if (violation === undefined) return undefined;
+    return violation.constraint === VENDOR_CONSTRAINT
+      ? `Vendor ${input.vendorName} already has an endpoint in this portfolio.`
+      : `${input.url} is already an endpoint of this portfolio.`;
   }
 
   @Get('endpoints/:id')
@@ -181,6 +308,7 @@ export class PortalController {
     }
     const orderedDelivery = form.orderedDelivery === 'on';
     await changeSubscription(this.dataSource, grant.portfolio, endpoint.url, {
+      url: null,
       eventTypes: null,
       description: null,
       facilityUuids: null,
@@ -314,10 +442,15 @@ export class PortalController {
 
   /** The grant of a form post: a session, and the form token of that very session (403 and nothing done otherwise). */
   private async action(request: FastifyRequest, reply: FastifyReply): Promise<PortalGrant | undefined> {
+    return (await this.formSession(request, reply))?.grant;
+  }
+
+  /** The session of a form post, checked as `action` does, for a form page shown again with what was refused. */
+  private async formSession(request: FastifyRequest, reply: FastifyReply): Promise<Session | undefined> {
     const session = await this.session(request, reply);
     if (!session) return undefined;
     if (!csrfMatches(request, this.secret, session.token)) return send(reply, 403, forbiddenPage());
-    return session.grant;
+    return session;
   }
 }
 
