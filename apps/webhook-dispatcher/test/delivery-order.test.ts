@@ -109,7 +109,7 @@ describe('delivery order and endpoint isolation', () => {
     expect(holding.heldBy).toBeNull();
     const endpoint = (await portal.endpoint('acme', id))!;
     const rates = await portal.rates(id, new Date(0), 'day', 0);
-    const page = endpointPage({ endpoint, day: rates, week: rates, log, logQuery: {}, revealedSecret: null, now: new Date(), csrf: 'x' });
+    const page = endpointPage({ endpoint, lastDay: { rates, hours: [] }, week: rates, log, logQuery: {}, revealedSecret: null, now: new Date(), csrf: 'x' });
     expect(page).toContain(`held: waits for <code>${holding.id}</code>`);
     expect(page).toMatch(/name="orderedDelivery" checked/);
     expect(page).toContain('name="maxInFlight" min="1" max="256" required value="16"');

@@ -276,7 +276,18 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       expect(await failedRow.locator('td').nth(1).innerText()).toContain('pending');
       expect(await failedRow.locator('td.attempts').innerText()).toBe('1, last: 500');
       expect(await page.locator('#day-rate').innerText()).toBe('50.0 %');
-      expect(await page.locator('svg').count()).toBe(2);
+      // Charts with their axes' units: success rate (%), attempt duration percentiles (ms), messages and attempts per hour, attempts per day.
+      expect(await page.locator('svg.chart').count()).toBe(5);
+      expect(await page.locator('svg.chart').evaluateAll((charts) => charts.map((chart) => chart.querySelector('text[transform]')?.textContent))).toEqual([
+        '%',
+        'ms',
+        'messages',
+        'attempts',
+        'attempts',
+      ]);
+      expect(await page.locator('svg.chart').nth(0).locator('circle title').allTextContents()).toEqual([expect.stringMatching(/attempts succeeded 50 %$/)]);
+      expect(await page.locator('svg.chart').nth(1).locator('circle').count()).toBe(3);
+      expect(await page.locator('svg.chart').nth(2).locator('title').allTextContents()).toContainEqual(expect.stringMatching(/: 2 messages created$/));
 
       // Filter the log by status.
       await page.selectOption('select[name=status]', 'succeeded');

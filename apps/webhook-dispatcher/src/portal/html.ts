@@ -45,7 +45,7 @@ a{color:#0645ad}a:focus-visible,button:focus-visible,input:focus-visible,select:
 button{font:inherit;padding:.3rem .8rem;cursor:pointer}input,select{font:inherit;max-width:100%}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}form.filters label{display:flex;flex-direction:column}
 .pager{display:flex;gap:1rem;margin:.5rem 0}
-.chart{width:100%;max-width:40rem;height:auto;display:block}figure{margin:.5rem 0 1rem}figcaption{font-size:.9rem}
+.chart{width:100%;max-width:40rem;height:auto;display:block}.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,26rem),1fr));gap:0 1.5rem}figure{margin:.5rem 0 1rem}figcaption{font-size:.9rem}
 form.stacked{display:flex;flex-direction:column;gap:.75rem;max-width:40rem}form.stacked label{display:flex;flex-direction:column}form.stacked label.check{flex-direction:row;gap:.4rem}
 fieldset{border:1px solid #ccc;display:flex;flex-direction:column;gap:.4rem}textarea{font:inherit;max-width:100%}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;

@@ -1,9 +1,9 @@
 import { RETRY_SCHEDULE_MS } from '../delivery/retry-policy';
 import { utcText as when } from './form-values';
-import { attemptsChart } from './charts';
+import { barChart, COLOURS, lineChart } from './charts';
 import { csrfField, html, layout, scrollBox } from './html';
 import { messageLog, type LogQuery } from './message-log';
-import type { EndpointSummary, LogPage, Rates } from './portal-queries';
+import type { EndpointSummary, LastDay, LogPage, Rates } from './portal-queries';
 
 const percent = (part: number, whole: number): string => (whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)} %`);
 const duration = (ms: number): string => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`);
@@ -79,7 +79,7 @@ export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSu
 
 export interface EndpointPageInput {
   endpoint: EndpointSummary;
-  day: Rates;
+  lastDay: LastDay;
   week: Rates;
   log: LogPage;
   /** The log's query string: its filter, search and page. */
@@ -93,7 +93,9 @@ export interface EndpointPageInput {
 }
 
 export function endpointPage(input: EndpointPageInput): string {
-  const { endpoint: e, day, week } = input;
+  const { endpoint: e, lastDay, week } = input;
+  const day = lastDay.rates;
+  const hours = lastDay.hours;
   const base = `/portal/endpoints/${e.id}`;
   return layout(
     e.url,
@@ -156,15 +158,55 @@ export function endpointPage(input: EndpointPageInput): string {
         ${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)
       </form>
 
-      <h2>Success and failure rates</h2>
+      <h2>Deliveries</h2>
       <p>
         Delivery attempts in the last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded}
-        attempts succeeded, ${day.failed} failed; a message retried counts once per attempt)<br />${attemptsChart(day.buckets, { caption: 'Delivery attempts per hour, last 24 hours', period: 'hour' })}
+        attempts succeeded, ${day.failed} failed; a message retried counts once per attempt). Last 7 days:
+        ${percent(week.succeeded, week.succeeded + week.failed)} of ${week.succeeded + week.failed} attempts succeeded.
       </p>
-      <p>
-        Delivery attempts in the last 7 days: ${percent(week.succeeded, week.succeeded + week.failed)} succeeded (${week.succeeded} attempts succeeded,
-        ${week.failed} failed)<br />${attemptsChart(week.buckets, { caption: 'Delivery attempts per day, last 7 days', period: 'day' })}
-      </p>
+      <div class="charts">
+        ${lineChart(
+          hours.map((h) => h.label),
+          [
+            {
+              name: 'attempts succeeded',
+              colour: COLOURS.succeeded,
+              values: day.buckets.map((b) => (b.succeeded + b.failed === 0 ? null : Math.round((b.succeeded / (b.succeeded + b.failed)) * 100))),
+            },
+          ],
+          { caption: 'Success rate of delivery attempts per hour, last 24 hours', period: 'hour', unit: '%', max: 100 },
+        )}
+        ${lineChart(
+          hours.map((h) => h.label),
+          [
+            { name: 'p50', colour: COLOURS.p50, values: hours.map((h) => h.p50) },
+            { name: 'p95', colour: COLOURS.p95, values: hours.map((h) => h.p95) },
+            { name: 'p99', colour: COLOURS.p99, values: hours.map((h) => h.p99) },
+          ],
+          { caption: 'Delivery attempt duration percentiles per hour, last 24 hours', period: 'hour', unit: 'ms' },
+        )}
+        ${barChart(
+          hours.map((h) => h.label),
+          [{ name: 'messages created', colour: COLOURS.messages, values: hours.map((h) => h.messages) }],
+          { caption: 'Messages per hour, last 24 hours (each sent once or more)', period: 'hour', unit: 'messages' },
+        )}
+        ${barChart(
+          day.buckets.map((b) => b.label),
+          [
+            { name: 'attempts succeeded', colour: COLOURS.succeeded, values: day.buckets.map((b) => b.succeeded) },
+            { name: 'attempts failed', colour: COLOURS.failed, values: day.buckets.map((b) => b.failed) },
+          ],
+          { caption: 'Delivery attempts per hour, last 24 hours', period: 'hour', unit: 'attempts' },
+        )}
+        ${barChart(
+          week.buckets.map((b) => b.label),
+          [
+            { name: 'attempts succeeded', colour: COLOURS.succeeded, values: week.buckets.map((b) => b.succeeded) },
+            { name: 'attempts failed', colour: COLOURS.failed, values: week.buckets.map((b) => b.failed) },
+          ],
+          { caption: 'Delivery attempts per day, last 7 days', period: 'day', unit: 'attempts' },
+        )}
+      </div>
 
       <h2>Retry schedule</h2>
       <p>

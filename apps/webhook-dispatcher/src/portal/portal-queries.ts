@@ -67,6 +67,21 @@ export interface LogPage {
   older: string | null;
 }
 
+/** An hour of the last day: messages created, and the delivery attempts' latency percentiles (ms; null: no attempt). */
+export interface HourStats {
+  label: string;
+  messages: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+
+/** The last 24 hours of an endpoint, hour by hour: its attempts' rates and latencies, and its messages. */
+export interface LastDay {
+  rates: Rates;
+  hours: HourStats[];
+}
+
 export interface Rates {
   succeeded: number;
   failed: number;
@@ -79,10 +94,28 @@ const ENDPOINT_COLUMNS = `id, vendor_name AS "vendorName", url, description, eve
   disabled_at AS "disabledAt", disabled_reason AS "disabledReason", failing_since AS "failingSince"`;
 
 const MESSAGE_PAGE = 100;
+const HOUR = 3_600_000;
 
 const ENDPOINTS = sql<EndpointSummary, [string]>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 ORDER BY created_at, id`);
 const ENDPOINT = sql<EndpointSummary, [string, string]>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`);
 const STORED_SECRET = sql<{ secret: string }, [string, string]>(`SELECT secret FROM webhook_endpoints WHERE portfolio = $1 AND id = $2`);
+/** Per hour since `$2`: attempts succeeded and failed with their latency percentiles, and messages created. */
+const LAST_DAY = sql<
+  { bucket: Date; succeeded: number; failed: number; p50: number | null; p95: number | null; p99: number | null; messages: number },
+  [string, Date]
+>(
+  `WITH attempts AS (
+     SELECT date_trunc('hour', attempted_at, 'UTC') AS bucket, count(*) FILTER (WHERE succeeded)::int AS succeeded,
+            count(*) FILTER (WHERE NOT succeeded)::int AS failed,
+            percentile_disc(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY latency_ms) AS latency
+       FROM webhook_attempts WHERE endpoint_id = $1 AND attempted_at >= $2 GROUP BY 1),
+   messages AS (
+     SELECT date_trunc('hour', created_at, 'UTC') AS bucket, count(*)::int AS messages
+       FROM webhook_messages WHERE endpoint_id = $1 AND created_at >= $2 GROUP BY 1)
+   SELECT bucket, coalesce(a.succeeded, 0) AS succeeded, coalesce(a.failed, 0) AS failed,
+          a.latency[1] AS p50, a.latency[2] AS p95, a.latency[3] AS p99, coalesce(m.messages, 0) AS messages
+     FROM attempts a FULL JOIN messages m USING (bucket)`,
+);
 const RATES = sql<{ bucket: Date; succeeded: number; failed: number }, [string, Date, 'hour' | 'day']>(
   `SELECT date_trunc($3, attempted_at, 'UTC') AS bucket, count(*) FILTER (WHERE succeeded)::int AS succeeded, count(*) FILTER (WHERE NOT succeeded)::int AS failed
        FROM webhook_attempts WHERE endpoint_id = $1 AND attempted_at >= $2 GROUP BY 1`,
@@ -160,6 +193,25 @@ export class PortalQueries {
       succeeded: rows.reduce((sum, row) => sum + row.succeeded, 0),
       failed: rows.reduce((sum, row) => sum + row.failed, 0),
       buckets,
+    };
+  }
+
+  /** The last 24 hours before `now`, hour by hour (25 hours shown: the current one is partial). */
+  async lastDay(endpointId: string, now: Date): Promise<LastDay> {
+    const start = Math.floor((now.getTime() - 24 * HOUR) / HOUR) * HOUR;
+    const rows = await query(this.dataSource, LAST_DAY, [endpointId, new Date(start)]);
+    const byHour = new Map(rows.map((row) => [new Date(row.bucket).getTime(), row]));
+    const hours = Array.from({ length: 25 }, (_, index) => {
+      const time = start + index * HOUR;
+      return { label: new Date(time).toISOString().slice(11, 13) + ':00', row: byHour.get(time) };
+    });
+    return {
+      rates: {
+        succeeded: rows.reduce((sum, row) => sum + row.succeeded, 0),
+        failed: rows.reduce((sum, row) => sum + row.failed, 0),
+        buckets: hours.map(({ label, row }) => ({ label, succeeded: row?.succeeded ?? 0, failed: row?.failed ?? 0 })),
+      },
+      hours: hours.map(({ label, row }) => ({ label, messages: row?.messages ?? 0, p50: row?.p50 ?? null, p95: row?.p95 ?? null, p99: row?.p99 ?? null })),
     };
   }
 

@@ -238,8 +238,8 @@ export class PortalController {
     const revealed = query.reveal === '1' ? await this.reveal(grant.portfolio, id) : { secret: null };
     const revealedSecret = revealed.secret;
     const notice = revealed.problem ?? query.notice;
-    const [day, week, log] = await Promise.all([
-      this.queries.rates(id, new Date(now.getTime() - DAY), 'hour', 24),
+    const [lastDay, week, log] = await Promise.all([
+      this.queries.lastDay(id, now),
       this.queries.rates(id, new Date(now.getTime() - 7 * DAY), 'day', 7),
       this.queries.messages(id, logFilter(query), logCursor(query)),
     ]);
@@ -248,7 +248,7 @@ export class PortalController {
       200,
       endpointPage({
         endpoint,
-        day,
+        lastDay,
         week,
         log,
         logQuery: query,
