@@ -34,6 +34,7 @@ import { grantKeyActive } from './portal-keys';
 import { deniedPage, endpointPage, endpointsPage, forbiddenPage, notFoundPage, switchPortfolioPage } from './portal-pages';
 import { PORTAL_SCRIPT, PORTAL_SCRIPT_ROUTE } from './portal-script';
 import { PortalQueries } from './portal-queries';
+import { WeekRates } from './week-rates';
 import { checkSession, csrfMatches, csrfToken, setSession } from './portal-session';
 import { PORTAL_ADDRESS_POLICY, PORTAL_BASE_URL, PORTAL_HOST_RESOLVER, PORTAL_SECRET } from './portal.tokens';
 
@@ -52,6 +53,7 @@ interface Session {
 @Controller('portal')
 export class PortalController {
   private readonly queries: PortalQueries;
+  private readonly weekRates: WeekRates;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -64,6 +66,7 @@ export class PortalController {
     @Inject(PORTAL_HOST_RESOLVER) private readonly resolve: HostResolver,
   ) {
     this.queries = new PortalQueries(dataSource);
+    this.weekRates = new WeekRates(this.queries);
   }
 
   /**
@@ -240,7 +243,7 @@ export class PortalController {
     const notice = revealed.problem ?? query.notice;
     const [lastDay, week, log] = await Promise.all([
       this.queries.lastDay(id, now),
-      this.queries.rates(id, new Date(now.getTime() - 7 * DAY), 'day', 7),
+      this.weekRates.of(id, now),
       this.queries.messages(id, logFilter(query), logCursor(query)),
     ]);
     send(
