@@ -60,7 +60,7 @@ function eventSection(type: PublicEventType, input: { endpoints: readonly Endpoi
 }
 
 function fieldTable(fields: readonly SchemaField[]): Html {
-  return html`<table class="fields">
+  return html`<table class="fields list">
     <tr>
       <th scope="col">Field</th>
       <th scope="col">Type</th>
@@ -71,9 +71,9 @@ function fieldTable(fields: readonly SchemaField[]): Html {
       (f) =>
         html`<tr>
           <td><code>${f.path}</code></td>
-          <td>${f.type}</td>
-          <td>${f.required ? 'yes' : 'no'}</td>
-          <td>${f.notes}</td>
+          <td data-label="Type">${f.type}</td>
+          <td data-label="Required">${f.required ? 'yes' : 'no'}</td>
+          <td data-label="Values">${f.notes}</td>
         </tr>`,
     )}
   </table>`;

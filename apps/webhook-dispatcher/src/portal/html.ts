@@ -30,8 +30,9 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 const part = (value: unknown): string => (value instanceof Html ? value.value : escapeHtml(value as string | number | null | undefined));
 
 /**
- * Narrow screens first: tables and code blocks scroll inside their own focusable box (`scrollBox`) and long words
- * wrap (ids and URLs anywhere), so no page is wider than a 360 px phone; focus is always visible for keyboard users.
+ * Narrow screens first: lists (`table.list`) become a card per row on a phone, other tables and code blocks scroll
+ * inside their own focusable box (`scrollBox`) and long words wrap (ids and URLs anywhere), so no page is wider than
+ * a 360 px phone; focus is always visible for keyboard users.
  */
 const STYLE = `*{box-sizing:border-box}body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1rem;color:#1d1d1f;max-width:72rem;overflow-wrap:break-word}
 h1{font-size:1.4rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
@@ -48,6 +49,10 @@ form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}form.fil
 .chart{width:100%;max-width:40rem;height:auto;display:block}.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,26rem),1fr));gap:0 1.5rem}figure{margin:.5rem 0 1rem}figcaption{font-size:.9rem}
 form.stacked{display:flex;flex-direction:column;gap:.75rem;max-width:40rem}form.stacked label{display:flex;flex-direction:column}form.stacked label.check{flex-direction:row;gap:.4rem}
 fieldset{border:1px solid #ccc;display:flex;flex-direction:column;gap:.4rem}textarea{font:inherit;max-width:100%}
+@media (max-width:40rem){table.list,table.list tbody,table.list tr,table.list td{display:block}
+table.list tr:first-child{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.list tr{border:1px solid #ccc;margin-bottom:.5rem;padding:.25rem .5rem}table.list td{border:0;padding:.15rem 0}
+table.list td[data-label]::before{content:attr(data-label) ": ";font-weight:600}table.list td:empty{display:none}}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
 /** A table (or other wide block) that scrolls sideways within itself on a narrow screen, reachable with the keyboard. */

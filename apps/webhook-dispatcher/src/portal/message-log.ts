@@ -83,7 +83,7 @@ function messageTable(messages: readonly MessageView[], csrf: string): Html {
           <a href="/portal/messages/${m.id}"><code>${m.id}</code></a
           ><br />${m.eventType}<br /><small>${m.eventId}</small>
         </td>
-        <td class="${m.status === 'succeeded' ? 'ok' : m.status}">
+        <td class="${m.status === 'succeeded' ? 'ok' : m.status}" data-label="Status">
           ${m.status}${
             m.heldBy
               ? html`<br />held: waits for <code>${m.heldBy}</code>, an earlier event of its rental`
@@ -92,14 +92,14 @@ function messageTable(messages: readonly MessageView[], csrf: string): Html {
                 : ''
           }
         </td>
-        <td>${utcText(m.createdAt)}</td>
-        <td class="attempts">${m.attempts}${m.lastResult ? html`, last: <span class="last-result">${m.lastResult}</span>` : ''}</td>
+        <td data-label="Created">${utcText(m.createdAt)}</td>
+        <td class="attempts" data-label="Attempts">${m.attempts}${m.lastResult ? html`, last: <span class="last-result">${m.lastResult}</span>` : ''}</td>
         <td>
           <form method="post" action="/portal/messages/${m.id}/resend">${csrfField(csrf)}<button class="resend">Resend</button></form>
         </td>
       </tr>`,
   );
-  return html`<table id="messages">
+  return html`<table id="messages" class="list">
     <tr>
       <th scope="col">Message</th>
       <th scope="col">Status</th>

@@ -50,10 +50,12 @@ export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSu
     (e) =>
       html`<tr>
         <td><a href="/portal/endpoints/${e.id}">${e.url}</a></td>
-        <td>${e.vendorName}</td>
-        <td>${e.eventTypes.join(', ')}</td>
-        <td>${e.disabledAt ? html`<span class="failed">disabled: ${e.disabledReason}</span>` : html`<span class="ok">enabled</span>`}</td>
-        <td>${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed} attempts</td>
+        <td data-label="Vendor">${e.vendorName}</td>
+        <td data-label="Event types">${e.eventTypes.join(', ')}</td>
+        <td data-label="Status">${e.disabledAt ? html`<span class="failed">disabled: ${e.disabledReason}</span>` : html`<span class="ok">enabled</span>`}</td>
+        <td data-label="Attempts succeeded, last 24 h">
+          ${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed} attempts
+        </td>
       </tr>`,
   );
   return layout(
@@ -62,7 +64,7 @@ export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSu
       <p><a href="/portal/endpoints/new" id="add-endpoint">Add an endpoint</a></p>
       ${scrollBox(
         'Endpoints',
-        html`<table id="endpoints">
+        html`<table id="endpoints" class="list">
           <tr>
             <th>URL</th>
             <th>Vendor</th>
@@ -147,15 +149,17 @@ export function endpointPage(input: EndpointPageInput): string {
         ${input.revealedSecret !== null ? html`<code id="secret">${input.revealedSecret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
         ${e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > input.now ? html`<br />The previous secret also signs until ${when(e.previousSecretExpiresAt)}.` : ''}
       </p>
+      <form method="post" action="${base}/rotate">
+        ${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)
+      </form>
+
+      <h2>Delivery settings</h2>
       <form method="post" action="${base}/delivery" id="delivery">
         ${csrfField(input.csrf)}
         <label><input type="checkbox" name="orderedDelivery" ${e.orderedDelivery ? 'checked' : ''} /> Strict order per rental</label>
         (a rental's later event waits until the earlier ones succeeded or were given up; otherwise order is kept while nothing fails)
         <label>Deliveries in flight at most <input type="number" name="maxInFlight" min="1" max="256" required value="${String(e.maxInFlight)}" /></label>
         <button>Save delivery settings</button>
-      </form>
-      <form method="post" action="${base}/rotate">
-        ${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)
       </form>
 
       <h2>Deliveries</h2>

@@ -63,6 +63,7 @@ const NARROWEST = 360;
 export async function checkPortalPage(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-first-screen.png`) });
   expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
   expect({ name, overflow: await horizontalOverflow(page) }).toEqual({ name, overflow: { by: 0, elements: [] } });
   const size = page.viewportSize()!;
