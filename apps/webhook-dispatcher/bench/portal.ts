@@ -80,6 +80,8 @@ export async function timePortalPages(db: DataSource, keyring: SecretKeyring, en
       ['endpoint, search by message id', `${endpoint}?search=${middle}`],
       ['endpoint, search by event id', `${endpoint}?search=bench-event-${PORTAL_MESSAGES / 2}`],
       ['endpoint, search by rental uuid', `${endpoint}?search=00000000-0000-4000-8000-${(500).toString(16).padStart(12, '0')}`],
+      ['search of every endpoint by event id', `/portal/search?search=bench-event-${PORTAL_MESSAGES / 2}`],
+      ['search of every endpoint by rental uuid', `/portal/search?search=00000000-0000-4000-8000-${(500).toString(16).padStart(12, '0')}`],
       ['message', `/portal/messages/${middle}`],
       ['event catalog', '/portal/catalog'],
     ];

@@ -170,6 +170,12 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
         expect(await page.locator('tr.attempt').innerText()).toContain('204');
         await checkPortalPage(page, `message-${name}`);
 
+        await page.goto(`${dispatcher.baseUrl}/portal`);
+        await page.fill('#search-all input[name=search]', rental);
+        await page.click('#search-all button');
+        expect(await page.locator('tr.found').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')))).toEqual([hookId]);
+        await checkPortalPage(page, `search-${name}`);
+
         await page.goto(`${dispatcher.baseUrl}/portal/catalog`);
         await checkPortalPage(page, `catalog-${name}`);
         await page.locator('#auction form.send-example select').selectOption(id);

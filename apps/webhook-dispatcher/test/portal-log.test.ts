@@ -111,6 +111,31 @@ describe('portal message log and message page', () => {
     expect(idsOn(page.body)).toEqual([messageId(42)]);
   });
 
+  it('finds a message of any endpoint of the portfolio, never another portfolio’s, from the endpoints page', async () => {
+    const other = await seedEndpoint(db, { portfolio: 'acme', url: 'https://receiver.example/other' });
+    const elsewhere = await seedEndpoint(db, { portfolio: 'globex', url: 'https://receiver.example/globex' });
+    for (const [id, endpoint, portfolio] of [
+      [messageId(100_001), other.id, 'acme'],
+      [messageId(100_002), elsewhere.id, 'globex'],
+    ] as const) {
+      await query(
+        db,
+        sql(`INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, ordering_key, created_at)
+           VALUES ($1, $2, $3, 'event-7', 'moved-in', '{}', 'succeeded', 1, $4, now())`),
+        [id, endpoint, portfolio, rentalOf(7)],
+      );
+    }
+    expect((await get('/portal')).body).toContain('<form method="get" action="/portal/search"');
+    const foundIds = (page: string) => [...page.matchAll(/<tr class="found" data-id="([^"]+)"/g)].map((match) => match[1]);
+    for (const search of ['event-7', rentalOf(7)]) {
+      expect(foundIds((await get(`/portal/search?search=${search}`)).body)).toEqual([messageId(100_001), messageId(7)]);
+    }
+    expect(foundIds((await get(`/portal/search?search=${messageId(7)}`)).body)).toEqual([messageId(7)]);
+    const none = await get(`/portal/search?search=${messageId(100_002)}`);
+    expect(foundIds(none.body)).toEqual([]);
+    expect(none.body).not.toContain('receiver.example/globex');
+  });
+
   it('says so when nothing matches a search', async () => {
     const page = await get(`/portal/endpoints/${endpointId}?search=nothing-like-it`);
     expect(idsOn(page.body)).toEqual([]);

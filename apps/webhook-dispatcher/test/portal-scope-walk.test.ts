@@ -82,6 +82,7 @@ describe('portal scope walk', () => {
     { route: 'POST /portal/endpoints/:id/delete', send: (token) => post(`/portal/endpoints/${deletableId}/delete`, token) },
     { route: 'GET /portal/messages/:id', send: (token) => request('GET', `/portal/messages/${messageId}`, token) },
     { route: 'POST /portal/messages/:id/resend', send: (token) => post(`/portal/messages/${messageId}/resend`, token) },
+    { route: 'GET /portal/search', send: (token) => request('GET', `/portal/search?search=${messageId}`, token) },
     { route: 'GET /portal/catalog', send: (token) => request('GET', '/portal/catalog', token) },
     { route: 'POST /portal/catalog/:type/send', send: (token) => post('/portal/catalog/moved-in/send', token, { endpointId }) },
     { route: 'GET /portal/assets/portal.js', send: (token) => request('GET', '/portal/assets/portal.js', token) },
@@ -186,6 +187,7 @@ describe('portal scope walk', () => {
       'POST /portal/login': 303,
       'GET /portal': 200,
       'GET /portal/catalog': 200,
+      'GET /portal/search': 200,
       'GET /portal/endpoints/new': 200,
       // Adds the endpoint to globex, its own portfolio: removed below, so the snapshot shows acme unchanged.
       'POST /portal/endpoints': 303,
@@ -211,6 +213,7 @@ describe('portal scope walk', () => {
       'GET /portal/endpoints/:id': 200,
       'GET /portal/messages/:id': 200,
       'GET /portal/catalog': 200,
+      'GET /portal/search': 200,
       'GET /portal/endpoints/new': 200,
       'GET /portal/endpoints/:id/edit': 200,
       'GET /portal/endpoints/:id/delete': 200,

@@ -4,6 +4,7 @@ import { barChart, COLOURS, lineChart } from './charts';
 import { csrfField, html, layout, scrollBox } from './html';
 import { messageLog, type LogQuery } from './message-log';
 import type { EndpointSummary, LastDay, LogPage, Rates } from './portal-queries';
+import { searchForm } from './search-page';
 
 const percent = (part: number, whole: number): string => (whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)} %`);
 const duration = (ms: number): string => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`);
@@ -60,7 +61,7 @@ export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSu
   );
   return layout(
     `Endpoints of ${portfolio}`,
-    html`${notice ? html`<p id="notice" role="status"><strong>${notice}</strong></p>` : ''}
+    html`${notice ? html`<p id="notice" role="status"><strong>${notice}</strong></p>` : ''} ${searchForm('')}
       <p><a href="/portal/endpoints/new" id="add-endpoint">Add an endpoint</a></p>
       ${scrollBox(
         'Endpoints',

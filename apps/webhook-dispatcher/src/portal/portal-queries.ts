@@ -52,6 +52,16 @@ export interface AttemptView {
   responseBody: string | null;
 }
 
+/** A message a portfolio-wide search found, with its endpoint. */
+export interface FoundMessage {
+  id: string;
+  endpointId: string;
+  endpointUrl: string;
+  eventType: string;
+  status: string;
+  createdAt: Date;
+}
+
 /** What the log of an endpoint is narrowed to; `search` is a message id, an event id or a rental uuid. */
 export interface LogFilter {
   eventType?: string;
@@ -142,6 +152,14 @@ const MESSAGES = sql<MessageView, [string, string | null, string | null, Date | 
          AND ($8::text IS NULL OR (m.created_at, m.id) < (SELECT c.created_at, c.id FROM webhook_messages c WHERE c.id = $8 AND c.endpoint_id = $1))
        ORDER BY m.created_at DESC, m.id DESC LIMIT ${MESSAGE_PAGE + 1}`,
 );
+/** The portfolio's messages, to any of its endpoints, of one message id, event id or rental uuid: the newest 100. */
+const FOUND = sql<FoundMessage, [string, string, string | null]>(
+  `SELECT m.id, m.endpoint_id AS "endpointId", e.url AS "endpointUrl", m.event_type AS "eventType", m.status, m.created_at AS "createdAt"
+       FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
+       WHERE m.endpoint_id IN (SELECT id FROM webhook_endpoints WHERE portfolio = $1)
+         AND (m.id = $2 OR m.event_id = $2 OR m.ordering_key = $3::uuid)
+       ORDER BY m.created_at DESC, m.id DESC LIMIT ${MESSAGE_PAGE}`,
+);
 const MESSAGE = sql<MessageDetail, [string, string]>(
   `SELECT m.id, m.endpoint_id AS "endpointId", e.url AS "endpointUrl", m.event_type AS "eventType", m.event_id AS "eventId",
           m.ordering_key AS "rentalUuid", m.status, m.next_attempt_at AS "nextAttemptAt", m.created_at AS "createdAt", m.body
@@ -229,6 +247,11 @@ export class PortalQueries {
     ]);
     const messages = rows.slice(0, MESSAGE_PAGE);
     return { messages, older: rows.length > MESSAGE_PAGE ? messages[messages.length - 1].id : null };
+  }
+
+  /** Every endpoint's messages of the portfolio with this message id, event id or rental uuid (the newest 100). */
+  find(portfolio: string, search: string): Promise<FoundMessage[]> {
+    return query(this.dataSource, FOUND, [portfolio, search, UUID.test(search) ? search : null]);
   }
 
   async message(portfolio: string, id: string): Promise<MessageDetail | undefined> {

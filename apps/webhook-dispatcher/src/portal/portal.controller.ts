@@ -34,6 +34,7 @@ import { grantKeyActive } from './portal-keys';
 import { deniedPage, endpointPage, endpointsPage, forbiddenPage, notFoundPage, switchPortfolioPage } from './portal-pages';
 import { PORTAL_SCRIPT, PORTAL_SCRIPT_ROUTE } from './portal-script';
 import { PortalQueries } from './portal-queries';
+import { searchPage } from './search-page';
 import { WeekRates } from './week-rates';
 import { checkSession, csrfMatches, csrfToken, setSession } from './portal-session';
 import { PORTAL_ADDRESS_POLICY, PORTAL_BASE_URL, PORTAL_HOST_RESOLVER, PORTAL_SECRET } from './portal.tokens';
@@ -338,6 +339,16 @@ export class PortalController {
     const count = await this.dataSource.transaction((manager) => recoverFailed(manager, grant.portfolio, id, since, this.clock.now()));
     this.engine.wake();
     back(reply, id, `${count} failed messages queued again.`);
+  }
+
+  /** A message of any endpoint of the portfolio, by message id, event id or rental uuid. */
+  @Get('search')
+  async search(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('search') given: string | undefined): Promise<void> {
+    const session = await this.session(request, reply);
+    if (!session) return;
+    const search = (given ?? '').trim();
+    const found = search === '' ? [] : await this.queries.find(session.grant.portfolio, search);
+    send(reply, 200, searchPage(search, found));
   }
 
   @Get('catalog')
