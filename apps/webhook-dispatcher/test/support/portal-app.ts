@@ -7,6 +7,9 @@ import { createHttpAdapter } from '@storage/platform';
 import { AddressPolicy, SecretKeyring, type HostResolver } from '@storage/webhooks';
 import { Clock, SystemClock } from '../../src/clock';
 import { DeliveryEngine } from '../../src/delivery/delivery-engine';
+import { PortalAccess } from '../../src/portal/portal-access';
+import { PortalCatalogController } from '../../src/portal/portal-catalog.controller';
+import { PortalEndpointsController } from '../../src/portal/portal-endpoints.controller';
 import { PortalController } from '../../src/portal/portal.controller';
 import { PORTAL_ADDRESS_POLICY, PORTAL_BASE_URL, PORTAL_HOST_RESOLVER, PORTAL_SECRET } from '../../src/portal/portal.tokens';
 import { testKeyring } from './secret-keys';
@@ -26,8 +29,9 @@ export async function portalTestApp(
 ): Promise<NestFastifyApplication> {
   const { onRoute, portalBaseUrl = 'http://localhost:3001' } = options;
   @Module({
-    controllers: [PortalController],
+    controllers: [PortalController, PortalEndpointsController, PortalCatalogController],
     providers: [
+      PortalAccess,
       { provide: DataSource, useValue: db },
       { provide: Clock, useValue: new SystemClock() },
       { provide: DeliveryEngine, useValue: { wake: () => undefined } },
