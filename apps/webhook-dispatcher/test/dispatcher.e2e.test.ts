@@ -169,6 +169,14 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
         expect(JSON.parse(await page.locator('#payload').innerText())).toEqual({ data: [event.payload], test: false });
         expect(await page.locator('tr.attempt').innerText()).toContain('204');
         await checkPortalPage(page, `message-${name}`);
+        // Keyboard: the first Tab offers to skip the navigation, and every control of the page is reached by Tab.
+        const focused: string[] = [];
+        for (let i = 0; i < 12; i += 1) {
+          await page.keyboard.press('Tab');
+          focused.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || ''));
+        }
+        expect(focused[0]).toBe('Skip to content');
+        expect(focused).toEqual(expect.arrayContaining(['Endpoints', 'Event catalog', 'resend', 'copy-payload', 'payload']));
 
         await page.goto(`${dispatcher.baseUrl}/portal`);
         await page.fill('#search-all input[name=search]', rental);

@@ -53,6 +53,7 @@ fieldset{border:1px solid #ccc;display:flex;flex-direction:column;gap:.4rem}text
 table.list tr:first-child{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.list tr{border:1px solid #ccc;margin-bottom:.5rem;padding:.25rem .5rem}table.list td{border:0;padding:.15rem 0}
 table.list td[data-label]::before{content:attr(data-label) ": ";font-weight:600}table.list td:empty{display:none}}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:#fff;padding:.25rem .5rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
 /** A table (or other wide block) that scrolls sideways within itself on a narrow screen, reachable with the keyboard. */
@@ -75,8 +76,9 @@ export function layout(title: string, body: Html, options: { nav?: boolean } = {
         <script src="${PORTAL_SCRIPT_PATH}" defer></script>
       </head>
       <body>
+        <a class="skip" href="#main">Skip to content</a>
         ${options.nav === false ? '' : html`<nav aria-label="Portal"><a href="/portal">Endpoints</a><a href="/portal/catalog">Event catalog</a></nav>`}
-        <main>
+        <main id="main" tabindex="-1">
           <h1>${title}</h1>
           ${body}
         </main>
