@@ -29,6 +29,7 @@ describe('served documentation', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toContain('/openapi.json');
+    expect(page.text).toContain('<meta name="viewport" content="width=device-width,initial-scale=1">');
     expect((await api.call('GET', '/docs/swagger-ui-bundle.js', { key: null })).status).toBe(200);
     expect((await api.call('GET', '/docs/../package.json', { key: null })).status).toBe(404);
   });

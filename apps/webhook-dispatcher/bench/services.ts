@@ -13,6 +13,8 @@ process.on('exit', () => {
 export interface Service {
   name: string;
   pid: number;
+  /** Where it answers HTTP on 127.0.0.1. */
+  port: number;
   stop: () => Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function startService(app: string, portVariable: string, env: Recor
   return {
     name: app,
     pid: child.pid!,
+    port,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

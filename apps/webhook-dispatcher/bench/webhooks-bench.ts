@@ -5,7 +5,8 @@
  * KAFKA_BROKERS is set). Prints deliveries/s with 1 and 10 endpoints, p50/p99 at 100 and 500 events/s (open
  * loop), CPU seconds per 10k deliveries at 100 events/s (services and PostgreSQL, from /proc) and the idle CPU
  * of the services; isolation (a healthy endpoint's latency beside endpoints that never answer, and alone) and the cost
- * of order (deliveries/s to 1 endpoint with every event its own rental, and with 100 events per rental). Starts a throwaway PostgreSQL; the api and the delinquency scheduler run beside the
+ * of order (deliveries/s to 1 endpoint with every event its own rental, and with 100 events per rental); the portal's
+ * HTML pages (p50/p99 with 100,000 messages in the log). Starts a throwaway PostgreSQL; the api and the delinquency scheduler run beside the
  * dispatcher when they are built, as they would in production (both consume or watch the same outbox).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -19,6 +20,7 @@ import { generateSecret, SecretKeyring, signatureHeader, signingKey } from '@sto
 import { testEvent } from '../dist/fan-out/test-event';
 import { postgresCpuSeconds, postmasterPid, processCpuSeconds } from './cpu';
 import { HangingReceivers } from './hanging';
+import { PORTAL_MESSAGES, timePortalPages } from './portal';
 import { newRentalEach, Producer, rentalsInTurn, type RentalOf } from './producer';
 import { certificate, Receiver } from './receiver';
 import { startRelay } from './relay';
@@ -38,10 +40,12 @@ const ISOLATION_SECONDS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 40);
 const ISOLATION_WARM_SECONDS = 10;
 const HANGING_ENDPOINTS = 10;
 const EVENTS_PER_RENTAL = 100;
-// `cpu`: only the 100 events/s rows (latency and CPU); `kafka`: only the Kafka rows; `isolation`, `order`: only
+// `cpu`: only the 100 events/s rows (latency and CPU); `kafka`: only the Kafka rows; `isolation`, `order`, `portal`: only
 // those rows; unset: every row.
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (!['', 'cpu', 'kafka', 'isolation', 'order'].includes(ONLY)) throw new Error(`BENCH_ONLY must be cpu, kafka, isolation or order, not ${ONLY}`);
+if (!['', 'cpu', 'kafka', 'isolation', 'order', 'portal'].includes(ONLY)) {
+  throw new Error(`BENCH_ONLY must be cpu, kafka, isolation, order or portal, not ${ONLY}`);
+}
 if (ONLY === 'kafka' && !process.env.KAFKA_BROKERS) throw new Error('BENCH_ONLY=kafka needs KAFKA_BROKERS');
 const START_UP_WARM_SECONDS = 3;
 // Enough transactions in flight that the producers outpace the dispatcher (each commits in three round trips).
@@ -289,6 +293,16 @@ async function main(): Promise<void> {
   if (ONLY === '' || ONLY === 'cpu') await embedded();
   if (ONLY === '' || ONLY === 'isolation') await isolation();
   if (ONLY === '' || ONLY === 'order') await costOfOrder();
+  if (ONLY === '' || ONLY === 'portal') {
+    progress(`portal: filling a log of ${PORTAL_MESSAGES.toLocaleString('en')} messages`);
+    for (const timing of await timePortalPages(db, keyring, commonEnv)) {
+      row(
+        `portal ${timing.page}, p50 / p99 (${PORTAL_MESSAGES.toLocaleString('en')} messages)`,
+        `${timing.p50.toFixed(1)} / ${timing.p99.toFixed(1)} ms`,
+        'p99 < 100 ms',
+      );
+    }
+  }
 
   async function embedded(): Promise<void> {
     const services = await startServices();

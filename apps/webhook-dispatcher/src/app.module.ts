@@ -31,7 +31,11 @@ export class AppModule {
           secretKeys: config.WEBHOOK_SECRET_KEYS,
         }),
         EventsModule,
-        PortalModule.forRoot({ portalTokenSecret: config.PORTAL_TOKEN_SECRET, portalBaseUrl: config.PORTAL_BASE_URL }),
+        PortalModule.forRoot({
+          portalTokenSecret: config.PORTAL_TOKEN_SECRET,
+          portalBaseUrl: config.PORTAL_BASE_URL,
+          allowedSubnets: config.WEBHOOK_ALLOWED_SUBNETS,
+        }),
         ListenModule.forRoot({ tokenSecret: config.PORTAL_TOKEN_SECRET }),
       ],
     };

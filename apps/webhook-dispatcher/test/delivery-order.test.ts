@@ -105,13 +105,13 @@ describe('delivery order and endpoint isolation', () => {
     for (const event of [first, second]) await h.publish(event);
     await h.engine().runOnce();
     const portal = new PortalQueries(h.dataSource);
-    const messages = await portal.messages(id, {});
-    const [waiting, holding] = [second, first].map((event) => messages.find((m) => m.eventId === event.eventId)!);
+    const log = await portal.messages(id, {}, null);
+    const [waiting, holding] = [second, first].map((event) => log.messages.find((m) => m.eventId === event.eventId)!);
     expect(waiting.heldBy).toBe(holding.id);
     expect(holding.heldBy).toBeNull();
     const endpoint = (await portal.endpoint('acme', id))!;
     const rates = await portal.rates(id, new Date(0), 'day', 0);
-    const page = endpointPage({ endpoint, day: rates, week: rates, messages, attempts: [], filter: {}, revealedSecret: null, now: new Date(), csrf: 'x' });
+    const page = endpointPage({ endpoint, lastDay: { rates, hours: [] }, week: rates, log, logQuery: {}, revealedSecret: null, now: new Date(), csrf: 'x' });
     expect(page).toContain(`held: waits for <code>${holding.id}</code>`);
     expect(page).toMatch(/name="orderedDelivery" checked/);
     expect(page).toContain('name="maxInFlight" min="1" max="256" required value="16"');

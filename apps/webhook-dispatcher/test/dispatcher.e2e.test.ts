@@ -9,6 +9,7 @@ import { issuePortalToken } from '@storage/webhooks';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
 import { removeAllEndpoints, seedEndpoint } from './support/endpoints';
 import { sampleEnvelope } from './support/events';
+import { checkPortalPage, VIEWPORTS } from './support/portal-browser';
 import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
 import { testKeyring } from './support/secret-keys';
 import { verify } from './support/verify';
@@ -128,6 +129,96 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
     });
     afterAll(async () => browser?.close());
 
+    it.each(VIEWPORTS)(
+      'at $width px: pages past 100 messages, finds one by each kind of id, shows its payload, sends an example, adds and deletes an endpoint; accessible, no sideways scroll',
+      async ({ name, width, height }) => {
+        const { id } = await seedEndpoint(db, { url: receiver.url(`/tour-${name}`) });
+        const rental = randomUUID();
+        const event = sampleEnvelope('moved-in', { rentalRecordUuid: rental });
+        await publish(event);
+        await eventually(() => expect(requestsTo(`/tour-${name}`)).toHaveLength(1), { timeoutMs: 15_000 });
+        const hookId = requestsTo(`/tour-${name}`)[0].headers['hook-id'] as string;
+        // 120 older messages already delivered: the log has more than a page of 100.
+        await query(
+          db,
+          sql(`INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, status, attempts, created_at)
+             SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, 'acme', 'older-' || n, 'rent-change', '{"data":[],"test":false}',
+                    'succeeded', 1, now() - interval '1 day' - n * interval '1 minute'
+               FROM generate_series(1, 120) AS n`),
+          [id],
+        );
+
+        const page = await browser.newPage({ viewport: { width, height } });
+        await page.goto(`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), PORTAL_SECRET, PORTAL_KEY).token}`);
+        await checkPortalPage(page, `endpoints-${name}`);
+        await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
+        await checkPortalPage(page, `endpoint-${name}`);
+        expect(await page.locator('tr.message').count()).toBe(100);
+        await page.click('#older');
+        expect(await page.locator('tr.message').count()).toBe(21);
+        expect(await page.locator('#older').count()).toBe(0);
+        await page.click('#newest');
+        expect(await page.locator('tr.message').first().getAttribute('data-id')).toBe(hookId);
+
+        for (const search of [hookId, event.eventId, rental]) {
+          await page.fill('input[name=search]', search);
+          await page.click('#filter button');
+          expect(await page.locator('tr.message').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')))).toEqual([hookId]);
+        }
+        await page.click(`a[href="/portal/messages/${hookId}"]`);
+        expect(JSON.parse(await page.locator('#payload').innerText())).toEqual({ data: [event.payload], test: false });
+        expect(await page.locator('tr.attempt').innerText()).toContain('204');
+        await checkPortalPage(page, `message-${name}`);
+        // Keyboard: the first Tab offers to skip the navigation, and every control of the page is reached by Tab.
+        const focused: string[] = [];
+        for (let i = 0; i < 12; i += 1) {
+          await page.keyboard.press('Tab');
+          focused.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || ''));
+        }
+        expect(focused[0]).toBe('Skip to content');
+        expect(focused).toEqual(expect.arrayContaining(['Endpoints', 'Event catalog', 'resend', 'copy-payload', 'payload']));
+
+        await page.goto(`${dispatcher.baseUrl}/portal`);
+        await page.fill('#search-all input[name=search]', rental);
+        await page.click('#search-all button');
+        expect(await page.locator('tr.found').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')))).toEqual([hookId]);
+        await checkPortalPage(page, `search-${name}`);
+
+        await page.goto(`${dispatcher.baseUrl}/portal/catalog`);
+        await checkPortalPage(page, `catalog-${name}`);
+        await page.locator('#auction form.send-example select').selectOption(id);
+        await page.locator('#auction form.send-example button').click();
+        expect(await page.locator('#notice').innerText()).toContain('Example auction queued');
+        await eventually(() => expect(requestsTo(`/tour-${name}`)).toHaveLength(2), { timeoutMs: 15_000 });
+        expect(JSON.parse(requestsTo(`/tour-${name}`)[1].body)).toMatchObject({ data: [{ event: 'auction' }], test: true });
+
+        // Add an endpoint, then delete it after the confirmation.
+        await page.goto(`${dispatcher.baseUrl}/portal`);
+        await page.click('#add-endpoint');
+        await page.fill('input[name=vendorName]', `added-${name}`);
+        await page.fill('input[name=url]', receiver.url(`/added-${name}`));
+        await page.check('input[name=eventTypes][value=auction]');
+        await checkPortalPage(page, `add-endpoint-${name}`);
+        await page.click('#save-endpoint');
+        expect(await page.locator('#notice').innerText()).toContain('Endpoint added');
+        expect(await page.locator('#secret').innerText()).toMatch(/^whsec_/);
+        await page.click('#delete-endpoint');
+        await checkPortalPage(page, `delete-endpoint-${name}`);
+        await page.click('#confirm-delete');
+        expect(await page.locator('#notice').innerText()).toContain(`Endpoint ${receiver.url(`/added-${name}`)} deleted.`);
+        expect(await page.locator('#endpoints a', { hasText: `/added-${name}` }).count()).toBe(0);
+
+        const missing = await page.goto(`${dispatcher.baseUrl}/portal/`);
+        expect(missing!.status()).toBe(404);
+        await checkPortalPage(page, `not-found-${name}`);
+        const stranger = await browser.newPage({ viewport: { width, height } });
+        expect((await stranger.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`))!.status()).toBe(401);
+        expect(await stranger.locator('nav').count()).toBe(0);
+        await checkPortalPage(stranger, `denied-${name}`);
+      },
+      120_000,
+    );
+
     it('enables an endpoint the receiver had gone from and recovers its failed messages, under their first hook-id', async () => {
       let gone = true;
       receiver.respond = (_request, res) => {
@@ -195,32 +286,48 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       const deliveredRow = page.locator('tr.message', { hasText: 'moved-in' });
       const failedRow = page.locator('tr.message', { hasText: 'rent-change' });
       expect(await deliveredRow.locator('td').nth(1).innerText()).toContain('succeeded');
-      expect(await deliveredRow.locator('tr.attempt').innerText()).toContain('200');
+      expect(await deliveredRow.locator('td.attempts').innerText()).toBe('1, last: 200');
       expect(await failedRow.locator('td').nth(1).innerText()).toContain('pending');
-      expect(await failedRow.locator('tr.attempt').innerText()).toMatch(/500[\s\S]*receiver exploded/);
+      expect(await failedRow.locator('td.attempts').innerText()).toBe('1, last: 500');
       expect(await page.locator('#day-rate').innerText()).toBe('50.0 %');
-      expect(await page.locator('svg').count()).toBe(2);
+      // Charts with their axes' units: success rate (%), attempt duration percentiles (ms), messages and attempts per hour, attempts per day.
+      expect(await page.locator('svg.chart').count()).toBe(5);
+      expect(await page.locator('svg.chart').evaluateAll((charts) => charts.map((chart) => chart.querySelector('text[transform]')?.textContent))).toEqual([
+        '%',
+        'ms',
+        'messages',
+        'attempts',
+        'attempts',
+      ]);
+      expect(await page.locator('svg.chart').nth(0).locator('circle title').allTextContents()).toEqual([expect.stringMatching(/attempts succeeded 50 %$/)]);
+      expect(await page.locator('svg.chart').nth(1).locator('circle').count()).toBe(3);
+      expect(await page.locator('svg.chart').nth(2).locator('title').allTextContents()).toContainEqual(expect.stringMatching(/: 2 messages created$/));
 
       // Filter the log by status.
       await page.selectOption('select[name=status]', 'succeeded');
       await page.click('#filter button');
       await expect(page.locator('tr.message').count()).resolves.toBe(1);
 
-      // Resend the failed one now that the receiver works.
+      // The failed one's page: the payload as sent, its answer; resend it now that the receiver works.
       failing = false;
       await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}?eventType=rent-change`);
-      await page.click('tr.message button.resend');
+      await page.click('tr.message a[href^="/portal/messages/"]');
+      expect(JSON.parse(await page.locator('#payload').innerText())).toMatchObject({ data: [{ eventId: failed.eventId }], test: false });
+      expect(await page.locator('tr.attempt').innerText()).toMatch(/500[\s\S]*receiver exploded/);
+      await page.click('#resend');
       expect(await page.locator('#notice').innerText()).toContain('queued to be sent again');
       await eventually(
         async () => {
           await page.reload();
-          expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('td').nth(1).innerText()).toContain('succeeded');
+          expect(await page.locator('#status').innerText()).toContain('succeeded');
         },
         { timeoutMs: 15_000, intervalMs: 300 },
       );
-      expect(await page.locator('tr.message', { hasText: 'rent-change' }).locator('tr.attempt').count()).toBe(2);
+      expect(await page.locator('tr.attempt').count()).toBe(2);
       const hookIds = receiver.requests.filter((r) => JSON.parse(r.body).data[0].event === 'rent-change').map((r) => r.headers['hook-id']);
       expect(new Set(hookIds).size).toBe(1);
+      expect(await page.locator('#hook-id').innerText()).toBe(hookIds[0]);
+      await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
 
       // Reveal the secret (opened from its sealed form) and rotate it: the new one is stored sealed too.
       await page.click('#reveal');

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type TestDatabase } from '@storage/testing';
-import { issuePortalToken } from '@storage/webhooks';
+import { issuePortalToken, removeSubscription } from '@storage/webhooks';
 import { csrfToken, SESSION_COOKIE } from '../src/portal/portal-session';
 import { disableEndpoint, seedEndpoint } from './support/endpoints';
 import { portalTestApp } from './support/portal-app';
@@ -35,6 +35,8 @@ describe('portal scope walk', () => {
   const routes: string[] = [];
   const keys = { write: '', read: '', revoked: '', globex: '' };
   let endpointId: string;
+  /** An endpoint for the delete action, apart from the one the other actions change. */
+  let deletableId: string;
   let messageId: string;
 
   const request = async (method: 'GET' | 'POST', url: string, token: string, form?: Record<string, string>): Promise<Answer> => {
@@ -56,6 +58,7 @@ describe('portal scope walk', () => {
     { route: 'GET /portal/endpoints/:id', send: (token) => request('GET', `/portal/endpoints/${endpointId}`, token) },
     { route: 'GET /portal/endpoints/:id', send: (token) => request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token) },
     { route: 'POST /portal/endpoints/:id/rotate', send: (token) => post(`/portal/endpoints/${endpointId}/rotate`, token) },
+    { route: 'POST /portal/endpoints/:id/disable', send: (token) => post(`/portal/endpoints/${endpointId}/disable`, token) },
     { route: 'POST /portal/endpoints/:id/enable', send: (token) => post(`/portal/endpoints/${endpointId}/enable`, token) },
     {
       route: 'POST /portal/endpoints/:id/delivery',
@@ -65,8 +68,30 @@ describe('portal scope walk', () => {
       route: 'POST /portal/endpoints/:id/recover',
       send: (token) => post(`/portal/endpoints/${endpointId}/recover`, token, { since: new Date(Date.now() - 7_200_000).toISOString() }),
     },
+    { route: 'GET /portal/endpoints/new', send: (token) => request('GET', '/portal/endpoints/new', token) },
+    {
+      route: 'POST /portal/endpoints',
+      send: (token) => post('/portal/endpoints', token, { vendorName: 'walk-added', url: 'https://receiver.example/walk-added', eventTypes: 'auction' }),
+    },
+    { route: 'GET /portal/endpoints/:id/edit', send: (token) => request('GET', `/portal/endpoints/${endpointId}/edit`, token) },
+    {
+      route: 'POST /portal/endpoints/:id/edit',
+      send: (token) => post(`/portal/endpoints/${endpointId}/edit`, token, { url: ENDPOINT_URL, description: 'walked', eventTypes: 'moved-in' }),
+    },
+    { route: 'GET /portal/endpoints/:id/delete', send: (token) => request('GET', `/portal/endpoints/${deletableId}/delete`, token) },
+    { route: 'POST /portal/endpoints/:id/delete', send: (token) => post(`/portal/endpoints/${deletableId}/delete`, token) },
+    { route: 'GET /portal/messages/:id', send: (token) => request('GET', `/portal/messages/${messageId}`, token) },
     { route: 'POST /portal/messages/:id/resend', send: (token) => post(`/portal/messages/${messageId}/resend`, token) },
+    { route: 'GET /portal/search', send: (token) => request('GET', `/portal/search?search=${messageId}`, token) },
+    { route: 'GET /portal/catalog', send: (token) => request('GET', '/portal/catalog', token) },
+    { route: 'POST /portal/catalog/:type/send', send: (token) => post('/portal/catalog/moved-in/send', token, { endpointId }) },
+    { route: 'GET /portal/assets/portal.js', send: (token) => request('GET', '/portal/assets/portal.js', token) },
+    { route: 'GET /portal/*', send: (token) => request('GET', '/portal/', token) },
+    { route: 'GET /portal/*', send: (token) => request('GET', `/portal/endpoints/${endpointId}/nothing-here`, token) },
+    { route: 'POST /portal/*', send: (token) => post(`/portal/endpoints/${endpointId}/delete-everything`, token) },
   ];
+  /** What answers the same to every link: the script (no data in it) and the not-found page of unknown paths. */
+  const sessionless: Record<string, number> = { 'GET /portal/assets/portal.js': 200, 'GET /portal/*': 404, 'POST /portal/*': 404 };
 
   /** A digest of every row of every table: equal digests, nothing changed. */
   const snapshot = async (): Promise<Record<string, string>> => {
@@ -113,6 +138,7 @@ describe('portal scope walk', () => {
     // A disabled endpoint with a failed message: something for every action to change.
     ({ id: endpointId } = await seedEndpoint(db, { portfolio: 'acme', url: ENDPOINT_URL }));
     await disableEndpoint(db, endpointId, 'walk');
+    ({ id: deletableId } = await seedEndpoint(db, { portfolio: 'acme', url: 'https://receiver.example/scope-walk-deletable' }));
     messageId = `msg_${randomUUID().replaceAll('-', '')}`;
     await query(
       db,
@@ -145,7 +171,7 @@ describe('portal scope walk', () => {
     const before = await snapshot();
     for (const action of actions()) {
       const answer = await action.send(token());
-      expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: 401 });
+      expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: sessionless[action.route] ?? 401 });
       expect(answer.body).not.toContain(ENDPOINT_URL);
       expect(answer.body).not.toContain('whsec_');
     }
@@ -155,24 +181,52 @@ describe('portal scope walk', () => {
   it('another portfolio’s own link reaches none of this portfolio’s endpoints or messages (404), and changes nothing', async () => {
     const token = linkOf('globex', keys.globex);
     const before = await snapshot();
-    const expected: Record<string, number> = { 'GET /portal/login': 303, 'POST /portal/login': 303, 'GET /portal': 200 };
+    const expected: Record<string, number> = {
+      ...sessionless,
+      'GET /portal/login': 303,
+      'POST /portal/login': 303,
+      'GET /portal': 200,
+      'GET /portal/catalog': 200,
+      'GET /portal/search': 200,
+      'GET /portal/endpoints/new': 200,
+      // Adds the endpoint to globex, its own portfolio: removed below, so the snapshot shows acme unchanged.
+      'POST /portal/endpoints': 303,
+    };
     for (const action of actions()) {
       const answer = await action.send(token);
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 404 });
       expect(answer.body).not.toContain(ENDPOINT_URL);
       expect(answer.body).not.toContain('whsec_');
     }
+    const added = await query(db, sql<{ id: string }>(`SELECT id FROM webhook_endpoints WHERE portfolio = 'globex'`));
+    expect(added).toHaveLength(1);
+    for (const { id } of added) await removeSubscription(db, id);
     expect(await snapshot()).toEqual(before);
   });
 
   it('the write key of the portfolio makes every action succeed (so the refusals above were of valid actions)', async () => {
     const token = linkOf('acme', keys.write);
     const [{ secret: sealedBefore }] = await query(db, sql<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1'), [endpointId]);
-    const expected: Record<string, number> = { 'GET /portal': 200, 'GET /portal/endpoints/:id': 200 };
+    const expected: Record<string, number> = {
+      ...sessionless,
+      'GET /portal': 200,
+      'GET /portal/endpoints/:id': 200,
+      'GET /portal/messages/:id': 200,
+      'GET /portal/catalog': 200,
+      'GET /portal/search': 200,
+      'GET /portal/endpoints/new': 200,
+      'GET /portal/endpoints/:id/edit': 200,
+      'GET /portal/endpoints/:id/delete': 200,
+    };
     for (const action of actions()) {
       const answer = await action.send(token);
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: expected[action.route] ?? 303 });
     }
+    const endpoints = await query(db, sql<{ url: string; description: string }>(`SELECT url, description FROM webhook_endpoints ORDER BY url`));
+    expect(endpoints).toEqual([
+      { url: ENDPOINT_URL, description: 'walked' },
+      { url: 'https://receiver.example/walk-added', description: '' },
+    ]);
     expect((await request('GET', `/portal/endpoints/${endpointId}?reveal=1`, token)).body).toContain('whsec_');
     const [endpoint] = await query(
       db,

@@ -62,6 +62,15 @@ export async function disableEndpoints(db: Queryable, disabling: Disabling): Pro
   return rows.map((row) => row.id);
 }
 
+const DISABLE_ONE = sql<never, [string, string, Date, string]>(
+  'UPDATE webhook_endpoints SET disabled_at = $3, disabled_reason = $4, updated_at = now() WHERE id = $1 AND portfolio = $2 AND disabled_at IS NULL',
+);
+
+/** The portfolio's endpoint disabled by its owner (the portal): nothing is delivered to it until it is enabled again. */
+export async function disableEndpoint(db: Queryable, portfolio: string, id: string, at: Date, reason: string): Promise<void> {
+  await query(db, DISABLE_ONE, [id, portfolio, at, reason]);
+}
+
 const ENABLE = sql<never, [string, string]>(
   'UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL, updated_at = now() WHERE id = $1 AND portfolio = $2',
 );

@@ -33,7 +33,9 @@ export {
   type SubscriptionChanges,
   type SubscriptionEndpoint,
 } from './subscriptions';
+export { filterUuids, SUBSCRIPTION_LIMITS, subscribedEventTypes } from './subscription-rules';
 export {
+  disableEndpoint,
   disableEndpoints,
   enableEndpoint,
   endFailureRuns,

@@ -38,8 +38,9 @@ export interface NewSubscription extends Subscription, Partial<DeliverySettings>
   sealedSecret: string;
 }
 
-/** Filters, event types and delivery settings to change; null keeps the stored value. */
+/** The URL (the portal's edit; operation 17 names the endpoint by it), filters, event types and delivery settings to change; null keeps the stored value. */
 export interface SubscriptionChanges {
+  url: string | null;
   eventTypes: string[] | null;
   description: string | null;
   facilityUuids: string[] | null;
@@ -68,9 +69,9 @@ const LIST = sql<SubscriptionEndpoint, [string, string | null, string | null]>(
 );
 const CHANGE = sql<
   SubscriptionEndpoint,
-  [string, string, string[] | null, string | null, string[] | null, string[] | null, string[] | null, boolean | null, number | null]
+  [string, string, string[] | null, string | null, string[] | null, string[] | null, string[] | null, boolean | null, number | null, string | null]
 >(
-  `UPDATE webhook_endpoints SET
+  `UPDATE webhook_endpoints SET url = COALESCE($10, url),
      event_types = COALESCE($3, event_types), description = COALESCE($4, description),
      facility_uuids = COALESCE($5, facility_uuids), unit_types = COALESCE($6, unit_types),
      amenity_uuids = COALESCE($7, amenity_uuids), ordered_delivery = COALESCE($8, ordered_delivery),
@@ -112,7 +113,7 @@ export async function listSubscriptions(
   return query(db, LIST, [portfolio, filter.url, filter.eventType]);
 }
 
-/** Changes the portfolio's endpoint of `url`; null when it has none. */
+/** Changes the portfolio's endpoint of `url`; null when it has none. A url the portfolio has already fails with the driver's unique violation. */
 export async function changeSubscription(db: Queryable, portfolio: string, url: string, changes: SubscriptionChanges): Promise<SubscriptionEndpoint | null> {
   const [changed] = await query(db, CHANGE, [
     portfolio,
@@ -124,6 +125,7 @@ export async function changeSubscription(db: Queryable, portfolio: string, url: 
     changes.amenityUuids,
     changes.orderedDelivery,
     changes.maxInFlight,
+    changes.url,
   ]);
   return changed ?? null;
 }

@@ -10,7 +10,7 @@ const ASSETS: Record<string, string> = {
 
 const PAGE = (jsonUrl: string) => `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Storage Rental Service API</title><link rel="stylesheet" href="/docs/swagger-ui.css"></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Storage Rental Service API</title><link rel="stylesheet" href="/docs/swagger-ui.css"></head>
 <body><div id="ui"></div><script src="/docs/swagger-ui-bundle.js"></script>
 <script>window.ui = SwaggerUIBundle({ url: ${JSON.stringify(jsonUrl)}, dom_id: '#ui', deepLinking: true });</script></body>
 </html>`;

@@ -1,7 +1,6 @@
 import { InvalidRequestException, shorten } from '@storage/platform';
 import { isPublicEventType, PUBLIC_EVENT_TYPES, type PublicEventType } from '@storage/domain';
-import { checkTargetUrl, checkTargetUrlSyntax, TargetUrlRefused, type AddressPolicy, type HostResolver } from '@storage/webhooks';
-import { lowerUuids } from '../common';
+import { checkTargetUrl, checkTargetUrlSyntax, subscribedEventTypes, TargetUrlRefused, type AddressPolicy, type HostResolver } from '@storage/webhooks';
 
 const EVENT_TYPE_HINT = `use one of ${PUBLIC_EVENT_TYPES.join(', ')}`;
 
@@ -10,9 +9,10 @@ const notAnEventType = (value: string): string => `"${shorten(value, 40)}" is no
 
 /** The seven hyphenated names only (spec 6.1); every other value is named in the 400. Duplicates collapse. */
 export function eventTypesOf(values: readonly string[], field = 'eventTypes'): PublicEventType[] {
-  const bad = values.flatMap((value, index) => (isPublicEventType(value) ? [] : [{ field: `${field}[${index}]`, message: notAnEventType(value) }]));
-  if (bad.length > 0) throw new InvalidRequestException(bad);
-  return PUBLIC_EVENT_TYPES.filter((type) => values.includes(type));
+  const { types, unknown } = subscribedEventTypes(values, PUBLIC_EVENT_TYPES);
+  if (unknown.length > 0)
+    throw new InvalidRequestException(unknown.map(({ index, value }) => ({ field: `${field}[${index}]`, message: notAnEventType(value) })));
+  return types;
 }
 
 export function eventTypeOf(value: string, field: string): PublicEventType {
@@ -41,5 +41,3 @@ export function targetUrlSyntax(raw: string, policy: AddressPolicy): string {
     throw error;
   }
 }
-
-export const filterUuids = (uuids: readonly string[] | undefined): string[] => [...new Set(lowerUuids(uuids ?? []))];

@@ -6,6 +6,7 @@ import type { PublicEventType } from '@storage/domain';
 import { uniqueViolation } from '@storage/persistence';
 import {
   changeSubscription,
+  filterUuids,
   generateSecret,
   insertSubscription,
   listSubscriptions,
@@ -19,7 +20,7 @@ import {
   type SubscriptionEndpoint,
 } from '@storage/webhooks';
 import { ApiKeyService, type ApiKeyPrincipal, type PortfolioRef } from '../auth';
-import { eventTypeOf, eventTypesOf, filterUuids, targetUrlSyntax, vettedTargetUrl } from './subscription-input';
+import { eventTypeOf, eventTypesOf, targetUrlSyntax, vettedTargetUrl } from './subscription-input';
 import type {
   CreatedSubscription,
   CreateSubscription,
@@ -90,9 +91,9 @@ export class SubscriptionsService {
         url,
         description: input.description,
         eventTypes,
-        facilityUuids: filterUuids(input.facilityUuids),
-        unitTypes: filterUuids(input.unitTypes),
-        amenityUuids: filterUuids(input.amenityUuids),
+        facilityUuids: filterUuids(input.facilityUuids ?? []),
+        unitTypes: filterUuids(input.unitTypes ?? []),
+        amenityUuids: filterUuids(input.amenityUuids ?? []),
         sealedSecret: this.keyring.seal(secret, id),
         orderedDelivery: input.orderedDelivery,
         maxInFlight: input.maxInFlight,
@@ -143,6 +144,7 @@ export class SubscriptionsService {
     const eventTypes = input.eventTypes === undefined ? null : eventTypesOf(input.eventTypes);
     const filter = (uuids: string[] | undefined) => (uuids === undefined ? null : filterUuids(uuids));
     const changed = (await changeSubscription(this.dataSource, portfolio.portfolioId, url, {
+      url: null,
       eventTypes,
       description: input.description ?? null,
       facilityUuids: filter(input.facilityUuids),

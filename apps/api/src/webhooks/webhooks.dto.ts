@@ -1,12 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { PUBLIC_EVENT_TYPES } from '@storage/domain';
-import { DEFAULT_DELIVERY_SETTINGS } from '@storage/webhooks';
+import { DEFAULT_DELIVERY_SETTINGS, SUBSCRIPTION_LIMITS } from '@storage/webhooks';
 import { IsOmittable, IsUuidString } from '../common';
 
-const MAX_FILTER_UUIDS = 500;
+const MAX_FILTER_UUIDS = SUBSCRIPTION_LIMITS.filterUuids;
 /** An absolute URL (the rules no schema can say, HTTPS to a public address, are in the description and answered 400). */
-export const targetUrlDoc = (description: string): ApiPropertyOptions => ({ type: 'string', format: 'uri', maxLength: 2_048, description });
+export const targetUrlDoc = (description: string): ApiPropertyOptions => ({
+  type: 'string',
+  format: 'uri',
+  maxLength: SUBSCRIPTION_LIMITS.targetUrl,
+  description,
+});
 const eventTypesDoc: ApiPropertyOptions = {
   type: [String],
   enum: [...PUBLIC_EVENT_TYPES],
@@ -30,10 +35,14 @@ const maxInFlightDoc: ApiPropertyOptions = {
 };
 
 export class CreateSubscription {
-  @ApiProperty({ minLength: 1, maxLength: 200 }) @IsString() @MinLength(1) @MaxLength(200) vendorName!: string;
+  @ApiProperty({ minLength: 1, maxLength: SUBSCRIPTION_LIMITS.vendorName })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(SUBSCRIPTION_LIMITS.vendorName)
+  vendorName!: string;
   @ApiProperty(targetUrlDoc('HTTPS only; no localhost, loopback or private IP; no query string.')) @IsString() targetUrl!: string;
   @ApiProperty(eventTypesDoc) @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes!: string[];
-  @ApiProperty({ maxLength: 1_000 }) @IsString() @MaxLength(1_000) description!: string;
+  @ApiProperty({ maxLength: SUBSCRIPTION_LIMITS.description }) @IsString() @MaxLength(SUBSCRIPTION_LIMITS.description) description!: string;
   @ApiProperty({ minLength: 1, description: 'The portfolio (database prefix).' }) @IsString() @MinLength(1) portfolio!: string;
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS })
   @IsOptional()
@@ -66,7 +75,11 @@ export class CreateSubscription {
 export class UpdateSubscription {
   @ApiPropertyOptional(targetUrlDoc('Identifies the subscription when not given as a query parameter.')) @IsOmittable() @IsString() targetUrl?: string;
   @ApiPropertyOptional(eventTypesDoc) @IsOmittable() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(7) @IsString({ each: true }) eventTypes?: string[];
-  @ApiPropertyOptional({ maxLength: 1_000 }) @IsOmittable() @IsString() @MaxLength(1_000) description?: string;
+  @ApiPropertyOptional({ maxLength: SUBSCRIPTION_LIMITS.description })
+  @IsOmittable()
+  @IsString()
+  @MaxLength(SUBSCRIPTION_LIMITS.description)
+  description?: string;
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_FILTER_UUIDS })
   @IsOmittable()
   @IsArray()

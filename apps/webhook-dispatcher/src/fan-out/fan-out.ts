@@ -34,6 +34,8 @@ export interface FanOutOptions {
   redeliver?: boolean;
   /** Skip the facility, unit type and amenity filters (test events are for checking the endpoint itself). */
   ignoreFilters?: boolean;
+  /** Only to this endpoint (the portal's "Send example"); otherwise to every one subscribed. */
+  onlyEndpoint?: string;
 }
 
 /** Who has applied the event: the consumer group and the key its processed-event mark is written under. */
@@ -73,6 +75,7 @@ type FanOutValues = [
   EventFilters['amenityUuids'],
   boolean,
   string | null,
+  string | null,
 ];
 
 /** The statements, each with and without redelivery (which sends again to endpoints that already have the event). */
@@ -91,7 +94,7 @@ function fanOutSql(redeliver: boolean) {
 
 function fanOutOnceSql(redeliver: boolean) {
   return sql<{ applied: boolean; created: number }, [...FanOutValues, string, string]>(
-    `WITH mark AS (${markProcessedSql('$11', '$12')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
+    `WITH mark AS (${markProcessedSql('$12', '$13')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
      SELECT EXISTS (SELECT 1 FROM mark) AS applied, (SELECT count(*)::int FROM created) AS created`,
   );
 }
@@ -104,7 +107,7 @@ function messagesCte(redeliver: boolean, gate: string): string {
      INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, ordering_key, status, attempts, next_attempt_at, created_at)
      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, $10, 'pending', 0, $5, $5
      FROM webhook_endpoints e
-     WHERE ${gate} e.portfolio = $1 AND e.disabled_at IS NULL AND $3 = ANY(e.event_types)
+     WHERE ${gate} e.portfolio = $1 AND e.disabled_at IS NULL AND $3 = ANY(e.event_types) AND ($11::uuid IS NULL OR e.id = $11)
        AND ($9 OR (
          (cardinality(e.facility_uuids) = 0 OR $6::uuid = ANY(e.facility_uuids))
          AND (cardinality(e.unit_types) = 0 OR $7::uuid = ANY(e.unit_types))
@@ -125,5 +128,6 @@ function params(event: FanOutEvent, options: FanOutOptions): FanOutValues {
     event.filters.amenityUuids,
     options.ignoreFilters ?? false,
     event.orderingKey,
+    options.onlyEndpoint ?? null,
   ];
 }

@@ -1,3 +1,5 @@
+import { PORTAL_SCRIPT_PATH } from './portal-script';
+
 /** Escapes text for HTML bodies and attribute values. */
 export function escapeHtml(value: string | number | boolean | null | undefined): string {
   return String(value ?? '')
@@ -27,12 +29,41 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 
 const part = (value: unknown): string => (value instanceof Html ? value.value : escapeHtml(value as string | number | null | undefined));
 
-const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222;max-width:72rem}
-table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
-th{background:#f4f4f4}.ok{color:#176317}.failed{color:#a11}.pending{color:#865d00}pre{white-space:pre-wrap;max-height:12rem;overflow:auto;margin:0;font-size:12px}
-form.inline{display:inline}code{background:#f4f4f4;padding:0 .25rem}nav a{margin-right:1rem}`;
+/**
+ * Narrow screens first: lists (`table.list`) become a card per row on a phone, other tables and code blocks scroll
+ * inside their own focusable box (`scrollBox`) and long words wrap (ids and URLs anywhere), so no page is wider than
+ * a 360 px phone; focus is always visible for keyboard users.
+ */
+const STYLE = `*{box-sizing:border-box}body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1rem;color:#1d1d1f;max-width:72rem;overflow-wrap:break-word}
+h1{font-size:1.4rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+table{border-collapse:collapse;margin:0}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f2f2f2;white-space:nowrap}td code,td a{overflow-wrap:anywhere}.scroll{position:relative;overflow-x:auto;margin:.5rem 0 1rem;max-width:100%}
+.ok{color:#176317}.failed{color:#a11}.pending{color:#6b4a00}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow:auto;margin:0;font-size:13px;background:#f7f7f7;padding:.5rem}
+code{background:#f2f2f2;padding:0 .25rem}form.inline{display:inline}
+nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;border-bottom:1px solid #ddd;padding-bottom:.5rem}
+a{color:#0645ad}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,[tabindex]:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}
+button{font:inherit;padding:.3rem .8rem;cursor:pointer}input,select{font:inherit;max-width:100%}
+form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}form.filters label{display:flex;flex-direction:column}
+.pager{display:flex;gap:1rem;margin:.5rem 0}
+.chart{width:100%;max-width:40rem;height:auto;display:block}.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,26rem),1fr));gap:0 1.5rem}figure{margin:.5rem 0 1rem}figcaption{font-size:.9rem}
+form.stacked{display:flex;flex-direction:column;gap:.75rem;max-width:40rem}form.stacked label{display:flex;flex-direction:column}form.stacked label.check{flex-direction:row;gap:.4rem}
+fieldset{border:1px solid #ccc;display:flex;flex-direction:column;gap:.4rem}textarea{font:inherit;max-width:100%}
+@media (max-width:40rem){table.list,table.list tbody,table.list tr,table.list td{display:block}
+table.list tr:first-child{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.list tr{border:1px solid #ccc;margin-bottom:.5rem;padding:.25rem .5rem}table.list td{border:0;padding:.15rem 0}
+table.list td[data-label]::before{content:attr(data-label) ": ";font-weight:600}table.list td:empty{display:none}}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:#fff;padding:.25rem .5rem}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
-export function layout(title: string, body: Html): string {
+/** A table (or other wide block) that scrolls sideways within itself on a narrow screen, reachable with the keyboard. */
+export const scrollBox = (label: string, content: Html): Html => html`<div class="scroll" tabindex="0" role="region" aria-label="${label}">${content}</div>`;
+
+/** A form field carrying the session's token against cross-site posts. */
+export const csrfField = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}" />`;
+
+/** `nav: false` for pages shown without a valid session: they link nowhere a session is needed. */
+export function layout(title: string, body: Html, options: { nav?: boolean } = {}): string {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -42,43 +73,15 @@ export function layout(title: string, body: Html): string {
         <style>
           ${new Html(STYLE)}
         </style>
+        <script src="${PORTAL_SCRIPT_PATH}" defer></script>
       </head>
       <body>
-        <nav><a href="/portal">Endpoints</a></nav>
-        <h1>${title}</h1>
-        ${body}
+        <a class="skip" href="#main">Skip to content</a>
+        ${options.nav === false ? '' : html`<nav aria-label="Portal"><a href="/portal">Endpoints</a><a href="/portal/catalog">Event catalog</a></nav>`}
+        <main id="main" tabindex="-1">
+          <h1>${title}</h1>
+          ${body}
+        </main>
       </body>
     </html>`.value;
-}
-
-export interface Bucket {
-  label: string;
-  succeeded: number;
-  failed: number;
-}
-
-/** A small stacked bar chart (successes green, failures red) as inline SVG. */
-export function barChart(buckets: readonly Bucket[], title: string): Html {
-  const width = 12;
-  const height = 60;
-  const max = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
-  const bars = buckets.map((bucket, index) => {
-    const okHeight = Math.round((bucket.succeeded / max) * height);
-    const failHeight = Math.round((bucket.failed / max) * height);
-    const x = index * (width + 2);
-    return html`<g
-      ><title>${bucket.label}: ${bucket.succeeded} succeeded, ${bucket.failed} failed</title>
-      <rect x="${x}" y="${height - okHeight}" width="${width}" height="${okHeight}" fill="#2e8b57" />
-      <rect x="${x}" y="${height - okHeight - failHeight}" width="${width}" height="${failHeight}" fill="#c0392b"
-    /></g>`;
-  });
-  return html`<svg
-    role="img"
-    aria-label="${title}"
-    width="${buckets.length * (width + 2)}"
-    height="${height}"
-    viewBox="0 0 ${buckets.length * (width + 2)} ${height}"
-  >
-    ${bars}
-  </svg>`;
 }

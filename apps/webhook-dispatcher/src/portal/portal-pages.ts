@@ -1,10 +1,11 @@
-import { PUBLIC_EVENT_TYPES } from '@storage/domain';
-import { MESSAGE_STATUSES } from '../delivery/webhook-message.entity';
 import { RETRY_SCHEDULE_MS } from '../delivery/retry-policy';
-import { barChart, html, layout, type Html } from './html';
-import type { AttemptView, EndpointSummary, MessageView, Rates } from './portal-queries';
+import { utcText as when } from './form-values';
+import { barChart, COLOURS, lineChart } from './charts';
+import { csrfField, html, layout, scrollBox } from './html';
+import { messageLog, type LogQuery } from './message-log';
+import type { EndpointSummary, LastDay, LogPage, Rates } from './portal-queries';
+import { searchForm } from './search-page';
 
-const when = (date: Date | null): string => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '');
 const percent = (part: number, whole: number): string => (whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)} %`);
 const duration = (ms: number): string => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`);
 
@@ -18,7 +19,7 @@ export function deniedPage(reason: DeniedReason): string {
       : reason === 'revoked'
         ? 'The API key this portal link was issued to has been revoked (or may no longer manage webhooks). Request a new link with a current write key.'
         : 'This portal link is not valid. Request a new one with the dashboard-link operation.';
-  return layout('Link not valid', html`<p id="denied">${message}</p>`);
+  return layout('Link not valid', html`<p id="denied">${message}</p>`, { nav: false });
 }
 
 /** The page for a refused form post (no or wrong form token): nothing was changed. */
@@ -28,9 +29,6 @@ export function forbiddenPage(): string {
     html`<p id="denied">This form was not sent from this portal session; nothing was changed. Go back to the portal and try again.</p>`,
   );
 }
-
-/** A form field carrying the session's token against cross-site posts. */
-export const csrfField = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}" />`;
 
 /** A link of another portfolio while a session is open: switching needs a click from this session, not a link. */
 export function switchPortfolioPage(current: string, next: string, token: string, csrf: string): string {
@@ -45,43 +43,50 @@ export function switchPortfolioPage(current: string, next: string, token: string
 }
 
 export function notFoundPage(): string {
-  return layout('Not found', html`<p>No such endpoint or message in this portfolio.</p>`);
+  return layout('Not found', html`<p id="not-found">No such page, endpoint or message in this portfolio.</p>`);
 }
 
-export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSummary & { day: Rates })[]): string {
+export function endpointsPage(portfolio: string, endpoints: readonly (EndpointSummary & { day: Rates })[], notice?: string): string {
   const rows = endpoints.map(
     (e) =>
       html`<tr>
         <td><a href="/portal/endpoints/${e.id}">${e.url}</a></td>
-        <td>${e.vendorName}</td>
-        <td>${e.eventTypes.join(', ')}</td>
-        <td>${e.disabledAt ? html`<span class="failed">disabled: ${e.disabledReason}</span>` : html`<span class="ok">enabled</span>`}</td>
-        <td>${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed}</td>
+        <td data-label="Vendor">${e.vendorName}</td>
+        <td data-label="Event types">${e.eventTypes.join(', ')}</td>
+        <td data-label="Status">${e.disabledAt ? html`<span class="failed">disabled: ${e.disabledReason}</span>` : html`<span class="ok">enabled</span>`}</td>
+        <td data-label="Attempts succeeded, last 24 h">
+          ${percent(e.day.succeeded, e.day.succeeded + e.day.failed)} of ${e.day.succeeded + e.day.failed} attempts
+        </td>
       </tr>`,
   );
   return layout(
     `Endpoints of ${portfolio}`,
-    html`<table id="endpoints">
-        <tr>
-          <th>URL</th>
-          <th>Vendor</th>
-          <th>Event types</th>
-          <th>Status</th>
-          <th>Success, last 24 h</th>
-        </tr>
-        ${rows}
-      </table>
-      ${endpoints.length === 0 ? html`<p>No endpoints yet: create a subscription with the API.</p>` : ''}`,
+    html`${notice ? html`<p id="notice" role="status"><strong>${notice}</strong></p>` : ''} ${searchForm('')}
+      <p><a href="/portal/endpoints/new" id="add-endpoint">Add an endpoint</a></p>
+      ${scrollBox(
+        'Endpoints',
+        html`<table id="endpoints" class="list">
+          <tr>
+            <th>URL</th>
+            <th>Vendor</th>
+            <th>Event types</th>
+            <th>Status</th>
+            <th>Attempts succeeded, last 24 h</th>
+          </tr>
+          ${rows}
+        </table>`,
+      )}
+      ${endpoints.length === 0 ? html`<p>No endpoints yet: add one here or create a subscription with the API.</p>` : ''}`,
   );
 }
 
 export interface EndpointPageInput {
   endpoint: EndpointSummary;
-  day: Rates;
+  lastDay: LastDay;
   week: Rates;
-  messages: readonly MessageView[];
-  attempts: readonly AttemptView[];
-  filter: { eventType?: string; status?: string };
+  log: LogPage;
+  /** The log's query string: its filter, search and page. */
+  logQuery: LogQuery;
   /** The opened `whsec_` secret when the reader asked to reveal it, else null (and it was never opened). */
   revealedSecret: string | null;
   notice?: string;
@@ -91,48 +96,65 @@ export interface EndpointPageInput {
 }
 
 export function endpointPage(input: EndpointPageInput): string {
-  const { endpoint: e, day, week } = input;
+  const { endpoint: e, lastDay, week } = input;
+  const day = lastDay.rates;
+  const hours = lastDay.hours;
   const base = `/portal/endpoints/${e.id}`;
   return layout(
     e.url,
-    html`${input.notice ? html`<p id="notice"><strong>${input.notice}</strong></p>` : ''}
-      <table>
-        <tr>
-          <th>Vendor</th>
-          <td>${e.vendorName}</td>
-        </tr>
-        <tr>
-          <th>Description</th>
-          <td>${e.description}</td>
-        </tr>
-        <tr>
-          <th>Event types</th>
-          <td>${e.eventTypes.join(', ')}</td>
-        </tr>
-        <tr>
-          <th>Filters</th>
-          <td>
-            facilities: ${e.facilityUuids.join(', ') || 'all'}; unit types: ${e.unitTypes.join(', ') || 'all'}; amenities: ${e.amenityUuids.join(', ') || 'all'}
-          </td>
-        </tr>
-        <tr>
-          <th>Status</th>
-          <td>
-            ${
-              e.disabledAt
-                ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
-                    <form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
-                : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}`
-            }
-          </td>
-        </tr>
-      </table>
+    html`${input.notice ? html`<p id="notice" role="status"><strong>${input.notice}</strong></p>` : ''}
+      ${scrollBox(
+        'Endpoint',
+        html`<table>
+          <tr>
+            <th>Vendor</th>
+            <td>${e.vendorName}</td>
+          </tr>
+          <tr>
+            <th>Description</th>
+            <td>${e.description}</td>
+          </tr>
+          <tr>
+            <th>Event types</th>
+            <td>${e.eventTypes.join(', ')}</td>
+          </tr>
+          <tr>
+            <th>Filters</th>
+            <td>
+              facilities: ${e.facilityUuids.join(', ') || 'all'}; unit types: ${e.unitTypes.join(', ') || 'all'}; amenities:
+              ${e.amenityUuids.join(', ') || 'all'}
+            </td>
+          </tr>
+          <tr>
+            <th>Status</th>
+            <td>
+              ${
+                e.disabledAt
+                  ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
+                      <form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
+                  : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}
+                      <form class="inline" method="post" action="${base}/disable">${csrfField(input.csrf)}<button id="disable">Disable</button></form>`
+              }
+            </td>
+          </tr>
+        </table>`,
+      )}
+
+      <p class="pager">
+        <a href="${base}/edit" id="edit-endpoint">Edit URL, event types and filters</a>
+        <a href="${base}/delete" id="delete-endpoint">Delete endpoint</a>
+      </p>
 
       <h2>Signing secret</h2>
       <p>
         ${input.revealedSecret !== null ? html`<code id="secret">${input.revealedSecret}</code>` : html`<code>whsec_••••••••</code> <a id="reveal" href="${base}?reveal=1">Reveal</a>`}
         ${e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > input.now ? html`<br />The previous secret also signs until ${when(e.previousSecretExpiresAt)}.` : ''}
       </p>
+      <form method="post" action="${base}/rotate">
+        ${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)
+      </form>
+
+      <h2>Delivery settings</h2>
       <form method="post" action="${base}/delivery" id="delivery">
         ${csrfField(input.csrf)}
         <label><input type="checkbox" name="orderedDelivery" ${e.orderedDelivery ? 'checked' : ''} /> Strict order per rental</label>
@@ -140,18 +162,56 @@ export function endpointPage(input: EndpointPageInput): string {
         <label>Deliveries in flight at most <input type="number" name="maxInFlight" min="1" max="256" required value="${String(e.maxInFlight)}" /></label>
         <button>Save delivery settings</button>
       </form>
-      <form method="post" action="${base}/rotate">
-        ${csrfField(input.csrf)}<button id="rotate">Rotate secret</button> (the old secret keeps signing beside the new one for 24 hours)
-      </form>
 
-      <h2>Success and failure rates</h2>
+      <h2>Deliveries</h2>
       <p>
-        Last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded} succeeded, ${day.failed}
-        failed)<br />${barChart(day.buckets, 'attempts per hour, last 24 hours')}
+        Delivery attempts in the last 24 hours: <span id="day-rate">${percent(day.succeeded, day.succeeded + day.failed)}</span> succeeded (${day.succeeded}
+        attempts succeeded, ${day.failed} failed; a message retried counts once per attempt). Last 7 days:
+        ${percent(week.succeeded, week.succeeded + week.failed)} of ${week.succeeded + week.failed} attempts succeeded.
       </p>
-      <p>
-        Last 7 days: ${percent(week.succeeded, week.succeeded + week.failed)} succeeded (${week.succeeded} succeeded, ${week.failed} failed)<br />${barChart(week.buckets, 'attempts per day, last 7 days')}
-      </p>
+      <div class="charts">
+        ${lineChart(
+          hours.map((h) => h.label),
+          [
+            {
+              name: 'attempts succeeded',
+              colour: COLOURS.succeeded,
+              values: day.buckets.map((b) => (b.succeeded + b.failed === 0 ? null : Math.round((b.succeeded / (b.succeeded + b.failed)) * 100))),
+            },
+          ],
+          { caption: 'Success rate of delivery attempts per hour, last 24 hours', period: 'hour', unit: '%', max: 100 },
+        )}
+        ${lineChart(
+          hours.map((h) => h.label),
+          [
+            { name: 'p50', colour: COLOURS.p50, values: hours.map((h) => h.p50) },
+            { name: 'p95', colour: COLOURS.p95, values: hours.map((h) => h.p95) },
+            { name: 'p99', colour: COLOURS.p99, values: hours.map((h) => h.p99) },
+          ],
+          { caption: 'Delivery attempt duration percentiles per hour, last 24 hours', period: 'hour', unit: 'ms' },
+        )}
+        ${barChart(
+          hours.map((h) => h.label),
+          [{ name: 'messages created', colour: COLOURS.messages, values: hours.map((h) => h.messages) }],
+          { caption: 'Messages per hour, last 24 hours (each sent once or more)', period: 'hour', unit: 'messages' },
+        )}
+        ${barChart(
+          day.buckets.map((b) => b.label),
+          [
+            { name: 'attempts succeeded', colour: COLOURS.succeeded, values: day.buckets.map((b) => b.succeeded) },
+            { name: 'attempts failed', colour: COLOURS.failed, values: day.buckets.map((b) => b.failed) },
+          ],
+          { caption: 'Delivery attempts per hour, last 24 hours', period: 'hour', unit: 'attempts' },
+        )}
+        ${barChart(
+          week.buckets.map((b) => b.label),
+          [
+            { name: 'attempts succeeded', colour: COLOURS.succeeded, values: week.buckets.map((b) => b.succeeded) },
+            { name: 'attempts failed', colour: COLOURS.failed, values: week.buckets.map((b) => b.failed) },
+          ],
+          { caption: 'Delivery attempts per day, last 7 days', period: 'day', unit: 'attempts' },
+        )}
+      </div>
 
       <h2>Retry schedule</h2>
       <p>
@@ -160,83 +220,11 @@ export function endpointPage(input: EndpointPageInput): string {
         a successful delivery.
       </p>
 
-      <h2>Messages</h2>
-      <form method="get" action="${base}" id="filter">
-        <label
-          >Event type
-          <select name="eventType">
-            <option value="">all</option>
-            ${PUBLIC_EVENT_TYPES.map((t) => option(t, input.filter.eventType))}
-          </select></label
-        >
-        <label
-          >Status
-          <select name="status">
-            <option value="">all</option>
-            ${MESSAGE_STATUSES.map((s) => option(s, input.filter.status))}
-          </select></label
-        >
-        <button>Filter</button>
-      </form>
+      <h2 id="log">Messages</h2>
       <form method="post" action="${base}/recover">
-        ${csrfField(input.csrf)}Recover all failed messages since <input type="datetime-local" name="since" required /> (UTC)
+        ${csrfField(input.csrf)}<label>Recover all failed messages since <input type="datetime-local" name="since" required /> (UTC)</label>
         <button id="recover">Recover</button>
       </form>
-      ${messageTable(input.messages, input.attempts, input.csrf)}`,
+      ${messageLog(base, input.logQuery, input.log, input.csrf)}`,
   );
-}
-
-const option = (value: string, selected: string | undefined): Html =>
-  html`<option value="${value}" ${selected === value ? html` selected` : ''}>${value}</option>`;
-
-function messageTable(messages: readonly MessageView[], attempts: readonly AttemptView[], csrf: string): Html {
-  if (messages.length === 0) return html`<p>No messages.</p>`;
-  const rows = messages.map((m) => {
-    const tries = attempts.filter((a) => a.messageId === m.id);
-    return html`<tr class="message" data-id="${m.id}">
-      <td><code>${m.id}</code><br />${m.eventType}<br /><small>${m.eventId}</small></td>
-      <td class="${m.status === 'succeeded' ? 'ok' : m.status}">
-        ${m.status}${
-          m.heldBy
-            ? html`<br />held: waits for <code>${m.heldBy}</code>, an earlier event of its rental`
-            : m.status === 'pending' && m.nextAttemptAt
-              ? html`<br />next try ${when(m.nextAttemptAt)}`
-              : ''
-        }
-      </td>
-      <td>${when(m.createdAt)}</td>
-      <td>
-        <table class="attempts">
-          <tr>
-            <th>Attempted</th>
-            <th>Result</th>
-            <th>Latency</th>
-            <th>Response</th>
-          </tr>
-          ${tries.map(
-            (a) =>
-              html`<tr class="attempt">
-                <td>${when(a.attemptedAt)}</td>
-                <td class="${a.succeeded ? 'ok' : 'failed'}">${a.statusCode ?? a.error}</td>
-                <td>${a.latencyMs} ms</td>
-                <td><pre>${a.responseBody ?? ''}</pre></td>
-              </tr>`,
-          )}
-        </table>
-      </td>
-      <td>
-        <form method="post" action="/portal/messages/${m.id}/resend">${csrfField(csrf)}<button class="resend">Resend</button></form>
-      </td>
-    </tr>`;
-  });
-  return html`<table id="messages">
-    <tr>
-      <th>Message</th>
-      <th>Status</th>
-      <th>Created</th>
-      <th>Attempts</th>
-      <th></th>
-    </tr>
-    ${rows}
-  </table>`;
 }

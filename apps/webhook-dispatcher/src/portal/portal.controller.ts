@@ -1,55 +1,47 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
-import { query, sql } from '@storage/persistence';
-import {
-  changeSubscription,
-  checkPortalToken,
-  enableEndpoint,
-  generateSecret,
-  rotateEndpointSecret,
-  SecretKeyring,
-  StoredSecretUnreadable,
-  type PortalGrant,
-} from '@storage/webhooks';
+import { changeSubscription, enableEndpoint, generateSecret, rotateEndpointSecret, SecretKeyring, StoredSecretUnreadable } from '@storage/webhooks';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
-import { grantKeyActive } from './portal-keys';
-import { deniedPage, endpointPage, endpointsPage, forbiddenPage, notFoundPage, switchPortfolioPage } from './portal-pages';
+import { parseUtcTime } from './form-values';
+import { logCursor, logFilter, type LogQuery } from './message-log';
+import { messagePage } from './message-page';
+import { PortalAccess } from './portal-access';
+import { endpointPage, endpointsPage, forbiddenPage, notFoundPage, switchPortfolioPage } from './portal-pages';
 import { PortalQueries } from './portal-queries';
-import { checkSession, csrfMatches, csrfToken, setSession } from './portal-session';
-import { PORTAL_BASE_URL, PORTAL_SECRET } from './portal.tokens';
-
-const MESSAGE_ENDPOINT = sql<{ endpointId: string }, [string, string]>(
-  `SELECT endpoint_id AS "endpointId" FROM webhook_messages WHERE id = $1 AND portfolio = $2`,
-);
+import { back, redirect, send } from './portal-replies';
+import { PORTAL_SCRIPT, PORTAL_SCRIPT_ROUTE } from './portal-script';
+import { setSession } from './portal-session';
+import { PORTAL_BASE_URL } from './portal.tokens';
+import { searchPage } from './search-page';
+import { WeekRates } from './week-rates';
 
 const DAY = 86_400_000;
 /** The bounds operations 15 and 17 accept for `maxInFlight`. */
 const MAX_IN_FLIGHT = { min: 1, max: 256 };
 const ROTATION_OVERLAP_MS = DAY;
 
-/** An open portal session: the grant of its link and the link's token (the cookie). */
-interface Session {
-  grant: PortalGrant;
-  token: string;
-}
-
-/** The webhook portal behind operation 20: server-rendered pages scoped to the portfolio of the link. */
+/**
+ * The webhook portal behind operation 20: server-rendered pages scoped to the portfolio of the link (sign-in, endpoints,
+ * an endpoint's log and settings, messages, search). Endpoint management and the catalog have controllers of their own.
+ */
 @Controller('portal')
 export class PortalController {
   private readonly queries: PortalQueries;
+  private readonly weekRates: WeekRates;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(DeliveryEngine) private readonly engine: DeliveryEngine,
-    @Inject(PORTAL_SECRET) private readonly secret: string,
+    @Inject(PortalAccess) private readonly access: PortalAccess,
     @Inject(SecretKeyring) private readonly keyring: SecretKeyring,
     @Inject(PORTAL_BASE_URL) private readonly portalBaseUrl: string,
   ) {
     this.queries = new PortalQueries(dataSource);
+    this.weekRates = new WeekRates(this.queries);
   }
 
   /**
@@ -58,11 +50,11 @@ export class PortalController {
    */
   @Get('login')
   async login(@Query('token') token: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const grant = await this.linkGrant(token, reply);
+    const grant = await this.access.linkGrant(token, reply);
     if (!grant) return;
-    const current = await this.currentSession(request);
+    const current = await this.access.currentSession(request);
     if (current && current.grant.portfolio !== grant.portfolio) {
-      return send(reply, 409, switchPortfolioPage(current.grant.portfolio, grant.portfolio, token!, csrfToken(this.secret, current.token)));
+      return send(reply, 409, switchPortfolioPage(current.grant.portfolio, grant.portfolio, token!, this.access.csrf(current)));
     }
     setSession(reply, request, { token: token!, grant, now: this.clock.now(), portalBaseUrl: this.portalBaseUrl });
     redirect(reply, '/portal');
@@ -73,23 +65,23 @@ export class PortalController {
   async switchPortfolio(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const given = (request.body as { token?: unknown } | undefined)?.token;
     const token = typeof given === 'string' ? given : undefined;
-    const current = await this.currentSession(request);
-    if (current && !csrfMatches(request, this.secret, current.token)) return send(reply, 403, forbiddenPage());
-    const grant = await this.linkGrant(token, reply);
+    const current = await this.access.currentSession(request);
+    if (current && !this.access.formTokenMatches(request, current)) return send(reply, 403, forbiddenPage());
+    const grant = await this.access.linkGrant(token, reply);
     if (!grant) return;
     setSession(reply, request, { token: token!, grant, now: this.clock.now(), portalBaseUrl: this.portalBaseUrl });
     redirect(reply, '/portal');
   }
 
   @Get()
-  async endpoints(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const session = await this.session(request, reply);
+  async endpoints(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('notice') notice: string | undefined): Promise<void> {
+    const session = await this.access.session(request, reply);
     if (!session) return;
     const { grant } = session;
     const since = new Date(this.clock.now().getTime() - DAY);
     const endpoints = await this.queries.endpoints(grant.portfolio);
     const withRates = await Promise.all(endpoints.map(async (e) => ({ ...e, day: await this.queries.rates(e.id, since, 'hour', 24) })));
-    send(reply, 200, endpointsPage(grant.portfolio, withRates));
+    send(reply, 200, endpointsPage(grant.portfolio, withRates, notice));
   }
 
   @Get('endpoints/:id')
@@ -97,37 +89,34 @@ export class PortalController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
     @Param('id') id: string,
-    @Query() query: { eventType?: string; status?: string; reveal?: string; notice?: string },
+    @Query() query: LogQuery & { reveal?: string; notice?: string },
   ): Promise<void> {
-    const session = await this.session(request, reply);
+    const session = await this.access.session(request, reply);
     if (!session) return;
     const { grant } = session;
     const endpoint = await this.queries.endpoint(grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
     const now = this.clock.now();
-    const filter = { ...(query.eventType ? { eventType: query.eventType } : {}), ...(query.status ? { status: query.status } : {}) };
     const revealed = query.reveal === '1' ? await this.reveal(grant.portfolio, id) : { secret: null };
     const revealedSecret = revealed.secret;
     const notice = revealed.problem ?? query.notice;
-    const [day, week, messages] = await Promise.all([
-      this.queries.rates(id, new Date(now.getTime() - DAY), 'hour', 24),
-      this.queries.rates(id, new Date(now.getTime() - 7 * DAY), 'day', 7),
-      this.queries.messages(id, filter),
+    const [lastDay, week, log] = await Promise.all([
+      this.queries.lastDay(id, now),
+      this.weekRates.of(id, now),
+      this.queries.messages(id, logFilter(query), logCursor(query)),
     ]);
-    const attempts = await this.queries.attempts(messages.map((m) => m.id));
     send(
       reply,
       200,
       endpointPage({
         endpoint,
-        day,
+        lastDay,
         week,
-        messages,
-        attempts,
-        filter,
+        log,
+        logQuery: query,
         revealedSecret,
         now,
-        csrf: csrfToken(this.secret, session.token),
+        csrf: this.access.csrf(session),
         ...(notice ? { notice } : {}),
       }),
     );
@@ -145,7 +134,7 @@ export class PortalController {
 
   @Post('endpoints/:id/rotate')
   async rotate(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.action(request, reply);
+    const grant = await this.access.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await rotateEndpointSecret(
@@ -160,7 +149,7 @@ export class PortalController {
 
   @Post('endpoints/:id/enable')
   async enable(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.action(request, reply);
+    const grant = await this.access.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await enableEndpoint(this.dataSource, grant.portfolio, id);
@@ -170,7 +159,7 @@ export class PortalController {
   /** Operation 17's delivery settings from the portal: strict order per rental, and deliveries in flight at most. */
   @Post('endpoints/:id/delivery')
   async delivery(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.action(request, reply);
+    const grant = await this.access.action(request, reply);
     if (!grant) return;
     const endpoint = await this.queries.endpoint(grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
@@ -181,6 +170,7 @@ export class PortalController {
     }
     const orderedDelivery = form.orderedDelivery === 'on';
     await changeSubscription(this.dataSource, grant.portfolio, endpoint.url, {
+      url: null,
       eventTypes: null,
       description: null,
       facilityUuids: null,
@@ -199,82 +189,70 @@ export class PortalController {
 
   @Post('endpoints/:id/recover')
   async recover(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.action(request, reply);
+    const grant = await this.access.action(request, reply);
     if (!grant) return;
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
-    const sinceText = (request.body as { since?: unknown } | undefined)?.since;
-    const since = typeof sinceText === 'string' ? new Date(/Z$|[+-]\d\d:\d\d$/.test(sinceText) ? sinceText : `${sinceText}Z`) : new Date(NaN);
-    if (Number.isNaN(since.getTime())) return back(reply, id, 'Give the time to recover from.');
+    const since = parseUtcTime((request.body as { since?: unknown } | undefined)?.since);
+    if (!since) return back(reply, id, 'Give the time to recover from.');
     const count = await this.dataSource.transaction((manager) => recoverFailed(manager, grant.portfolio, id, since, this.clock.now()));
     this.engine.wake();
     back(reply, id, `${count} failed messages queued again.`);
   }
 
+  /** A message of any endpoint of the portfolio, by message id, event id or rental uuid. */
+  @Get('search')
+  async search(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('search') given: string | undefined): Promise<void> {
+    const session = await this.access.session(request, reply);
+    if (!session) return;
+    const search = (given ?? '').trim();
+    const found = search === '' ? [] : await this.queries.find(session.grant.portfolio, search);
+    send(reply, 200, searchPage(search, found));
+  }
+
+  /** A message: its payload and headers as sent, every attempt with its answer. */
+  @Get('messages/:id')
+  async message(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+    @Query('notice') notice: string | undefined,
+  ): Promise<void> {
+    const session = await this.access.session(request, reply);
+    if (!session) return;
+    const message = await this.queries.message(session.grant.portfolio, id);
+    if (!message) return send(reply, 404, notFoundPage());
+    const attempts = await this.queries.attempts([id]);
+    send(reply, 200, messagePage(message, attempts, this.access.csrf(session), notice));
+  }
+
   @Post('messages/:id/resend')
   async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.action(request, reply);
+    const grant = await this.access.action(request, reply);
     if (!grant) return;
-    const rows = await query(this.dataSource, MESSAGE_ENDPOINT, [id, grant.portfolio]);
-    if (!rows[0]) return send(reply, 404, notFoundPage());
-    await this.dataSource.transaction((manager) => resendMessage(manager, grant.portfolio, id, this.clock.now()));
+    const resent = await this.dataSource.transaction((manager) => resendMessage(manager, grant.portfolio, id, this.clock.now()));
+    if (!resent) return send(reply, 404, notFoundPage());
     this.engine.wake();
-    back(reply, rows[0].endpointId, `Message ${id} queued to be sent again.`);
+    redirect(reply, `/portal/messages/${id}?${new URLSearchParams({ notice: `Message ${id} queued to be sent again.` }).toString()}`);
   }
 
-  /** The grant of a login link whose key is still active, or undefined after answering with the denied page. */
-  private async linkGrant(token: string | undefined, reply: FastifyReply): Promise<PortalGrant | undefined> {
-    const check = token ? checkPortalToken(token, this.clock.now(), this.secret) : ({ ok: false, reason: 'missing' } as const);
-    if (!check.ok) return send(reply, 401, deniedPage(check.reason));
-    if (!(await grantKeyActive(this.dataSource, check.grant))) return send(reply, 401, deniedPage('revoked'));
-    return check.grant;
+  /** The portal's script, from the package (no CDN). It holds no data: no session needed. */
+  @Get(PORTAL_SCRIPT_ROUTE)
+  script(@Res() reply: FastifyReply): void {
+    void reply
+      .header('content-type', 'text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(PORTAL_SCRIPT);
   }
 
-  /** The open session when it is valid and its key active, else undefined (nothing answered). */
-  private async currentSession(request: FastifyRequest): Promise<Session | undefined> {
-    const check = checkSession(request, this.clock.now(), this.secret);
-    if (!check.ok || !(await grantKeyActive(this.dataSource, check.grant))) return undefined;
-    return check;
+  /** Any other path under /portal (`/portal/` too): an HTML page saying so, not the framework's JSON. */
+  @Get('*')
+  unknownPage(@Res() reply: FastifyReply): void {
+    send(reply, 404, notFoundPage());
   }
 
-  /**
-   * The session of a page, or undefined after answering with the denied page: no data for an expired or forged
-   * link, nor once its API key is revoked (checked on every request, not only at login).
-   */
-  private async session(request: FastifyRequest, reply: FastifyReply): Promise<Session | undefined> {
-    const check = checkSession(request, this.clock.now(), this.secret);
-    if (!check.ok) return send(reply, 401, deniedPage(check.reason));
-    if (!(await grantKeyActive(this.dataSource, check.grant))) return send(reply, 401, deniedPage('revoked'));
-    return check;
+  @Post('*')
+  unknownAction(@Res() reply: FastifyReply): void {
+    send(reply, 404, notFoundPage());
   }
-
-  /** The grant of a form post: a session, and the form token of that very session (403 and nothing done otherwise). */
-  private async action(request: FastifyRequest, reply: FastifyReply): Promise<PortalGrant | undefined> {
-    const session = await this.session(request, reply);
-    if (!session) return undefined;
-    if (!csrfMatches(request, this.secret, session.token)) return send(reply, 403, forbiddenPage());
-    return session.grant;
-  }
-}
-
-/** Answers a page; undefined, so a guard can `return send(…)`. */
-function send(reply: FastifyReply, status: number, page: string): undefined {
-  void reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'")
-    .send(page);
-  return undefined;
-}
-
-function redirect(reply: FastifyReply, location: string): void {
-  void reply.header('x-content-type-options', 'nosniff').redirect(location, 303);
-}
-
-function back(reply: FastifyReply, endpointId: string, notice: string, reveal = false): void {
-  const query = new URLSearchParams({ notice, ...(reveal ? { reveal: '1' } : {}) });
-  redirect(reply, `/portal/endpoints/${endpointId}?${query.toString()}`);
 }
