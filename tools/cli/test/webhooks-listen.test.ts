@@ -1,75 +1,14 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Webhook } from 'standardwebhooks';
 import { describeWithKafka, eventually } from '@storage/testing';
-import { cli, runCli, startSystem, stopWithCtrlC, systemEnv, type RunningSystem } from './support/system';
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** The integrator's local receiver: answers 200 and keeps what it got. */
-async function localReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push({ headers: request.headers as Record<string, string>, body });
-      response.writeHead(200).end('thanks');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received };
-}
+import { localReceiver, readyOf, startListen, verified, type Listener } from './support/listen';
+import { runCli, startSystem, stopWithCtrlC, systemEnv, type RunningSystem } from './support/system';
 
 /** The rental an event is about: `unitRental.rentalRecordUuid`, or `rentalRecordUuid` at the top (as the envelope's key is found). */
 function rentalOf(event: Record<string, unknown>): unknown {
   const unitRental = event.unitRental as { rentalRecordUuid?: unknown } | undefined;
   return unitRental?.rentalRecordUuid ?? event.rentalRecordUuid;
-}
-
-interface Listener {
-  process: ChildProcessWithoutNullStreams;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startListen(env: NodeJS.ProcessEnv, ...args: string[]): Listener {
-  // A process group of its own, as a terminal gives the command it runs: signals go to the router and the command.
-  const child = spawn(process.execPath, [cli, 'webhooks', 'listen', ...args], { env, detached: true });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { process: child, output: () => output, exited };
-}
-
-async function readyOf(listener: Listener): Promise<{ secret: string; session: string }> {
-  let ready: { secret: string; session: string } | undefined;
-  await eventually(
-    () => {
-      const match = /Session (\S+); its signing secret is (whsec_\S+)/.exec(listener.output());
-      expect(match).not.toBeNull();
-      ready = { session: match![1], secret: match![2] };
-    },
-    { timeoutMs: 60_000 },
-  );
-  return ready!;
-}
-
-/** The event verified as a production receiver verifies it, with the secret `listen` printed. */
-function verified(secret: string, delivery: Received): { data: Record<string, unknown>[]; test: boolean } {
-  return new Webhook(secret).verify(delivery.body, {
-    'webhook-id': delivery.headers['hook-id'],
-    'webhook-timestamp': delivery.headers['hook-timestamp'],
-    'webhook-signature': delivery.headers['hook-signature'],
-  }) as { data: Record<string, unknown>[]; test: boolean };
 }
 
 /**
