@@ -268,6 +268,81 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     expect(await effects(dataSource, group)).toEqual(before);
   }, 120_000);
 
+  it('replays while two consumers of the group run, each on its partitions: every event since --from handled once more, later ones once, in order per key', async () => {
+    const second = await startGroupConsumer();
+    const admin = kafka.admin();
+    await admin.connect();
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      // Both members hold partitions (3 of them: two and one).
+      await eventually(
+        async () => {
+          const [described] = (await admin.describeGroups([group])).groups;
+          expect({ state: described.state, members: described.members.length }).toEqual({ state: 'Stable', members: 2 });
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      const [{ from }] = await query(dataSource, DATABASE_NOW);
+      const rentals = Array.from({ length: 6 }, () => randomUUID());
+      const replayed = Array.from({ length: 30 }, (_, i) => payment(rentals[i % rentals.length], 3_000 + i));
+      for (const event of replayed) await recordPayment(dataSource, publisher, event);
+      const replayedIds = replayed.map((event) => event.eventId);
+      await eventually(async () => expect(await applied(replayedIds)).toHaveLength(replayed.length), { timeoutMs: 30_000, intervalMs: 200 });
+      const before = await effects(dataSource, group);
+      script.calls.length = 0;
+
+      const lines: string[] = [];
+      await replayKafka(pool, brokers, { group, from, to: undefined, redeliver: true }, (line) => lines.push(line));
+      expect(lines[0]).toMatch(/is running: replay #\d+ requested/);
+      expect(lines[lines.length - 1]).toMatch(/applied by the running consumers on 3 partition\(s\)$/);
+
+      // Later events of the same keys follow the replayed ones in their partitions: once they are handled, so is the replay.
+      const later = Array.from({ length: 12 }, (_, i) => payment(rentals[i % rentals.length], 4_000 + i));
+      for (const event of later) await recordPayment(dataSource, publisher, event);
+      const laterIds = later.map((event) => event.eventId);
+      await eventually(
+        () => expect(new Set(script.calls.filter((call) => laterIds.includes(call.eventId)).map((call) => call.eventId)).size).toBe(later.length),
+        {
+          timeoutMs: 60_000,
+          intervalMs: 200,
+        },
+      );
+
+      const callsOf = (ids: string[]) => script.calls.filter((call) => ids.includes(call.eventId));
+      expect(
+        callsOf(replayedIds)
+          .map((call) => call.eventId)
+          .sort(),
+      ).toEqual([...replayedIds].sort());
+      expect(callsOf(replayedIds).every((call) => call.redelivered)).toBe(true);
+      expect(
+        callsOf(laterIds)
+          .map((call) => call.eventId)
+          .sort(),
+      ).toEqual([...laterIds].sort());
+      expect(callsOf(laterIds).some((call) => call.redelivered)).toBe(false);
+      const amountOf = new Map([...replayed, ...later].map((event) => [event.eventId, event.payload.amountInPennies]));
+      for (const rental of rentals) {
+        const ofRental = new Set([...replayed, ...later].filter((event) => event.payload.rentalRecordUuid === rental).map((event) => event.eventId));
+        const amounts = script.calls.filter((call) => ofRental.has(call.eventId)).map((call) => amountOf.get(call.eventId)!);
+        expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
+      }
+      // No effect applied twice: the replayed events were deduplicated, the later ones applied once.
+      const after = await effects(dataSource, group);
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(
+        after
+          .slice(before.length)
+          .map((row) => row.event_id)
+          .filter((id) => replayedIds.includes(id)),
+      ).toEqual([]);
+    } finally {
+      await pool.end();
+      await admin.disconnect();
+      await second.close();
+    }
+  }, 180_000);
+
   async function readTopic(topic: string, onMessage: (message: { headers?: Record<string, unknown> }) => void): Promise<Consumer> {
     const reader = kafka.consumer({ groupId: `reader-${randomUUID()}` });
     await reader.connect();
