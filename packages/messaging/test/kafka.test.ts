@@ -10,6 +10,8 @@ import { query, sql } from '@storage/persistence';
 import { deadLetterTopic, eventTransport, OutboxPublisher, OutboxRelay } from '../src';
 import { relayName } from '../src/embedded/advisory-lock';
 import { replayKafka } from '../src/replay/kafka-replay';
+import { isFinished } from '../src/replay/kafka-request-record';
+import { requestReplay } from '../src/replay/request-replay';
 import { startGroupAtEnd, testRelay, testRelayOptions } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
 
@@ -20,6 +22,9 @@ const PUBLISHED = sql<{ published: number; unpublished: number }, [relay: string
     WHERE o.source = $2`,
 );
 const DATABASE_NOW = sql<{ from: Date }, []>('SELECT now() AS from');
+const REQUEST_STATE = sql<{ consumedBefore: Record<string, string> }, [id: string]>(
+  'SELECT consumed_before AS "consumedBefore" FROM replay_requests WHERE id = $1',
+);
 /** An outbox row of a topic of the test's own, as any app writes one (the relay sends envelopes as they are). */
 const INSERT_ROW = sql<never, [topic: string, eventId: string]>(
   `INSERT INTO outbox (topic, key, type, event_id, source, envelope)
@@ -342,6 +347,32 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       await second.close();
     }
   }, 180_000);
+
+  it('applies at start a replay requested while it was running, which it did not apply before it stopped', async () => {
+    const [{ from }] = await query(dataSource, DATABASE_NOW);
+    const rental = randomUUID();
+    const day = Array.from({ length: 10 }, (_, i) => payment(rental, 5_000 + i));
+    for (const event of day) await recordPayment(dataSource, publisher, event);
+    const ids = day.map((event) => event.eventId);
+    await eventually(async () => expect(await applied(ids)).toHaveLength(day.length), { timeoutMs: 30_000 });
+    await consumer.close();
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      // As the CLI records it for a running group (whose members were all gone before they saw it).
+      const id = await requestReplay(pool, { group, from, to: undefined, redeliver: true });
+      script.calls.length = 0;
+      consumer = await startGroupConsumer();
+      await eventually(() => expect(script.calls.filter((call) => ids.includes(call.eventId)).map((call) => call.eventId)).toEqual(ids), {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
+      expect(script.calls.filter((call) => ids.includes(call.eventId)).every((call) => call.redelivered)).toBe(true);
+      const [{ consumedBefore }] = await query(pool, REQUEST_STATE, [id]);
+      expect(isFinished(consumedBefore)).toBe(true);
+    } finally {
+      await pool.end();
+    }
+  }, 120_000);
 
   async function readTopic(topic: string, onMessage: (message: { headers?: Record<string, unknown> }) => void): Promise<Consumer> {
     const reader = kafka.consumer({ groupId: `reader-${randomUUID()}` });
