@@ -84,7 +84,11 @@ describe('OffsetCommits (Kafka consumer offsets)', () => {
   it('leaves out a withheld partition (a running replay moved it back), and flush fails when a commit is refused', async () => {
     const { source, resolve, commits, state } = group();
     let withheld = true;
-    const commitsOf = new OffsetCommits(60_000, () => undefined, () => withheld);
+    const commitsOf = new OffsetCommits(
+      60_000,
+      () => undefined,
+      () => withheld,
+    );
     resolve('10');
     await commitsOf.afterBatch(source, true);
     await commitsOf.flush();

@@ -103,6 +103,7 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
     await this.admin.connect();
     this.consumer = this.kafka.consumer({ groupId: this.options.group, maxWaitTimeInMs: 100, retry: { retries: Number.MAX_SAFE_INTEGER }, ...GROUP_TIMEOUTS });
     // Called before the new generation's first fetch: its partitions are held until pending replays are applied.
+    this.consumer.on(this.consumer.events.REBALANCING, () => void this.commits.rebalancing());
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => this.replays.joined(payload.memberAssignment));
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: true });
@@ -112,18 +113,23 @@ export class KafkaTransport extends Server implements CustomTransportStrategy {
       eachBatchAutoResolve: false,
       autoCommit: false,
       eachBatch: (payload) =>
-        this.replays.run(payload.batch.topic, payload.batch.partition, () => payload.isStale(), async () => {
-          try {
-            await handlePartitionBatch(payload, this.options.lanes, (message) =>
-              this.handle(payload.batch.topic, payload.batch.partition, message, () => payload.heartbeat()),
-            );
-          } catch (error) {
-            // The finished prefix is committed, the rest fetched again.
-            await this.commits.afterBatch(payload, true);
-            throw error;
-          }
-          await this.commits.afterBatch(payload, false);
-        }),
+        this.replays.run(
+          payload.batch.topic,
+          payload.batch.partition,
+          () => payload.isStale(),
+          async () => {
+            try {
+              await handlePartitionBatch(payload, this.options.lanes, (message) =>
+                this.handle(payload.batch.topic, payload.batch.partition, message, () => payload.heartbeat()),
+              );
+            } catch (error) {
+              // The finished prefix is committed, the rest fetched again.
+              await this.commits.afterBatch(payload, true);
+              throw error;
+            }
+            await this.commits.afterBatch(payload, false);
+          },
+        ),
     });
     this.replayListener.start();
     this.logger.log(`consuming ${this.options.topics.join(', ')}`);

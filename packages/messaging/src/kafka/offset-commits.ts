@@ -6,10 +6,11 @@ export type CommitSource = Pick<EachBatchPayload, 'isRunning' | 'uncommittedOffs
 /**
  * Commits a consumer group's resolved offsets at most once per interval, instead of after every batch as kafkajs
  * does with autoCommit: that commit is a broker round trip between a partition's batch and its next fetch, every
- * few milliseconds under load. A crash or a rebalance redelivers at most an interval's worth more (consumers dedupe
- * by event id, as after the embedded log's offsets, saved as often). Commits at once after a failed batch (kafkajs
- * may restart the consumer from the committed offsets) and while the consumer stops, and on `close` what is still
- * uncommitted, so a clean stop redelivers nothing. A partition `withheld` answers true for is left out: a running
+ * few milliseconds under load. A crash redelivers at most an interval's worth more (consumers dedupe by event id, as
+ * after the embedded log's offsets, saved as often). Commits at once after a failed batch (kafkajs may restart the
+ * consumer from the committed offsets), while the consumer stops, and when a rebalance starts (the broker takes the
+ * commits of the generation ending until every member has joined again), and on `close` what is still uncommitted,
+ * so a clean stop or a rebalance redelivers nothing (a refused commit: an interval's worth). A partition `withheld` answers true for is left out: a running
  * replay moved its committed offset back, and kafkajs still holds the position it had resolved before the seek lands.
  */
 export class OffsetCommits {
@@ -34,6 +35,11 @@ export class OffsetCommits {
   async close(): Promise<void> {
     this.closing = true;
     await this.commitNow();
+  }
+
+  /** kafkajs is about to join the group again (its batches are done): the next owners start where this one got. Never throws. */
+  rebalancing(): Promise<void> {
+    return this.commitNow();
   }
 
   /** Commits what is resolved now, and fails if it could not (a running replay needs the group's position exact). */
