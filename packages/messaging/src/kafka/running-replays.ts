@@ -40,6 +40,9 @@ const RETRY_MS = 5_000;
  * before the partition is released), one key's messages still in order (a partition is read by one batch at a time).
  * A crash between Kafka's commit and the database's leaves the partition moved but unrecorded: its next holder
  * records the moved position, so the messages read again are not marked as redeliveries (deduplicated all the same).
+ * kafkajs keeps a seek it had no fetch to apply before the partition was taken away (a few milliseconds' window)
+ * and applies it should the partition come back: that reads the replayed messages again, under the same request,
+ * which handlers deduplicate (the dispatcher's redelivery key names the request).
  */
 export class RunningReplays {
   private assignment: TopicPartition[] = [];
@@ -57,7 +60,8 @@ export class RunningReplays {
   /**
    * The member (re)joined with `assignment`: its partitions are held until the window is reloaded (another member
    * may have applied a replay on them) and any pending request is applied to them. kafkajs calls this before it
-   * fetches for the new generation; the seeks of the one before are its own to forget.
+   * fetches for the new generation, whose resolved offsets start from the committed ones (a target committed before
+   * is where the partition resumes): nothing is withheld any more.
    */
   joined(assignment: Record<string, number[]>): void {
     this.moving.clear();

@@ -44,7 +44,14 @@ export async function replayKafka(pool: Pool, brokers: string, command: ReplayCo
       if (isFinished(consumedBefore)) {
         return progress(`replay #${id} applied by the running consumers on ${recordedStreams(consumedBefore).length} partition(s)`);
       }
-      if (await isStopped(admin, command.group)) return await applyLeft(pool, admin, command, id, progress);
+      if (await isStopped(admin, command.group)) {
+        try {
+          return await applyLeft(pool, admin, command, id, progress);
+        } catch (error) {
+          // A member joined meanwhile (Kafka refuses to move the offsets of a group with members): it applies the request.
+          if (await isStopped(admin, command.group)) throw error;
+        }
+      }
       if (Date.now() - reported >= 5_000) {
         reported = Date.now();
         const applied = recordedStreams(consumedBefore).length;
