@@ -1,16 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { Notification, Pool } from 'pg';
 import { query, sql } from '@storage/persistence';
 import { describe } from '../consumer/deliver';
-import { replayChannel } from '../replay/request-replay';
+import { REPLAY_REQUESTS_CHANNEL } from '../replay/request-replay';
 
 const RECONNECT_MS = 1_000;
+const LISTEN = sql(`LISTEN ${REPLAY_REQUESTS_CHANNEL}`);
 
 /**
- * Listens on the group's replay channel for as long as the consumer runs, on a connection of its own, reconnecting
- * after a loss. `onRequest` is called on every notification, and once each time listening starts, for a request
- * made while no connection listened.
+ * Listens for the group's replay requests for as long as the consumer runs, on a connection of its own, reconnecting
+ * after a loss. `onRequest` is called on every request announced for the group, and once each time listening starts,
+ * for a request made while no connection listened.
  */
 export class ReplayListener {
   private readonly stopping = new AbortController();
@@ -42,13 +43,16 @@ export class ReplayListener {
           client.once('error', () => resolve());
           signal.addEventListener('abort', () => resolve(), { once: true });
         });
-        client.on('notification', this.onRequest);
+        const onNotification = ({ payload }: Notification): void => {
+          if (payload === this.group) this.onRequest();
+        };
+        client.on('notification', onNotification);
         try {
-          await query(client, sql(`LISTEN ${client.escapeIdentifier(replayChannel(this.group))}`));
+          await query(client, LISTEN);
           this.onRequest();
           await ended;
         } finally {
-          client.off('notification', this.onRequest);
+          client.off('notification', onNotification);
           // Not back to the pool: the session still listens.
           client.release(true);
         }
