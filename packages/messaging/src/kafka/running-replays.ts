@@ -114,10 +114,11 @@ export class RunningReplays {
 
   private schedule(check: () => Promise<void>): void {
     this.checks = this.checks.then(check).catch((error: unknown) => {
-      this.options.logger.warn(`replay not applied yet, trying again in ${RETRY_MS} ms: ${describe(error)}`);
+      this.options.logger.warn(`replay requests not checked, trying again in ${RETRY_MS} ms: ${describe(error)}`);
       if (this.closed) return;
       clearTimeout(this.retry);
-      this.retry = setTimeout(() => this.requested(), RETRY_MS);
+      // The window too: a failed check after a rejoin may not have reloaded it.
+      this.retry = setTimeout(() => this.schedule(() => this.applyPending().then(this.options.reloadWindow)), RETRY_MS);
     });
   }
 
