@@ -270,7 +270,11 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       intervalMs: 200,
     });
     expect(script.calls.filter((call) => ids.includes(call.eventId)).every((call) => call.redelivered)).toBe(true);
-    expect(await effects(dataSource, group)).toEqual(before);
+    // Other runs' events on the shared broker may add effects since; none of the events applied before is applied again.
+    const after = await effects(dataSource, group);
+    expect(after.slice(0, before.length)).toEqual(before);
+    const earlier = new Set(before.map((row) => row.event_id));
+    expect(after.slice(before.length).filter((row) => earlier.has(row.event_id))).toEqual([]);
   }, 120_000);
 
   /**
