@@ -4,8 +4,9 @@ import { query, sql, type Queryable } from '@storage/persistence';
  * The key a Kafka replay requested while its group ran keeps in `consumed_before` until every partition of the
  * group's topics has its position there: each member records the partitions it holds as it applies the request.
  * ReplayWindow looks positions up by stream ("topic:partition"; a topic name has no ':'), so it never reads this key.
+ * PENDING spells it too.
  */
-export const UNFINISHED = 'unfinished';
+const UNFINISHED = 'unfinished';
 
 export interface PendingKafkaReplay {
   id: string;
