@@ -1,6 +1,6 @@
 /**
  * `node packages/messaging/dist/cli.js replay --group <group> --from <ISO> [--to <ISO>] [--redeliver]`
- * (`npm run cli -- replay ...` routes here). Exit codes: 0 done, 1 failed (e.g. a Kafka group that is running),
+ * (`npm run cli -- replay ...` routes here). Exit codes: 0 done, 1 failed (e.g. a replay before what outbox retention kept),
  * 2 bad arguments or a group this system does not know.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
@@ -65,7 +65,7 @@ function program(): Command {
   root
     .command('replay')
     .description(
-      "move a consumer group back so it reads again the events committed from a time on (embedded: a running group's consumer moves itself); effects already applied are not applied twice",
+      "move a consumer group back so it reads again the events committed from a time on (a running group's consumers move themselves, and this waits until they have); effects already applied are not applied twice",
     )
     .requiredOption('--group <group>', 'the consumer group (e.g. webhook-dispatcher, delinquency-scheduler.payments)')
     .requiredOption('--from <ISO time>', 'the first events to read again', isoTime)

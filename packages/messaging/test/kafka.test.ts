@@ -10,6 +10,8 @@ import { query, sql } from '@storage/persistence';
 import { deadLetterTopic, eventTransport, OutboxPublisher, OutboxRelay } from '../src';
 import { relayName } from '../src/embedded/advisory-lock';
 import { replayKafka } from '../src/replay/kafka-replay';
+import { isFinished } from '../src/replay/kafka-request-record';
+import { requestReplay } from '../src/replay/request-replay';
 import { startGroupAtEnd, testRelay, testRelayOptions } from './kafka-support';
 import { BILLING, effects, newScript, openDataSource, payment, recordPayment, SERVICE, startConsumer, type Script } from './support';
 
@@ -20,6 +22,9 @@ const PUBLISHED = sql<{ published: number; unpublished: number }, [relay: string
     WHERE o.source = $2`,
 );
 const DATABASE_NOW = sql<{ from: Date }, []>('SELECT now() AS from');
+const REQUEST_STATE = sql<{ consumedBefore: Record<string, string> }, [id: string]>(
+  'SELECT consumed_before AS "consumedBefore" FROM replay_requests WHERE id = $1',
+);
 /** An outbox row of a topic of the test's own, as any app writes one (the relay sends envelopes as they are). */
 const INSERT_ROW = sql<never, [topic: string, eventId: string]>(
   `INSERT INTO outbox (topic, key, type, event_id, source, envelope)
@@ -265,7 +270,150 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
       intervalMs: 200,
     });
     expect(script.calls.filter((call) => ids.includes(call.eventId)).every((call) => call.redelivered)).toBe(true);
-    expect(await effects(dataSource, group)).toEqual(before);
+    // Other runs' events on the shared broker may add effects since; none of the events applied before is applied again.
+    const after = await effects(dataSource, group);
+    expect(after.slice(0, before.length)).toEqual(before);
+    const earlier = new Set(before.map((row) => row.event_id));
+    expect(after.slice(before.length).filter((row) => earlier.has(row.event_id))).toEqual([]);
+  }, 120_000);
+
+  /**
+   * Replays, as the CLI does, the events of six keys while the group runs (alongside `during`, if given), then publishes
+   * later events of the same keys: every replayed event is handled exactly once more, marked as a redelivery, the later
+   * ones once and unmarked, in order per key, and no effect is applied twice. Returns the CLI's lines.
+   */
+  async function expectReplayWhileRunning(during: () => Promise<unknown> = async () => undefined): Promise<string[]> {
+    const [{ from }] = await query(dataSource, DATABASE_NOW);
+    const rentals = Array.from({ length: 6 }, () => randomUUID());
+    const replayed = Array.from({ length: 30 }, (_, i) => payment(rentals[i % rentals.length], 3_000 + i));
+    for (const event of replayed) await recordPayment(dataSource, publisher, event);
+    const replayedIds = replayed.map((event) => event.eventId);
+    await eventually(async () => expect(await applied(replayedIds)).toHaveLength(replayed.length), { timeoutMs: 30_000, intervalMs: 200 });
+    const before = await effects(dataSource, group);
+    script.calls.length = 0;
+
+    const lines: string[] = [];
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      await Promise.all([replayKafka(pool, brokers, { group, from, to: undefined, redeliver: true }, (line) => lines.push(line)), during()]);
+    } finally {
+      await pool.end();
+    }
+    expect(lines[0]).toMatch(/is running: replay #\d+ requested/);
+    expect(lines[lines.length - 1]).toMatch(/applied by the running consumers on 3 partition\(s\)$/);
+
+    // Later events of the same keys follow the replayed ones in their partitions: once they are handled, so is the replay.
+    const later = Array.from({ length: 12 }, (_, i) => payment(rentals[i % rentals.length], 4_000 + i));
+    for (const event of later) await recordPayment(dataSource, publisher, event);
+    const laterIds = later.map((event) => event.eventId);
+    const callsOf = (ids: string[]) => script.calls.filter((call) => ids.includes(call.eventId));
+    await eventually(() => expect(new Set(callsOf(laterIds).map((call) => call.eventId)).size).toBe(later.length), { timeoutMs: 60_000, intervalMs: 200 });
+
+    expect(callsOf(replayedIds).map((call) => call.eventId)).toEqual(expect.arrayContaining(replayedIds));
+    expect(callsOf(replayedIds)).toHaveLength(replayedIds.length);
+    expect(callsOf(replayedIds).every((call) => call.redelivered)).toBe(true);
+    expect(callsOf(laterIds)).toHaveLength(laterIds.length);
+    expect(callsOf(laterIds).some((call) => call.redelivered)).toBe(false);
+    const amountOf = new Map([...replayed, ...later].map((event) => [event.eventId, event.payload.amountInPennies]));
+    for (const rental of rentals) {
+      const ofRental = [...replayed, ...later].filter((event) => event.payload.rentalRecordUuid === rental).map((event) => event.eventId);
+      const amounts = callsOf(ofRental).map((call) => amountOf.get(call.eventId)!);
+      expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
+    }
+    // No effect applied twice: the replayed events were deduplicated, the later ones applied once.
+    const after = await effects(dataSource, group);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.slice(before.length).filter((row) => replayedIds.includes(row.event_id))).toEqual([]);
+    return lines;
+  }
+
+  it('replays while two consumers of the group run, each on its partitions: every event since --from handled once more, later ones once, in order per key', async () => {
+    const second = await startGroupConsumer();
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      // Both members hold partitions (3 of them: two and one).
+      await eventually(
+        async () => {
+          const [described] = (await admin.describeGroups([group])).groups;
+          expect({ state: described.state, members: described.members.length }).toEqual({ state: 'Stable', members: 2 });
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      await expectReplayWhileRunning();
+    } finally {
+      await admin.disconnect();
+      await second.close();
+    }
+  }, 180_000);
+
+  it('replays while a member joins the running group (a rebalance around or amid the replay), all the same', async () => {
+    let joining: INestMicroservice | undefined;
+    try {
+      await expectReplayWhileRunning(async () => (joining = await startGroupConsumer()));
+    } finally {
+      await joining?.close();
+    }
+  }, 180_000);
+
+  it('applies the replay itself when the group stops before its members applied it', async () => {
+    const [{ from }] = await query(dataSource, DATABASE_NOW);
+    const rental = randomUUID();
+    const day = Array.from({ length: 10 }, (_, i) => payment(rental, 6_000 + i));
+    for (const event of day) await recordPayment(dataSource, publisher, event);
+    const ids = day.map((event) => event.eventId);
+    await eventually(async () => expect(await applied(ids)).toHaveLength(day.length), { timeoutMs: 30_000 });
+    await consumer.close();
+    // A member that knows nothing of replays (an older version of the service): the group runs, nobody applies it.
+    const unaware = kafka.consumer({ groupId: group, sessionTimeout: 6_000, heartbeatInterval: 1_000 });
+    await unaware.connect();
+    await unaware.subscribe({ topic: BILLING });
+    await unaware.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => undefined });
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      const lines: string[] = [];
+      const replay = replayKafka(pool, brokers, { group, from, to: undefined, redeliver: true }, (line) => lines.push(line), 50);
+      await eventually(() => expect(lines.join('\n')).toMatch(/is running: replay #\d+ requested/), { timeoutMs: 60_000, intervalMs: 100 });
+      await unaware.disconnect();
+      await replay;
+      expect(lines.join('\n')).toMatch(/stopped before applying replay #\d+ everywhere/);
+      expect(lines.some((line) => line.startsWith(`${BILLING}[`) && / offset \d+ -> \d+ /.test(line))).toBe(true);
+    } finally {
+      await pool.end();
+    }
+    script.calls.length = 0;
+    consumer = await startGroupConsumer();
+    await eventually(() => expect(script.calls.filter((call) => ids.includes(call.eventId)).map((call) => call.eventId)).toEqual(ids), {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
+    expect(script.calls.filter((call) => ids.includes(call.eventId)).every((call) => call.redelivered)).toBe(true);
+  }, 120_000);
+
+  it('applies at start a replay requested while it was running, which it did not apply before it stopped', async () => {
+    const [{ from }] = await query(dataSource, DATABASE_NOW);
+    const rental = randomUUID();
+    const day = Array.from({ length: 10 }, (_, i) => payment(rental, 5_000 + i));
+    for (const event of day) await recordPayment(dataSource, publisher, event);
+    const ids = day.map((event) => event.eventId);
+    await eventually(async () => expect(await applied(ids)).toHaveLength(day.length), { timeoutMs: 30_000 });
+    await consumer.close();
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      // As the CLI records it for a running group (whose members were all gone before they saw it).
+      const id = await requestReplay(pool, { group, from, to: undefined, redeliver: true });
+      script.calls.length = 0;
+      consumer = await startGroupConsumer();
+      await eventually(() => expect(script.calls.filter((call) => ids.includes(call.eventId)).map((call) => call.eventId)).toEqual(ids), {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
+      expect(script.calls.filter((call) => ids.includes(call.eventId)).every((call) => call.redelivered)).toBe(true);
+      const [{ consumedBefore }] = await query(pool, REQUEST_STATE, [id]);
+      expect(isFinished(consumedBefore)).toBe(true);
+    } finally {
+      await pool.end();
+    }
   }, 120_000);
 
   async function readTopic(topic: string, onMessage: (message: { headers?: Record<string, unknown> }) => void): Promise<Consumer> {

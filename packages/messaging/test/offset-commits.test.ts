@@ -80,4 +80,24 @@ describe('OffsetCommits (Kafka consumer offsets)', () => {
     expect(errors).toEqual([state.refuse]);
     expect(commits).toEqual([]);
   });
+
+  it('leaves out a withheld partition (a running replay moved it back), and flush fails when a commit is refused', async () => {
+    const { source, resolve, commits, state } = group();
+    let withheld = true;
+    const commitsOf = new OffsetCommits(
+      60_000,
+      () => undefined,
+      () => withheld,
+    );
+    resolve('10');
+    await commitsOf.afterBatch(source, true);
+    await commitsOf.flush();
+    expect(commits).toEqual([]);
+    withheld = false;
+    await commitsOf.flush();
+    expect(commits).toEqual(['10']);
+    state.refuse = new Error('REBALANCE_IN_PROGRESS');
+    resolve('11');
+    await expect(commitsOf.flush()).rejects.toThrow('REBALANCE_IN_PROGRESS');
+  });
 });

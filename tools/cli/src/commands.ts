@@ -16,7 +16,7 @@ export const ROUTED_COMMANDS: Record<string, { owner: string; entry: string; sum
   replay: {
     owner: 'packages/messaging',
     entry: 'packages/messaging/dist/cli.js',
-    summary: 'replay --group <group> --from <ISO time>: a consumer group reads again',
+    summary: 'replay --group <group> --from <ISO time>: a consumer group reads again (running or stopped, embedded or Kafka)',
   },
   webhooks: {
     owner: 'apps/webhook-dispatcher',

@@ -5,6 +5,7 @@ import { readOffset, saveOffset } from '../embedded/offsets';
 import { readRetentionMark } from '../retention/retention-mark';
 import { BEGIN, COMMIT, ROLLBACK } from '../transaction-control';
 import { recordReplay } from './record-replay';
+import { requestReplay } from './request-replay';
 import { EventsPruned, type ReplayCommand } from './replay-request';
 
 /** The stream name of the embedded log in replay requests (EmbeddedTransport's). */
@@ -16,16 +17,6 @@ const REPLAY_START = sql<{ start: string }, [Date]>(
 const EVENTS_TO_REPLAY = sql<{ events: string }, [string, string, Date | null]>(
   'SELECT count(*)::text AS events FROM outbox WHERE id > $1 AND id <= $2 AND ($3::timestamptz IS NULL OR created_at <= $3)',
 );
-/**
- * A replay asked of a running group: recorded with no position yet (`consumed_before` empty, which no applied replay
- * has), and announced on the group's replay channel, so its consumer, which holds the group lock, applies it.
- */
-const REQUEST_REPLAY = sql<{ id: string; pg_notify: string }, [string, Date, Date | null, boolean]>(
-  `WITH request AS (
-     INSERT INTO replay_requests (consumer_group, from_time, to_time, redeliver, consumed_before)
-       VALUES ($1, $2, $3, $4, '{}') RETURNING id)
-   SELECT id::text, pg_notify('replay:' || $1, id::text) FROM request`,
-);
 const PENDING_REPLAYS = sql<{ id: string; from: Date; to: Date | null; redeliver: boolean }, [string]>(
   `SELECT id::text, from_time AS "from", to_time AS "to", redeliver FROM replay_requests
     WHERE consumer_group = $1 AND consumed_before = '{}'::jsonb ORDER BY id`,
@@ -35,9 +26,6 @@ const DROPPED = sql<never, [string]>(`DELETE FROM replay_requests WHERE id = $1`
 const REQUEST_STATE = sql<{ consumedBefore: Record<string, string> }, [string]>(
   `SELECT consumed_before AS "consumedBefore" FROM replay_requests WHERE id = $1`,
 );
-
-/** The channel a running embedded consumer of `group` listens on for replay requests. */
-export const replayChannel = (group: string): string => `replay:${group}`;
 
 /** A replay to apply: a new one (the group is stopped), or one a running group's consumer found recorded. */
 type Replay = ReplayCommand & { pendingId?: string };
@@ -116,7 +104,7 @@ export async function replayEmbedded(pool: Pool, command: ReplayCommand, progres
       }
       return;
     }
-    const [{ id }] = await query(client, REQUEST_REPLAY, [command.group, command.from, command.to ?? null, command.redeliver]);
+    const id = await requestReplay(client, command);
     progress(`group "${command.group}" is running: replay #${id} requested, waiting for its consumer to apply it`);
     const started = Date.now();
     let reported = started;

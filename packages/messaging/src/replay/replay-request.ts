@@ -11,11 +11,6 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** The group is consuming: moving its position now would be overwritten by its next commit. */
-export class GroupRunning extends Error {
-  override readonly name = 'GroupRunning';
-}
-
 /** The replay would start before events outbox retention has already deleted. */
 export class EventsPruned extends Error {
   override readonly name = 'EventsPruned';
