@@ -101,9 +101,9 @@ describe('delivery plans beside a backlog', () => {
     const asDispatcher = session as unknown as DataSource;
     for (let n = 0; n < 3; n++) {
       // One event (its own statement) and a batch.
-      await fanOutManyOnce(asDispatcher, [event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000) });
-      await fanOutManyOnce(asDispatcher, [event(), event(), event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000) });
-      await new MessageStore(asDispatcher).claimDue(new Date(), new Date(Date.now() + 60_000), 10, 'plans');
+      await fanOutManyOnce(asDispatcher, [event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), settled: [] });
+      await fanOutManyOnce(asDispatcher, [event(), event(), event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), settled: [] });
+      await new MessageStore(asDispatcher).claimDue(new Date(), new Date(Date.now() + 60_000), 10, [], 'plans');
     }
     const scans = plans.flatMap(nodesOf).filter((node) => node['Relation Name'] === 'webhook_messages');
     expect(scans.length).toBeGreaterThan(0);

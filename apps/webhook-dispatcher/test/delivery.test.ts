@@ -381,7 +381,7 @@ describe('delivery engine', () => {
     await h.publish(sampleEvent('delinquency-status-change'));
     // A worker claims the message and dies before recording anything: only its lease remains.
     const now = h.clock.now();
-    const [claimed] = await new MessageStore(h.dataSource).claimDue(now, new Date(now.getTime() + 60 * SECOND), 10, 'test-replica');
+    const [claimed] = await new MessageStore(h.dataSource).claimDue(now, new Date(now.getTime() + 60 * SECOND), 10, [], 'test-replica');
     const survivor = h.engine();
     expect(await survivor.runOnce()).toBe(0); // still leased to the dead worker
     h.clock.advance(60 * SECOND);

@@ -11,7 +11,7 @@ import { makeCertificate, type TestCertificate } from './support/receiver';
 import { query, sql } from '@storage/persistence';
 
 const GROUP = 'webhook-dispatcher';
-const NO_CLAIM = { count: 0, leaseUntil: new Date(0) };
+const NO_CLAIM = { count: 0, leaseUntil: new Date(0), settled: [] };
 
 /** The engine as the batcher sees it: room to claim for, what it was handed, and its wakes. */
 function fakeEngine(room: number) {
@@ -21,7 +21,7 @@ function fakeEngine(room: number) {
     reserve: (limit: number): Reservation => {
       const count = Math.min(room, limit);
       seen.outstanding += count;
-      return { count, leaseUntil: new Date(Date.now() + 60_000) };
+      return { count, leaseUntil: new Date(Date.now() + 60_000), settled: [] };
     },
     deliverReserved: (reservation: Reservation, messages: ClaimedMessage[]) => {
       seen.outstanding -= reservation.count;

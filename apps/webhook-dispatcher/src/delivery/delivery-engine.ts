@@ -31,6 +31,8 @@ export interface DeliveryEngineOptions {
 export interface Reservation {
   count: number;
   leaseUntil: Date;
+  /** Attempts finished here but not yet recorded: their leases no longer hold their endpoints' slots. */
+  settled: string[];
 }
 
 /** This replica's deliveries per endpoint (sending or waiting for a slot). */
@@ -39,14 +41,10 @@ interface InFlightCounts {
   counts: number[];
 }
 
-/**
- * One endpoint's deliveries on this replica: those sending, those claimed while it was at its limit, and those finished
- * but not yet recorded (their leases still count against the limit in the claims).
- */
+/** One endpoint's deliveries on this replica: those sending, and those claimed while it was at its limit. */
 interface EndpointLane {
   sending: number;
   waiting: ClaimedMessage[];
-  recording: number;
   maxInFlight: number;
   /** A claim took as many as its room allowed, so may have left due messages of it: its next room wakes the pump. */
   limited: boolean;
@@ -56,8 +54,8 @@ export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineOptions = { concurrency: 256,
 
 /**
  * Claims due messages, signs and sends them, and records every attempt. No endpoint has more than its `maxInFlight`
- * deliveries in flight at once across replicas (the claims count its leases), so a receiver that never answers holds
- * that many slots, not all; and no two
+ * deliveries in flight at once across replicas (the claims count its leases, less the attempts finished here and not
+ * yet recorded), so a receiver that never answers holds that many slots, not all; and no two
  * messages of one rental to one endpoint are in flight at once (the claims' `NOT_HELD`). `runOnce` delivers what is
  * due and returns (tests, tools); `start` keeps a pump running, woken by new messages, by a timer at the next due
  * retry and by a slow safety poll, so an idle engine does not query the database.
@@ -73,8 +71,8 @@ export class DeliveryEngine {
   private pollTimer: NodeJS.Timeout | undefined;
   private dueTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   private results: AttemptRecord[] = [];
-  /** Recording `results` frees a slot of an endpoint at its limit: claim again after. */
-  private wakeAfterRecord = false;
+  /** The messages of `results` and of the batch being recorded: finished, their leases not yet ended in the database. */
+  private readonly unrecorded = new Set<string>();
   private flushing: Promise<void> | undefined;
   private skipWait: (() => void) | undefined;
   private readonly signingKeys: SigningKeys;
@@ -117,7 +115,7 @@ export class DeliveryEngine {
   reserve(limit: number): Reservation {
     const count = this.running ? Math.max(0, Math.min(limit, this.options.concurrency - this.inFlight)) : 0;
     this.inFlight += count;
-    return { count, leaseUntil: new Date(this.clock.now().getTime() + this.options.leaseMs) };
+    return { count, leaseUntil: new Date(this.clock.now().getTime() + this.options.leaseMs), settled: [...this.unrecorded] };
   }
 
   /** Sends the messages claimed under a reservation and gives back the room they did not use. */
@@ -187,30 +185,26 @@ export class DeliveryEngine {
     void this.attempt(message).then((record) => {
       this.inFlight -= 1;
       lane.sending -= 1;
-      lane.recording += 1;
       const next = lane.waiting.shift();
       if (next) this.send(next, lane);
+      this.unrecorded.add(message.id);
       this.results.push(record);
-      // A slot of an endpoint whose messages a claim left for lack of room: the claims count it free once the attempt
-      // is recorded (its lease ends then), so record it now and claim after.
-      const freesLimited = !next && lane.limited;
-      if (freesLimited) lane.limited = false;
-      this.wakeAfterRecord ||= freesLimited;
-      this.flush(message.holdsOthers || freesLimited);
+      this.flush(message.holdsOthers);
       if (record.nextAttemptAt) this.wakeAt(record.nextAttemptAt.getTime());
-      // Room again for any endpoint's messages.
-      if (this.saturated) this.wake();
+      // Room again: for any endpoint's messages (saturated), or for this endpoint's that a claim left for lack of it.
+      const roomForLimited = !next && lane.limited;
+      if (roomForLimited) lane.limited = false;
+      if (this.saturated || roomForLimited) this.wake();
     });
   }
 
   private inFlightCounts(): InFlightCounts {
-    const held = (lane: EndpointLane) => lane.sending + lane.waiting.length + lane.recording;
-    const busy = [...this.lanes].filter(([, lane]) => held(lane) > 0);
-    return { endpointIds: busy.map(([id]) => id), counts: busy.map(([, lane]) => held(lane)) };
+    const busy = [...this.lanes].filter(([, lane]) => lane.sending + lane.waiting.length > 0);
+    return { endpointIds: busy.map(([id]) => id), counts: busy.map(([, lane]) => lane.sending + lane.waiting.length) };
   }
 
   private laneOf(endpointId: string): EndpointLane {
-    const lane = this.lanes.get(endpointId) ?? { sending: 0, waiting: [], recording: 0, maxInFlight: Number.MAX_SAFE_INTEGER, limited: false };
+    const lane = this.lanes.get(endpointId) ?? { sending: 0, waiting: [], maxInFlight: Number.MAX_SAFE_INTEGER, limited: false };
     this.lanes.set(endpointId, lane);
     return lane;
   }
@@ -229,7 +223,7 @@ export class DeliveryEngine {
       const lane = this.laneOf(id);
       if ((taken.get(id) ?? 0) < lane.maxInFlight - (had.get(id) ?? 0)) continue;
       lane.limited = true;
-      if (lane.sending + lane.waiting.length + lane.recording < lane.maxInFlight) roomAgain = true;
+      if (lane.sending + lane.waiting.length < lane.maxInFlight) roomAgain = true;
     }
     return roomAgain;
   }
@@ -287,21 +281,17 @@ export class DeliveryEngine {
       }
       while (this.results.length > 0) {
         const batch = this.results;
-        const wakeAfter = this.wakeAfterRecord;
         this.results = [];
-        this.wakeAfterRecord = false;
-        let wake = wakeAfter;
         try {
-          wake = (await this.store.record(batch, this.clock.now(), this.failingCutoff())) || wake;
+          if (await this.store.record(batch, this.clock.now(), this.failingCutoff())) this.wake();
         } catch (error) {
           // One attempt that cannot be recorded (its message gone with its endpoint, deleted meanwhile) must not lose
           // the others' records, which would leave them claimed until their lease ends and send them again: each alone.
           if (batch.length > 1) await this.recordEach(batch);
           else this.logger.error(`recording an attempt failed: ${String(error)}`);
         }
-        // Recorded (or left to its lease): the claims no longer count it here either.
-        for (const { message } of batch) this.laneOf(message.endpointId).recording -= 1;
-        if (wake) this.wake();
+        // Recorded, or left to its lease (which then holds its slot until it ends).
+        for (const { message } of batch) this.unrecorded.delete(message.id);
       }
     })().finally(() => {
       this.flushing = undefined;
@@ -322,7 +312,7 @@ export class DeliveryEngine {
 
   private claim(limit: number): Promise<ClaimedMessage[]> {
     const now = this.clock.now();
-    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, this.replica);
+    return this.store.claimDue(now, new Date(now.getTime() + this.options.leaseMs), limit, [...this.unrecorded], this.replica);
   }
 
   private async attempt(message: ClaimedMessage): Promise<AttemptRecord> {

@@ -75,9 +75,12 @@ export const HOLDS_OTHERS = `(m.ordering_key IS NOT NULL AND EXISTS (
        WHERE n.endpoint_id = m.endpoint_id AND n.ordering_key = m.ordering_key AND n.status = 'pending'
          AND n.emission_order > m.emission_order))`;
 
-/** The live leases of endpoint `e`'s messages at `$1`: its deliveries in flight, whichever replica holds them. */
+/**
+ * The live leases of endpoint `e`'s messages at `$1`: its deliveries in flight, whichever replica holds them, but for
+ * the attempts this replica finished and has not recorded yet (`$4`).
+ */
 const LEASED = `(SELECT count(*) FROM webhook_messages f
-       WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.claimed AND f.next_attempt_at > $1)`;
+       WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.claimed AND f.next_attempt_at > $1 AND f.id <> ALL($4::text[]))`;
 
 /**
  * The endpoints with a message that may go now and room for it (the earliest due first, at most `$3`: no claim takes
@@ -85,10 +88,10 @@ const LEASED = `(SELECT count(*) FROM webhook_messages f
  * as `webhook_endpoint_room` leaves (the endpoint's limit across replicas, see migration EndpointRoomAcrossReplicas);
  * then a turn each across endpoints (a
  * busy endpoint's backlog does not go before another's first message), up to `$3`. An endpoint at its limit costs no
- * scan of its backlog. A listen session's messages go only to the replica holding its stream (`$4`), and wait while
+ * scan of its backlog. A listen session's messages go only to the replica holding its stream (`$5`), and wait while
  * none does.
  */
-const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string]>(
+const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], string]>(
   `WITH ready AS (
      SELECT e.id, e.max_in_flight, e.ordered_delivery
      FROM webhook_endpoints e
@@ -96,7 +99,7 @@ const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string]>(
        SELECT m.next_attempt_at FROM webhook_messages m
        WHERE m.endpoint_id = e.id AND m.status = 'pending' AND m.next_attempt_at <= $1 AND ${NOT_HELD}
        ORDER BY m.next_attempt_at LIMIT 1) first
-     WHERE e.disabled_at IS NULL AND (e.listen_api_key IS NULL OR e.listener = $4) AND e.max_in_flight > ${LEASED}
+     WHERE e.disabled_at IS NULL AND (e.listen_api_key IS NULL OR e.listener = $5) AND e.max_in_flight > ${LEASED}
      ORDER BY first.next_attempt_at LIMIT $3),
    candidate AS (
      SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY e.id ORDER BY c.next_attempt_at) AS turn
@@ -105,7 +108,7 @@ const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string]>(
        SELECT m.id, m.next_attempt_at FROM webhook_messages m
        WHERE m.endpoint_id = e.id AND m.status = 'pending' AND m.next_attempt_at <= $1 AND ${NOT_HELD}
        ORDER BY m.next_attempt_at
-       LIMIT webhook_endpoint_room(e.id, e.max_in_flight, $1)
+       LIMIT webhook_endpoint_room(e.id, e.max_in_flight, $1, $4)
        FOR UPDATE OF m SKIP LOCKED) c),
    due AS (SELECT id FROM candidate ORDER BY turn, next_attempt_at LIMIT $3)
    UPDATE webhook_messages m SET next_attempt_at = $2, claimed = true
@@ -147,11 +150,12 @@ export class MessageStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Takes up to `limit` due messages of enabled endpoints. Their due time moves to `leaseUntil`, so a message
+   * Takes up to `limit` due messages of enabled endpoints (`settled`: the caller's finished attempts not yet recorded,
+   * whose leases hold no slot). Their due time moves to `leaseUntil`, so a message
    * whose worker dies mid-delivery comes back (same id, so the same hook-id) once the lease runs out.
    */
-  async claimDue(now: Date, leaseUntil: Date, limit: number, replica: string): Promise<ClaimedMessage[]> {
-    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit, replica]);
+  async claimDue(now: Date, leaseUntil: Date, limit: number, settled: string[], replica: string): Promise<ClaimedMessage[]> {
+    const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit, settled, replica]);
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,

@@ -16,6 +16,8 @@ export interface MarkedEvent {
 export interface ClaimOnCreate {
   count: number;
   leaseUntil: Date;
+  /** The claimer's attempts finished and not yet recorded: their leases hold no slot. */
+  settled: string[];
 }
 
 export interface FanOutResult {
@@ -39,17 +41,18 @@ interface Row {
 }
 
 /** The columns of the events, `i`: n, grp, key, portfolio, event_id, type, body, facility, unit_type, amenities, ordering_key. */
-const MANY_EVENTS = `SELECT * FROM jsonb_to_recordset($4::jsonb)
+const MANY_EVENTS = `SELECT * FROM jsonb_to_recordset($5::jsonb)
      AS i(n int, grp text, key text, portfolio text, event_id text, type text, body text, facility uuid, unit_type uuid, amenities uuid[], ordering_key uuid)`;
 /**
  * A batch of one, the usual one at a steady rate, from plain parameters: the same statement then costs PostgreSQL
  * about 50 µs less per event than decoding a JSON array (a fifth of it).
  */
-const ONE_EVENT = `SELECT 0 AS n, $4::text AS grp, $5::text AS key, $6::text AS portfolio, $7::text AS event_id, $8::text AS type,
-     $9::text AS body, $10::uuid AS facility, $11::uuid AS unit_type, $12::uuid[] AS amenities, $13::uuid AS ordering_key`;
+const ONE_EVENT = `SELECT 0 AS n, $5::text AS grp, $6::text AS key, $7::text AS portfolio, $8::text AS event_id, $9::text AS type,
+     $10::text AS body, $11::uuid AS facility, $12::uuid AS unit_type, $13::uuid[] AS amenities, $14::uuid AS ordering_key`;
 
 /**
- * The fan-out of the events `events` (MANY_EVENTS or ONE_EVENT); $1 is now, $2 the lease's end, $3 how many to claim.
+ * The fan-out of the events `events` (MANY_EVENTS or ONE_EVENT); $1 is now, $2 the lease's end, $3 how many to claim,
+ * $4 the claimer's settled attempts (`ClaimOnCreate`).
  * A new message is created claimed when it may go now as far as its rental's order goes (`NOT_HELD`: it is its
  * rental's latest) and its endpoint's limit across replicas leaves room (`webhook_endpoint_room`, asked in the order
  * of the endpoints' ids, as the claims do); a listen
@@ -74,7 +77,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
      AND (cardinality(e.unit_types) = 0 OR i.unit_type = ANY(e.unit_types))
      AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)),
  room AS (
-   SELECT endpoint_id, webhook_endpoint_room(endpoint_id, max_in_flight, $1) AS room
+   SELECT endpoint_id, webhook_endpoint_room(endpoint_id, max_in_flight, $1, $4) AS room
    FROM (SELECT DISTINCT endpoint_id, max_in_flight FROM new WHERE free ORDER BY endpoint_id) free_endpoint),
  fits AS (
    SELECT new.*, free AND count(*) FILTER (WHERE free) OVER (PARTITION BY new.endpoint_id ORDER BY n ROWS UNBOUNDED PRECEDING) <= room.room AS fits
@@ -110,7 +113,7 @@ export async function fanOutManyOnce(dataSource: DataSource, events: readonly Ma
   const input = events.map(eventInput);
   // Claimed messages come back without their body: it is the event's, which is here already (no second copy to
   // escape, send and parse).
-  const head = [now, claim.leaseUntil, claim.count];
+  const head = [now, claim.leaseUntil, claim.count, claim.settled];
   const rows =
     input.length === 1
       ? await query(dataSource, FAN_OUT_ONE, [...head, ...oneEventParams(input[0])])
@@ -153,7 +156,7 @@ function eventInput({ group, key, event }: MarkedEvent, n: number) {
   };
 }
 
-/** ONE_EVENT's parameters $4 to $13, in its order. */
+/** ONE_EVENT's parameters $5 to $14, in its order. */
 function oneEventParams(event: ReturnType<typeof eventInput>): unknown[] {
   return [event.grp, event.key, event.portfolio, event.event_id, event.type, event.body, event.facility, event.unit_type, event.amenities, event.ordering_key];
 }
