@@ -9,7 +9,7 @@ import { issuePortalToken } from '@storage/webhooks';
 import { startDispatcher, type DispatcherProcess } from './support/dispatcher-process';
 import { removeAllEndpoints, seedEndpoint } from './support/endpoints';
 import { sampleEnvelope } from './support/events';
-import { checkPortalPage, VIEWPORTS } from './support/portal-browser';
+import { checkPortalPage, clickThrough, VIEWPORTS } from './support/portal-browser';
 import { makeCertificate, TestReceiver, type TestCertificate } from './support/receiver';
 import { testKeyring } from './support/secret-keys';
 import { verify } from './support/verify';
@@ -154,18 +154,18 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
         await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
         await checkPortalPage(page, `endpoint-${name}`);
         expect(await page.locator('tr.message').count()).toBe(100);
-        await page.click('#older');
+        await clickThrough(page, '#older');
         expect(await page.locator('tr.message').count()).toBe(21);
         expect(await page.locator('#older').count()).toBe(0);
-        await page.click('#newest');
+        await clickThrough(page, '#newest');
         expect(await page.locator('tr.message').first().getAttribute('data-id')).toBe(hookId);
 
         for (const search of [hookId, event.eventId, rental]) {
           await page.fill('input[name=search]', search);
-          await page.click('#filter button');
+          await clickThrough(page, '#filter button');
           expect(await page.locator('tr.message').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')))).toEqual([hookId]);
         }
-        await page.click(`a[href="/portal/messages/${hookId}"]`);
+        await clickThrough(page, `a[href="/portal/messages/${hookId}"]`);
         expect(JSON.parse(await page.locator('#payload').innerText())).toEqual({ data: [event.payload], test: false });
         expect(await page.locator('tr.attempt').innerText()).toContain('204');
         await checkPortalPage(page, `message-${name}`);
@@ -180,31 +180,31 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
 
         await page.goto(`${dispatcher.baseUrl}/portal`);
         await page.fill('#search-all input[name=search]', rental);
-        await page.click('#search-all button');
+        await clickThrough(page, '#search-all button');
         expect(await page.locator('tr.found').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')))).toEqual([hookId]);
         await checkPortalPage(page, `search-${name}`);
 
         await page.goto(`${dispatcher.baseUrl}/portal/catalog`);
         await checkPortalPage(page, `catalog-${name}`);
         await page.locator('#auction form.send-example select').selectOption(id);
-        await page.locator('#auction form.send-example button').click();
+        await clickThrough(page, '#auction form.send-example button');
         expect(await page.locator('#notice').innerText()).toContain('Example auction queued');
         await eventually(() => expect(requestsTo(`/tour-${name}`)).toHaveLength(2), { timeoutMs: 15_000 });
         expect(JSON.parse(requestsTo(`/tour-${name}`)[1].body)).toMatchObject({ data: [{ event: 'auction' }], test: true });
 
         // Add an endpoint, then delete it after the confirmation.
         await page.goto(`${dispatcher.baseUrl}/portal`);
-        await page.click('#add-endpoint');
+        await clickThrough(page, '#add-endpoint');
         await page.fill('input[name=vendorName]', `added-${name}`);
         await page.fill('input[name=url]', receiver.url(`/added-${name}`));
         await page.check('input[name=eventTypes][value=auction]');
         await checkPortalPage(page, `add-endpoint-${name}`);
-        await page.click('#save-endpoint');
+        await clickThrough(page, '#save-endpoint');
         expect(await page.locator('#notice').innerText()).toContain('Endpoint added');
         expect(await page.locator('#secret').innerText()).toMatch(/^whsec_/);
-        await page.click('#delete-endpoint');
+        await clickThrough(page, '#delete-endpoint');
         await checkPortalPage(page, `delete-endpoint-${name}`);
-        await page.click('#confirm-delete');
+        await clickThrough(page, '#confirm-delete');
         expect(await page.locator('#notice').innerText()).toContain(`Endpoint ${receiver.url(`/added-${name}`)} deleted.`);
         expect(await page.locator('#endpoints a', { hasText: `/added-${name}` }).count()).toBe(0);
 
@@ -242,10 +242,10 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       await page.goto(`${dispatcher.baseUrl}/portal/login?token=${issuePortalToken('acme', new Date(), PORTAL_SECRET, PORTAL_KEY).token}`);
       await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
       expect(await page.locator('tr.message', { hasText: 'moved-out' }).locator('td').nth(1).innerText()).toContain('failed');
-      await page.click('text=Enable again');
+      await clickThrough(page, 'text=Enable again');
       expect(await page.locator('#notice').innerText()).toContain('Endpoint enabled');
       await page.fill('input[name=since]', since.toISOString().slice(0, 16));
-      await page.click('#recover');
+      await clickThrough(page, '#recover');
       expect(await page.locator('#notice').innerText()).toContain('1 failed messages queued again');
 
       await eventually(() => expect(requestsTo('/recovered')).toHaveLength(2), { timeoutMs: 15_000 });
@@ -280,7 +280,7 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       expect(page.url()).toBe(`${dispatcher.baseUrl}/portal`);
       await eventually(() => expect(dispatcher.output()).toContain('/portal/login?token=[redacted]'));
       expect(dispatcher.output()).not.toContain(token);
-      await page.click(`a[href="/portal/endpoints/${id}"]`);
+      await clickThrough(page, `a[href="/portal/endpoints/${id}"]`);
       const messages = page.locator('tr.message');
       await expect(messages.count()).resolves.toBe(2);
       const deliveredRow = page.locator('tr.message', { hasText: 'moved-in' });
@@ -305,16 +305,16 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
 
       // Filter the log by status.
       await page.selectOption('select[name=status]', 'succeeded');
-      await page.click('#filter button');
+      await clickThrough(page, '#filter button');
       await expect(page.locator('tr.message').count()).resolves.toBe(1);
 
       // The failed one's page: the payload as sent, its answer; resend it now that the receiver works.
       failing = false;
       await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}?eventType=rent-change`);
-      await page.click('tr.message a[href^="/portal/messages/"]');
+      await clickThrough(page, 'tr.message a[href^="/portal/messages/"]');
       expect(JSON.parse(await page.locator('#payload').innerText())).toMatchObject({ data: [{ eventId: failed.eventId }], test: false });
       expect(await page.locator('tr.attempt').innerText()).toMatch(/500[\s\S]*receiver exploded/);
-      await page.click('#resend');
+      await clickThrough(page, '#resend');
       expect(await page.locator('#notice').innerText()).toContain('queued to be sent again');
       await eventually(
         async () => {
@@ -330,9 +330,9 @@ describe('webhook-dispatcher end to end (embedded transport)', () => {
       await page.goto(`${dispatcher.baseUrl}/portal/endpoints/${id}`);
 
       // Reveal the secret (opened from its sealed form) and rotate it: the new one is stored sealed too.
-      await page.click('#reveal');
+      await clickThrough(page, '#reveal');
       expect(await page.locator('#secret').innerText()).toBe(secret);
-      await page.click('#rotate');
+      await clickThrough(page, '#rotate');
       const rotated = await page.locator('#secret').innerText();
       expect(rotated).toMatch(/^whsec_/);
       expect(rotated).not.toBe(secret);

@@ -71,3 +71,12 @@ export async function checkPortalPage(page: Page, name: string): Promise<void> {
   expect({ name, width: NARROWEST, overflow: await horizontalOverflow(page) }).toEqual({ name, width: NARROWEST, overflow: { by: 0, elements: [] } });
   await page.setViewportSize(size);
 }
+
+/**
+ * Clicks a link or a form's button and waits until the page it leads to has loaded. A click returns once a navigation
+ * it started promptly has begun; on a loaded machine the browser may start it later, and what is read next would be
+ * the old page.
+ */
+export async function clickThrough(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForEvent('load'), page.click(selector)]);
+}
