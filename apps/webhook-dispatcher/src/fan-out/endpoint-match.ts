@@ -1,6 +1,6 @@
 /**
  * Which endpoints an event goes to, as a condition on endpoint `e` (webhook_endpoints), for both fan-out statements
- * (`fanOut`/`fanOutOnce`, one event from parameters; `fanOutManyOnce`, the rows `i`). The arguments are SQL
+ * (`fanOut`/`fanOutAndMark`, one event from parameters; `fanOutAndMarkMany`, the rows `i`). The arguments are SQL
  * expressions, spliced in when the statements are declared:
  * - `portfolio`, `type`: an enabled endpoint of the event's portfolio that subscribes to its type;
  * - `facility`, `unitType` (uuid) and `amenities` (uuid[]): its filters match the event's (an empty filter matches

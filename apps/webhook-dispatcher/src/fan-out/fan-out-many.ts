@@ -99,12 +99,12 @@ const FAN_OUT_MANY = sql<Row>(fanOutSql(MANY_EVENTS), { prepared: 'webhook_fan_o
 const FAN_OUT_ONE = sql<Row>(fanOutSql(ONE_EVENT), { prepared: 'webhook_fan_out_one' });
 
 /**
- * `fanOutOnce` for many events in one statement (atomic, one round trip): each event's processed-event mark
+ * `fanOutAndMark` for many events in one statement (atomic, one round trip): each event's processed-event mark
  * (`markProcessedManySql`, the rows `markProcessedSql` writes) and its messages to the matching endpoints, created only when the mark
  * is new. Messages created claimed are due at their lease's end, so no other worker takes them meanwhile and a
  * crashed sender's come back, as after `MessageStore.claimDue`; the others are due now.
  */
-export async function fanOutManyOnce(dataSource: DataSource, events: readonly MarkedEvent[], now: Date, claim: ClaimOnCreate): Promise<FanOutResult> {
+export async function fanOutAndMarkMany(dataSource: DataSource, events: readonly MarkedEvent[], now: Date, claim: ClaimOnCreate): Promise<FanOutResult> {
   const input = events.map(eventInput);
   // Claimed messages come back without their body: it is the event's, which is here already (no second copy to
   // escape, send and parse).

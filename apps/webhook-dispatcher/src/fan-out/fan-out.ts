@@ -59,8 +59,8 @@ export async function fanOut(db: Queryable, event: FanOutEvent, options: FanOutO
  * messages are created only when the mark is new. Returns the messages created, or undefined when the
  * event had been applied before (a redelivery or a replay).
  */
-export async function fanOutOnce(db: Queryable, mark: ProcessedMark, event: FanOutEvent, options: FanOutOptions): Promise<number | undefined> {
-  const rows = await query(db, options.redeliver ? FAN_OUT_ONCE.redeliver : FAN_OUT_ONCE.once, [...params(event, options), mark.group, mark.key]);
+export async function fanOutAndMark(db: Queryable, mark: ProcessedMark, event: FanOutEvent, options: FanOutOptions): Promise<number | undefined> {
+  const rows = await query(db, options.redeliver ? FAN_OUT_AND_MARK.redeliver : FAN_OUT_AND_MARK.once, [...params(event, options), mark.group, mark.key]);
   return rows[0].applied ? rows[0].created : undefined;
 }
 
@@ -83,16 +83,16 @@ const FAN_OUT = {
   once: fanOutSql(false),
   redeliver: fanOutSql(true),
 };
-const FAN_OUT_ONCE = {
-  once: fanOutOnceSql(false),
-  redeliver: fanOutOnceSql(true),
+const FAN_OUT_AND_MARK = {
+  once: fanOutAndMarkSql(false),
+  redeliver: fanOutAndMarkSql(true),
 };
 
 function fanOutSql(redeliver: boolean) {
   return sql<{ created: number }, FanOutValues>(`WITH ${messagesCte(redeliver, '')} SELECT count(*)::int AS created FROM created`);
 }
 
-function fanOutOnceSql(redeliver: boolean) {
+function fanOutAndMarkSql(redeliver: boolean) {
   return sql<{ applied: boolean; created: number }, [...FanOutValues, string, string]>(
     `WITH mark AS (${markProcessedSql('$12', '$13')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
      SELECT EXISTS (SELECT 1 FROM mark) AS applied, (SELECT count(*)::int FROM created) AS created`,
