@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, type TestDatabase } from '@storage/testing';
 import { MessageStore } from '../src/delivery/message-store';
-import { fanOutManyOnce, type MarkedEvent } from '../src/fan-out/fan-out-many';
+import { fanOutAndMarkMany, type MarkedEvent } from '../src/fan-out/fan-out-many';
 import { seedEndpoint } from './support/endpoints';
 
 interface PlanNode {
@@ -101,8 +101,8 @@ describe('delivery plans beside a backlog', () => {
     const asDispatcher = session as unknown as DataSource;
     for (let n = 0; n < 3; n++) {
       // One event (its own statement) and a batch.
-      await fanOutManyOnce(asDispatcher, [event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), settled: [] });
-      await fanOutManyOnce(asDispatcher, [event(), event(), event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), settled: [] });
+      await fanOutAndMarkMany(asDispatcher, [event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), settled: [] });
+      await fanOutAndMarkMany(asDispatcher, [event(), event(), event()], new Date(), { count: 4, leaseUntil: new Date(Date.now() + 60_000), settled: [] });
       await new MessageStore(asDispatcher).claimDue(new Date(), new Date(Date.now() + 60_000), 10, [], 'plans');
     }
     const scans = plans.flatMap(nodesOf).filter((node) => node['Relation Name'] === 'webhook_messages');

@@ -3,7 +3,7 @@ import type { DeliveryEngine, Reservation } from '../src/delivery/delivery-engin
 import type { ClaimedMessage } from '../src/delivery/message-store';
 import { fanOut } from '../src/fan-out/fan-out';
 import { FanOutBatcher } from '../src/fan-out/fan-out-batcher';
-import { fanOutManyOnce } from '../src/fan-out/fan-out-many';
+import { fanOutAndMarkMany } from '../src/fan-out/fan-out-many';
 import { seedEndpoint } from './support/endpoints';
 import { sampleEvent } from './support/events';
 import { createHarness, type Harness } from './support/harness';
@@ -67,7 +67,7 @@ describe('fan-out of many events in one statement', () => {
       sampleEvent('transfer', { portfolio: 'nobody' }),
     ];
 
-    const { created } = await fanOutManyOnce(
+    const { created } = await fanOutAndMarkMany(
       h.dataSource,
       events.map((event) => ({ group: GROUP, key: event.eventId, event })),
       h.clock.now(),
@@ -86,7 +86,7 @@ describe('fan-out of many events in one statement', () => {
     const alone = async () => {
       const created: (number | undefined)[] = [];
       for (const event of events)
-        created.push(...(await fanOutManyOnce(h.dataSource, [{ group: 'alone', key: event.eventId, event }], h.clock.now(), NO_CLAIM)).created);
+        created.push(...(await fanOutAndMarkMany(h.dataSource, [{ group: 'alone', key: event.eventId, event }], h.clock.now(), NO_CLAIM)).created);
       return created;
     };
     expect(await alone()).toEqual([4, 2, 1, 0]);
@@ -96,7 +96,7 @@ describe('fan-out of many events in one statement', () => {
     // Delivered again (a crash before the offset was saved): nothing new, every event known as applied.
     await query(h.dataSource, sql('DELETE FROM webhook_messages'));
     expect(
-      await fanOutManyOnce(
+      await fanOutAndMarkMany(
         h.dataSource,
         events.map((event) => ({ group: GROUP, key: event.eventId, event })),
         h.clock.now(),
@@ -116,7 +116,7 @@ describe('fan-out of many events in one statement', () => {
     const events = Array.from({ length: 20 }, () => sampleEvent('moved-in'));
     const bad = { ...sampleEvent('moved-in'), filters: { facilityUuid: 'not-a-uuid', unitType: null, amenityUuids: [] } };
 
-    const results = await Promise.allSettled([...events, bad].map((event) => batcher.fanOutOnce(GROUP, event.eventId, event)));
+    const results = await Promise.allSettled([...events, bad].map((event) => batcher.fanOutBatched(GROUP, event.eventId, event)));
 
     expect(results.slice(0, 20)).toEqual(events.map(() => ({ status: 'fulfilled', value: 1 })));
     expect(results[20]).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/uuid/) }) });
@@ -134,7 +134,7 @@ describe('fan-out of many events in one statement', () => {
     const batcher = new FanOutBatcher(h.dataSource, engine, h.clock);
     const events = Array.from({ length: 3 }, () => sampleEvent('moved-in'));
 
-    await Promise.all(events.map((event) => batcher.fanOutOnce(GROUP, event.eventId, event)));
+    await Promise.all(events.map((event) => batcher.fanOutBatched(GROUP, event.eventId, event)));
 
     // The first event alone (its message claimed), then two together (one claimed, one due now for the pump).
     expect(seen.handed).toHaveLength(2);

@@ -35,7 +35,8 @@ export interface AttemptRecord {
 const ENDPOINT_DISABLED_GONE = 'the receiver answered 410 Gone';
 const ENDPOINT_DISABLED_FAILING = 'every delivery failed for 5 days';
 
-interface ClaimedRow {
+/** A claimed message as the claims answer it: the message's columns and its endpoint's (`e`). */
+export interface ClaimedRow {
   id: string;
   endpoint_id: string;
   event_type: string;
@@ -145,6 +146,21 @@ const FAIL_PENDING_OF_ENDPOINTS = sql<never, [string[]]>(
   `UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = ANY($1::uuid[]) AND status = 'pending'`,
 );
 
+/** A claimed message's row as the engine takes it (the claims', and the messages fan-out creates claimed). */
+export const claimedMessage = (row: ClaimedRow): ClaimedMessage => ({
+  id: row.id,
+  endpointId: row.endpoint_id,
+  eventType: row.event_type,
+  body: row.body,
+  attempts: row.attempts,
+  url: row.url,
+  storedSecret: row.secret,
+  storedPreviousSecret: row.previous_secret,
+  previousSecretExpiresAt: row.previous_secret_expires_at,
+  maxInFlight: row.max_in_flight,
+  holdsOthers: row.holds_others,
+});
+
 /** The delivery queue in PostgreSQL: claims with SKIP LOCKED so replicas share it, records attempts in batches. */
 export class MessageStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -156,19 +172,7 @@ export class MessageStore {
    */
   async claimDue(now: Date, leaseUntil: Date, limit: number, settled: string[], replica: string): Promise<ClaimedMessage[]> {
     const rows = await query(this.dataSource, CLAIM_DUE, [now, leaseUntil, limit, settled, replica]);
-    return rows.map((row) => ({
-      id: row.id,
-      endpointId: row.endpoint_id,
-      eventType: row.event_type,
-      body: row.body,
-      attempts: row.attempts,
-      url: row.url,
-      storedSecret: row.secret,
-      storedPreviousSecret: row.previous_secret,
-      previousSecretExpiresAt: row.previous_secret_expires_at,
-      maxInFlight: row.max_in_flight,
-      holdsOthers: row.holds_others,
-    }));
+    return rows.map(claimedMessage);
   }
 
   /** The endpoint's messages waiting for a retry are due at `now` (a listen session resumed: its listener is back). */

@@ -6,7 +6,7 @@ import { EventContext, ProcessedEvents } from '@storage/messaging';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
-import { fanOutOnce, lifecycleFanOutEvent, type FanOutEvent, type FanOutOptions } from '../fan-out/fan-out';
+import { fanOutAndMark, lifecycleFanOutEvent, type FanOutEvent, type FanOutOptions } from '../fan-out/fan-out';
 import { FanOutBatcher } from '../fan-out/fan-out-batcher';
 import { testEvent } from '../fan-out/test-event';
 
@@ -66,7 +66,7 @@ export class EventsController {
   async testEvent(@Payload() envelope: EventEnvelope<'webhook-test-event'>, @Ctx() context: EventContext): Promise<void> {
     const { portfolio, eventType } = envelope.payload;
     const now = this.clock.now();
-    await this.fanOutOnce(context.group, envelope.eventId, testEvent(portfolio, eventType, now), { now, ignoreFilters: true });
+    await this.fanOutAndWake(context.group, envelope.eventId, testEvent(portfolio, eventType, now), { now, ignoreFilters: true });
   }
 
   @EventPattern('webhook-resend')
@@ -83,15 +83,16 @@ export class EventsController {
   private async lifecycle(envelope: EventEnvelope<PublicEventType>, context: EventContext): Promise<void> {
     const event = lifecycleFanOutEvent(envelope);
     if (context.redelivery === undefined) {
-      await this.batcher.fanOutOnce(context.group, envelope.eventId, event);
+      await this.batcher.fanOutBatched(context.group, envelope.eventId, event);
       return;
     }
     const key = `${envelope.eventId}#redeliver:${context.redelivery.replayRequestId}`;
-    await this.fanOutOnce(context.group, key, event, { now: this.clock.now(), redeliver: true });
+    await this.fanOutAndWake(context.group, key, event, { now: this.clock.now(), redeliver: true });
   }
 
-  private async fanOutOnce(group: string, key: string, event: FanOutEvent, options: FanOutOptions): Promise<void> {
-    const created = await fanOutOnce(this.dataSource, { group, key }, event, options);
+  /** Fans one event out with its processed-event mark in a statement of its own, then wakes the engine for its messages. */
+  private async fanOutAndWake(group: string, key: string, event: FanOutEvent, options: FanOutOptions): Promise<void> {
+    const created = await fanOutAndMark(this.dataSource, { group, key }, event, options);
     if (created) this.engine.wake();
   }
 

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import type { ClaimedMessage } from '../delivery/message-store';
-import { fanOutOnce, type FanOutEvent } from './fan-out';
-import { fanOutManyOnce, type MarkedEvent } from './fan-out-many';
+import { fanOutAndMark, type FanOutEvent } from './fan-out';
+import { fanOutAndMarkMany, type MarkedEvent } from './fan-out-many';
 
 /** Events per statement; more wait for the next one. */
 const MAX_BATCH = 500;
@@ -33,8 +33,11 @@ export class FanOutBatcher {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  /** Resolves once the event's messages are committed: how many, or undefined when it had been applied before. */
-  fanOutOnce(group: string, key: string, event: FanOutEvent): Promise<number | undefined> {
+  /**
+   * Fans the event out (with its processed-event mark) in the next statement. Resolves once its messages are committed:
+   * how many, or undefined when it had been applied before.
+   */
+  fanOutBatched(group: string, key: string, event: FanOutEvent): Promise<number | undefined> {
     return new Promise((resolve, reject) => {
       this.queue.push({ group, key, event, resolve, reject });
       if (!this.draining) void this.drain();
@@ -53,13 +56,13 @@ export class FanOutBatcher {
     let results: (number | undefined | null)[];
     let claimed: ClaimedMessage[] = [];
     try {
-      ({ created: results, claimed } = await fanOutManyOnce(this.dataSource, batch, now, reservation));
+      ({ created: results, claimed } = await fanOutAndMarkMany(this.dataSource, batch, now, reservation));
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
       // One bad event must not fail the others (they would be retried and dead-lettered with it): each alone.
       results = await Promise.all(
         batch.map((waiting) =>
-          fanOutOnce(this.dataSource, waiting, waiting.event, { now }).catch((alone: unknown) => {
+          fanOutAndMark(this.dataSource, waiting, waiting.event, { now }).catch((alone: unknown) => {
             waiting.reject(alone);
             return null;
           }),

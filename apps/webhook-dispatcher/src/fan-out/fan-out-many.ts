@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import { webhookDeliveryBody } from '@storage/domain';
 import { markProcessedManySql } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
-import type { ClaimedMessage } from '../delivery/message-store';
+import { claimedMessage, type ClaimedMessage, type ClaimedRow } from '../delivery/message-store';
+import { endpointMatches } from './endpoint-match';
 import type { FanOutEvent } from './fan-out';
 
 /** One event of a batch: the consumer group and key its processed-event mark is written under. */
@@ -26,18 +27,15 @@ export interface FanOutResult {
   claimed: ClaimedMessage[];
 }
 
+/** A message created claimed, as the statement answers it (JSON): its endpoint's columns of a claim (`ClaimedRow`). */
+type ClaimedJson = Omit<ClaimedRow, 'event_type' | 'body' | 'attempts' | 'holds_others' | 'previous_secret_expires_at'> & {
+  previous_secret_expires_at: string | null;
+};
+
 interface Row {
   applied: boolean;
   created: number;
-  claimed: {
-    id: string;
-    endpoint_id: string;
-    url: string;
-    secret: string;
-    previous_secret: string | null;
-    previous_secret_expires_at: string | null;
-    max_in_flight: number;
-  }[];
+  claimed: ClaimedJson[];
 }
 
 /** The columns of the events, `i`: n, grp, key, portfolio, event_id, type, body, facility, unit_type, amenities, ordering_key. */
@@ -72,10 +70,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
               AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= $1))) AS free
    FROM i
    JOIN mark ON mark.consumer_group = i.grp AND mark.event_id = i.key
-   JOIN webhook_endpoints e ON e.portfolio = i.portfolio AND e.disabled_at IS NULL AND i.type = ANY(e.event_types)
-     AND (cardinality(e.facility_uuids) = 0 OR i.facility = ANY(e.facility_uuids))
-     AND (cardinality(e.unit_types) = 0 OR i.unit_type = ANY(e.unit_types))
-     AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && i.amenities)),
+   JOIN webhook_endpoints e ON ${endpointMatches('i.portfolio', 'i.type', 'i.facility', 'i.unit_type', 'i.amenities', 'false', 'NULL')}),
  room AS (
    SELECT endpoint_id, webhook_endpoint_room(endpoint_id, max_in_flight, $1, $4) AS room
    FROM (SELECT DISTINCT endpoint_id, max_in_flight FROM new WHERE free ORDER BY endpoint_id) free_endpoint),
@@ -104,12 +99,12 @@ const FAN_OUT_MANY = sql<Row>(fanOutSql(MANY_EVENTS), { prepared: 'webhook_fan_o
 const FAN_OUT_ONE = sql<Row>(fanOutSql(ONE_EVENT), { prepared: 'webhook_fan_out_one' });
 
 /**
- * `fanOutOnce` for many events in one statement (atomic, one round trip): each event's processed-event mark
+ * `fanOutAndMark` for many events in one statement (atomic, one round trip): each event's processed-event mark
  * (`markProcessedManySql`, the rows `markProcessedSql` writes) and its messages to the matching endpoints, created only when the mark
  * is new. Messages created claimed are due at their lease's end, so no other worker takes them meanwhile and a
  * crashed sender's come back, as after `MessageStore.claimDue`; the others are due now.
  */
-export async function fanOutManyOnce(dataSource: DataSource, events: readonly MarkedEvent[], now: Date, claim: ClaimOnCreate): Promise<FanOutResult> {
+export async function fanOutAndMarkMany(dataSource: DataSource, events: readonly MarkedEvent[], now: Date, claim: ClaimOnCreate): Promise<FanOutResult> {
   const input = events.map(eventInput);
   // Claimed messages come back without their body: it is the event's, which is here already (no second copy to
   // escape, send and parse).
@@ -121,20 +116,17 @@ export async function fanOutManyOnce(dataSource: DataSource, events: readonly Ma
   return {
     created: rows.map((row) => (row.applied ? row.created : undefined)),
     claimed: rows.flatMap((row, n) =>
-      row.claimed.map((m) => ({
-        id: m.id,
-        endpointId: m.endpoint_id,
-        eventType: input[n].type,
-        body: input[n].body,
-        attempts: 0,
-        url: m.url,
-        storedSecret: m.secret,
-        storedPreviousSecret: m.previous_secret,
-        previousSecretExpiresAt: m.previous_secret_expires_at === null ? null : new Date(m.previous_secret_expires_at),
-        maxInFlight: m.max_in_flight,
-        // The latest of its rental: nothing waits for it yet.
-        holdsOthers: false,
-      })),
+      row.claimed.map((m) =>
+        claimedMessage({
+          ...m,
+          previous_secret_expires_at: m.previous_secret_expires_at === null ? null : new Date(m.previous_secret_expires_at),
+          event_type: input[n].type,
+          body: input[n].body,
+          attempts: 0,
+          // The latest of its rental: nothing waits for it yet.
+          holds_others: false,
+        }),
+      ),
     ),
   };
 }

@@ -1,6 +1,7 @@
 import { webhookDeliveryBody, type EventEnvelope, type EventFilters, type PublicEventType } from '@storage/domain';
 import { markProcessedSql } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
+import { endpointMatches } from './endpoint-match';
 
 /**
  * What fan-out needs of an event: who it belongs to, what it is, what it is filtered on, its payload, and whether it
@@ -45,9 +46,8 @@ export interface ProcessedMark {
 }
 
 /**
- * Creates one message per enabled endpoint of the portfolio that subscribes to the event type and whose
- * filters match (an empty filter matches everything; amenities match when any is shared), in the caller's
- * transaction. Returns the messages created.
+ * Creates one message per endpoint the event goes to (`endpointMatches`), in the caller's transaction. Returns the
+ * messages created.
  */
 export async function fanOut(db: Queryable, event: FanOutEvent, options: FanOutOptions): Promise<number> {
   const rows = await query(db, options.redeliver ? FAN_OUT.redeliver : FAN_OUT.once, params(event, options));
@@ -59,8 +59,8 @@ export async function fanOut(db: Queryable, event: FanOutEvent, options: FanOutO
  * messages are created only when the mark is new. Returns the messages created, or undefined when the
  * event had been applied before (a redelivery or a replay).
  */
-export async function fanOutOnce(db: Queryable, mark: ProcessedMark, event: FanOutEvent, options: FanOutOptions): Promise<number | undefined> {
-  const rows = await query(db, options.redeliver ? FAN_OUT_ONCE.redeliver : FAN_OUT_ONCE.once, [...params(event, options), mark.group, mark.key]);
+export async function fanOutAndMark(db: Queryable, mark: ProcessedMark, event: FanOutEvent, options: FanOutOptions): Promise<number | undefined> {
+  const rows = await query(db, options.redeliver ? FAN_OUT_AND_MARK.redeliver : FAN_OUT_AND_MARK.once, [...params(event, options), mark.group, mark.key]);
   return rows[0].applied ? rows[0].created : undefined;
 }
 
@@ -83,16 +83,16 @@ const FAN_OUT = {
   once: fanOutSql(false),
   redeliver: fanOutSql(true),
 };
-const FAN_OUT_ONCE = {
-  once: fanOutOnceSql(false),
-  redeliver: fanOutOnceSql(true),
+const FAN_OUT_AND_MARK = {
+  once: fanOutAndMarkSql(false),
+  redeliver: fanOutAndMarkSql(true),
 };
 
 function fanOutSql(redeliver: boolean) {
   return sql<{ created: number }, FanOutValues>(`WITH ${messagesCte(redeliver, '')} SELECT count(*)::int AS created FROM created`);
 }
 
-function fanOutOnceSql(redeliver: boolean) {
+function fanOutAndMarkSql(redeliver: boolean) {
   return sql<{ applied: boolean; created: number }, [...FanOutValues, string, string]>(
     `WITH mark AS (${markProcessedSql('$12', '$13')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
      SELECT EXISTS (SELECT 1 FROM mark) AS applied, (SELECT count(*)::int FROM created) AS created`,
@@ -107,11 +107,7 @@ function messagesCte(redeliver: boolean, gate: string): string {
      INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, ordering_key, status, attempts, next_attempt_at, created_at)
      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, $10, 'pending', 0, $5, $5
      FROM webhook_endpoints e
-     WHERE ${gate} e.portfolio = $1 AND e.disabled_at IS NULL AND $3 = ANY(e.event_types) AND ($11::uuid IS NULL OR e.id = $11)
-       AND ($9 OR (
-         (cardinality(e.facility_uuids) = 0 OR $6::uuid = ANY(e.facility_uuids))
-         AND (cardinality(e.unit_types) = 0 OR $7::uuid = ANY(e.unit_types))
-         AND (cardinality(e.amenity_uuids) = 0 OR e.amenity_uuids && $8::uuid[])))
+     WHERE ${gate} ${endpointMatches('$1', '$3', '$6::uuid', '$7::uuid', '$8::uuid[]', '$9', '$11')}
      ON CONFLICT (endpoint_id, event_id) ${onConflict}
      RETURNING id)`;
 }
