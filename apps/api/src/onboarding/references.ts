@@ -22,8 +22,10 @@ export interface Reference {
 }
 
 /**
- * Refuses (400 naming the field) uuids that name no record the caller may use: there are no foreign keys, so
- * a reference into another portfolio would otherwise be stored and later read as this portfolio's.
+ * Refuses (400 naming the field) uuids that name no record the caller may use. The foreign keys (migration
+ * ForeignKeys) only check that the row exists, in any portfolio and of any kind: a reference into another portfolio
+ * or facility would otherwise be stored and later read as this portfolio's.
+ * `reference.table` is one of RECORD_NAMES' keys, never the caller's text.
  */
 export async function requireReferences(db: EntityManager, field: string, uuids: readonly string[], reference: Reference): Promise<void> {
   if (uuids.length === 0) return;
