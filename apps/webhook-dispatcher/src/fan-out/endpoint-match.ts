@@ -10,26 +10,15 @@
  * A statement without these options passes `false` and `NULL`: PostgreSQL folds those conditions away when it plans
  * the statement, so its plan is the one without them.
  */
-/** The event's side of the match, each a SQL expression; named, so two of one type cannot be swapped unseen. */
-interface EventColumns {
-  portfolio: string;
-  type: string;
-  facility: string;
-  unitType: string;
-  amenities: string;
-  ignoreFilters: string;
-  onlyEndpoint: string;
-}
-
-export const endpointMatches = ({
-  portfolio,
-  type,
-  facility,
-  unitType,
-  amenities,
-  ignoreFilters,
-  onlyEndpoint,
-}: EventColumns): string => `e.portfolio = ${portfolio} AND e.disabled_at IS NULL AND ${type} = ANY(e.event_types)
+export const endpointMatches = (
+  portfolio: string,
+  type: string,
+  facility: string,
+  unitType: string,
+  amenities: string,
+  ignoreFilters: string,
+  onlyEndpoint: string,
+): string => `e.portfolio = ${portfolio} AND e.disabled_at IS NULL AND ${type} = ANY(e.event_types)
        AND (${onlyEndpoint}::uuid IS NULL OR e.id = ${onlyEndpoint})
        AND (${ignoreFilters} OR (
          (cardinality(e.facility_uuids) = 0 OR ${facility} = ANY(e.facility_uuids))

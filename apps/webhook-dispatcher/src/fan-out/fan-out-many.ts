@@ -70,7 +70,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
               AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= $1))) AS free
    FROM i
    JOIN mark ON mark.consumer_group = i.grp AND mark.event_id = i.key
-   JOIN webhook_endpoints e ON ${endpointMatches({ portfolio: 'i.portfolio', type: 'i.type', facility: 'i.facility', unitType: 'i.unit_type', amenities: 'i.amenities', ignoreFilters: 'false', onlyEndpoint: 'NULL' })}),
+   JOIN webhook_endpoints e ON ${endpointMatches('i.portfolio', 'i.type', 'i.facility', 'i.unit_type', 'i.amenities', 'false', 'NULL')}),
  room AS (
    SELECT endpoint_id, webhook_endpoint_room(endpoint_id, max_in_flight, $1, $4) AS room
    FROM (SELECT DISTINCT endpoint_id, max_in_flight FROM new WHERE free ORDER BY endpoint_id) free_endpoint),

@@ -107,7 +107,7 @@ function messagesCte(redeliver: boolean, gate: string): string {
      INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, ordering_key, status, attempts, next_attempt_at, created_at)
      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, $10, 'pending', 0, $5, $5
      FROM webhook_endpoints e
-     WHERE ${gate} ${endpointMatches({ portfolio: '$1', type: '$3', facility: '$6::uuid', unitType: '$7::uuid', amenities: '$8::uuid[]', ignoreFilters: '$9', onlyEndpoint: '$11' })}
+     WHERE ${gate} ${endpointMatches('$1', '$3', '$6::uuid', '$7::uuid', '$8::uuid[]', '$9', '$11')}
      ON CONFLICT (endpoint_id, event_id) ${onConflict}
      RETURNING id)`;
 }
