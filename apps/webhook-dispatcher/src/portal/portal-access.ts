@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { checkPortalToken, type PortalGrant } from '@storage/webhooks';
 import { Clock } from '../clock';
 import { grantKeyActive } from './portal-keys';
-import { deniedPage, forbiddenPage } from './portal-pages';
-import { send } from './portal-replies';
+import type { DeniedReason } from './portal-pages';
+import { PortalRefusal } from './portal-refusal';
 import { checkSession, csrfMatches, csrfToken } from './portal-session';
 import { PORTAL_SECRET } from './portal.tokens';
 
@@ -29,47 +29,39 @@ export class PortalAccess {
     return csrfToken(this.secret, session.token);
   }
 
-  /** Whether a post carries the form token of this session. */
-  formTokenMatches(request: FastifyRequest, session: Session): boolean {
-    return csrfMatches(request, this.secret, session.token);
+  /** Refuses (403, nothing done) a post without the form token of this session. */
+  checkFormToken(request: FastifyRequest, session: Session): void {
+    if (!csrfMatches(request, this.secret, session.token)) throw PortalRefusal.forbidden();
   }
 
-  /** The grant of a login link whose key is still active, or undefined after answering with the denied page. */
-  async linkGrant(token: string | undefined, reply: FastifyReply): Promise<PortalGrant | undefined> {
+  /** The grant of a login link whose key is still active, else a 401 refusal. */
+  async linkGrant(token: string | undefined): Promise<PortalGrant> {
     const check = token ? checkPortalToken(token, this.clock.now(), this.secret) : ({ ok: false, reason: 'missing' } as const);
-    if (!check.ok) return send(reply, 401, deniedPage(check.reason));
-    if (!(await grantKeyActive(this.dataSource, check.grant))) return send(reply, 401, deniedPage('revoked'));
+    if (!check.ok) throw PortalRefusal.denied(check.reason);
+    if (!(await grantKeyActive(this.dataSource, check.grant))) throw PortalRefusal.denied('revoked');
     return check.grant;
   }
 
-  /** The open session when it is valid and its key active, else undefined (nothing answered). */
-  async currentSession(request: FastifyRequest): Promise<Session | undefined> {
-    const check = checkSession(request, this.clock.now(), this.secret);
-    if (!check.ok || !(await grantKeyActive(this.dataSource, check.grant))) return undefined;
-    return check;
-  }
-
   /**
-   * The session of a page, or undefined after answering with the denied page: no data for an expired or forged
-   * link, nor once its API key is revoked (checked on every request, not only at login).
+   * The session of a request, else a 401 refusal: no data for an expired or forged link, nor once its API key is
+   * revoked (checked on every request, not only at login).
    */
-  async session(request: FastifyRequest, reply: FastifyReply): Promise<Session | undefined> {
-    const check = checkSession(request, this.clock.now(), this.secret);
-    if (!check.ok) return send(reply, 401, deniedPage(check.reason));
-    if (!(await grantKeyActive(this.dataSource, check.grant))) return send(reply, 401, deniedPage('revoked'));
+  async session(request: FastifyRequest): Promise<Session> {
+    const check = await this.check(request);
+    if (typeof check === 'string') throw PortalRefusal.denied(check);
     return check;
   }
 
-  /** The grant of a form post: a session, and the form token of that very session (403 and nothing done otherwise). */
-  async action(request: FastifyRequest, reply: FastifyReply): Promise<PortalGrant | undefined> {
-    return (await this.formSession(request, reply))?.grant;
+  /** The open session when it is valid and its key active, else undefined (for the sign-in, which needs none). */
+  async currentSession(request: FastifyRequest): Promise<Session | undefined> {
+    const check = await this.check(request);
+    return typeof check === 'string' ? undefined : check;
   }
 
-  /** The session of a form post, checked as `action` does, for a form page shown again with what was refused. */
-  async formSession(request: FastifyRequest, reply: FastifyReply): Promise<Session | undefined> {
-    const session = await this.session(request, reply);
-    if (!session) return undefined;
-    if (!this.formTokenMatches(request, session)) return send(reply, 403, forbiddenPage());
-    return session;
+  private async check(request: FastifyRequest): Promise<Session | DeniedReason> {
+    const check = checkSession(request, this.clock.now(), this.secret);
+    if (!check.ok) return check.reason;
+    if (!(await grantKeyActive(this.dataSource, check.grant))) return 'revoked';
+    return { grant: check.grant, token: check.token };
   }
 }

@@ -1,19 +1,24 @@
-import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { isPublicEventType } from '@storage/domain';
+import type { PortalGrant } from '@storage/webhooks';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { fanOut } from '../fan-out/fan-out';
 import { testEvent } from '../fan-out/test-event';
 import { catalogPage } from './catalog-page';
-import { PortalAccess } from './portal-access';
+import { PortalAccess, type Session } from './portal-access';
+import { PortalSession, PortalSessionGuard } from './portal-guard';
 import { notFoundPage } from './portal-pages';
 import { PortalQueries } from './portal-queries';
+import { PortalRefusalFilter } from './portal-refusal';
 import { redirect, send } from './portal-replies';
 
 /** The event catalog, and its "Send example": operation 19's test message to one endpoint. */
 @Controller('portal')
+@UseGuards(PortalSessionGuard)
+@UseFilters(PortalRefusalFilter)
 export class PortalCatalogController {
   private readonly queries: PortalQueries;
 
@@ -27,18 +32,19 @@ export class PortalCatalogController {
   }
 
   @Get('catalog')
-  async catalog(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('notice') notice: string | undefined): Promise<void> {
-    const session = await this.access.session(request, reply);
-    if (!session) return;
+  async catalog(@PortalSession() session: Session, @Res() reply: FastifyReply, @Query('notice') notice: string | undefined): Promise<void> {
     const endpoints = await this.queries.endpoints(session.grant.portfolio);
     send(reply, 200, catalogPage({ endpoints, now: this.clock.now(), csrf: this.access.csrf(session), ...(notice ? { notice } : {}) }));
   }
 
   /** Operation 19's test message of the type, to the one endpoint chosen (enabled and subscribed to it, as operation 19 asks). */
   @Post('catalog/:type/send')
-  async sendExample(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('type') type: string): Promise<void> {
-    const grant = await this.access.action(request, reply);
-    if (!grant) return;
+  async sendExample(
+    @PortalSession('grant') grant: PortalGrant,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('type') type: string,
+  ): Promise<void> {
     const endpointId = (request.body as { endpointId?: unknown } | undefined)?.endpointId;
     const endpoint = typeof endpointId === 'string' ? await this.queries.endpoint(grant.portfolio, endpointId) : undefined;
     if (!isPublicEventType(type) || !endpoint) return send(reply, 404, notFoundPage());

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { uniqueViolation } from '@storage/persistence';
@@ -13,17 +13,22 @@ import {
   VENDOR_CONSTRAINT,
   type AddressPolicy,
   type HostResolver,
+  type PortalGrant,
 } from '@storage/webhooks';
 import { Clock } from '../clock';
 import { deleteEndpointPage, endpointFormPage, formOf, readEndpointForm, vetEndpointForm, type EndpointForm, type EndpointInput } from './endpoint-form';
-import { PortalAccess } from './portal-access';
+import { PortalAccess, type Session } from './portal-access';
+import { PortalSession, PortalSessionGuard } from './portal-guard';
 import { notFoundPage } from './portal-pages';
 import { PortalQueries } from './portal-queries';
+import { PortalRefusalFilter } from './portal-refusal';
 import { back, redirect, send } from './portal-replies';
 import { PORTAL_ADDRESS_POLICY, PORTAL_HOST_RESOLVER } from './portal.tokens';
 
 /** Operations 15, 17 and 18 from the portal: endpoints added, edited, disabled and deleted within the session's portfolio. */
 @Controller('portal')
+@UseGuards(PortalSessionGuard)
+@UseFilters(PortalRefusalFilter)
 export class PortalEndpointsController {
   private readonly queries: PortalQueries;
 
@@ -39,18 +44,14 @@ export class PortalEndpointsController {
   }
 
   @Get('endpoints/new')
-  async newEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const session = await this.access.session(request, reply);
-    if (!session) return;
+  async newEndpoint(@PortalSession() session: Session, @Res() reply: FastifyReply): Promise<void> {
     const form: EndpointForm = { vendorName: '', url: '', description: '', eventTypes: [], facilityUuids: '', unitTypes: '', amenityUuids: '' };
     send(reply, 200, endpointFormPage({ form, problems: [], csrf: this.access.csrf(session) }));
   }
 
   /** Operation 15 from the portal: the same rules, a new secret sealed with the keyring (revealed on the endpoint's page). */
   @Post('endpoints')
-  async addEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const session = await this.access.formSession(request, reply);
-    if (!session) return;
+  async addEndpoint(@PortalSession() session: Session, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const form = readEndpointForm(request.body);
     const refuse = (problems: string[]) => send(reply, 400, endpointFormPage({ form, problems, csrf: this.access.csrf(session) }));
     const vetted = await this.vetted(form);
@@ -72,9 +73,7 @@ export class PortalEndpointsController {
   }
 
   @Get('endpoints/:id/edit')
-  async editEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const session = await this.access.session(request, reply);
-    if (!session) return;
+  async editEndpoint(@PortalSession() session: Session, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const endpoint = await this.queries.endpoint(session.grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
     send(reply, 200, endpointFormPage({ form: formOf(endpoint), problems: [], csrf: this.access.csrf(session), editing: { id } }));
@@ -82,9 +81,7 @@ export class PortalEndpointsController {
 
   /** Operation 17 from the portal, and the URL too (under operation 15's rules); the vendor names the endpoint and stays. */
   @Post('endpoints/:id/edit')
-  async saveEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const session = await this.access.formSession(request, reply);
-    if (!session) return;
+  async saveEndpoint(@PortalSession() session: Session, @Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const endpoint = await this.queries.endpoint(session.grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
     const form = { ...readEndpointForm(request.body), vendorName: endpoint.vendorName };
@@ -112,9 +109,7 @@ export class PortalEndpointsController {
   }
 
   @Post('endpoints/:id/disable')
-  async disable(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.access.action(request, reply);
-    if (!grant) return;
+  async disable(@PortalSession('grant') grant: PortalGrant, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await disableEndpoint(this.dataSource, grant.portfolio, id, this.clock.now(), 'disabled in the portal');
     back(reply, id, 'Endpoint disabled: nothing is sent to it until it is enabled again.');
@@ -122,9 +117,7 @@ export class PortalEndpointsController {
 
   /** The confirmation a delete needs: a page of its own, so it takes two deliberate clicks (and works without scripts). */
   @Get('endpoints/:id/delete')
-  async confirmDelete(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const session = await this.access.session(request, reply);
-    if (!session) return;
+  async confirmDelete(@PortalSession() session: Session, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const endpoint = await this.queries.endpoint(session.grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
     send(reply, 200, deleteEndpointPage(endpoint, this.access.csrf(session)));
@@ -132,9 +125,7 @@ export class PortalEndpointsController {
 
   /** Operation 18 for every event type at once: the endpoint goes, its messages and attempts with it. */
   @Post('endpoints/:id/delete')
-  async deleteEndpoint(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.access.action(request, reply);
-    if (!grant) return;
+  async deleteEndpoint(@PortalSession('grant') grant: PortalGrant, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const endpoint = await this.queries.endpoint(grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
     await removeSubscription(this.dataSource, id);

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
-/** Answers a page; undefined, so a guard can `return send(…)`. */
-export function send(reply: FastifyReply, status: number, page: string): undefined {
+/** Answers a page. */
+export function send(reply: FastifyReply, status: number, page: string): void {
   void reply
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
@@ -14,7 +14,6 @@ export function send(reply: FastifyReply, status: number, page: string): undefin
       "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'",
     )
     .send(page);
-  return undefined;
 }
 
 export function redirect(reply: FastifyReply, location: string): void {

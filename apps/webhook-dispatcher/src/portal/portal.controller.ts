@@ -1,16 +1,26 @@
-import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
-import { changeSubscription, enableEndpoint, generateSecret, rotateEndpointSecret, SecretKeyring, StoredSecretUnreadable } from '@storage/webhooks';
+import {
+  changeSubscription,
+  enableEndpoint,
+  generateSecret,
+  rotateEndpointSecret,
+  SecretKeyring,
+  StoredSecretUnreadable,
+  type PortalGrant,
+} from '@storage/webhooks';
 import { Clock } from '../clock';
 import { DeliveryEngine } from '../delivery/delivery-engine';
 import { recoverFailed, resendMessage } from '../delivery/message-actions';
 import { parseUtcTime } from './form-values';
 import { logCursor, logFilter, type LogQuery } from './message-log';
 import { messagePage } from './message-page';
-import { PortalAccess } from './portal-access';
-import { endpointPage, endpointsPage, forbiddenPage, notFoundPage, switchPortfolioPage } from './portal-pages';
+import { PortalAccess, type Session } from './portal-access';
+import { PortalPublic, PortalSession, PortalSessionGuard } from './portal-guard';
+import { endpointPage, endpointsPage, notFoundPage, switchPortfolioPage } from './portal-pages';
 import { PortalQueries } from './portal-queries';
+import { PortalRefusalFilter } from './portal-refusal';
 import { back, redirect, send } from './portal-replies';
 import { PORTAL_SCRIPT, PORTAL_SCRIPT_ROUTE } from './portal-script';
 import { setSession } from './portal-session';
@@ -28,6 +38,8 @@ const ROTATION_OVERLAP_MS = DAY;
  * an endpoint's log and settings, messages, search). Endpoint management and the catalog have controllers of their own.
  */
 @Controller('portal')
+@UseGuards(PortalSessionGuard)
+@UseFilters(PortalRefusalFilter)
 export class PortalController {
   private readonly queries: PortalQueries;
   private readonly weekRates: WeekRates;
@@ -49,9 +61,9 @@ export class PortalController {
    * another portfolio than the open session's asks first: a link someone sent must not swap the portal under you.
    */
   @Get('login')
+  @PortalPublic()
   async login(@Query('token') token: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const grant = await this.access.linkGrant(token, reply);
-    if (!grant) return;
+    const grant = await this.access.linkGrant(token);
     const current = await this.access.currentSession(request);
     if (current && current.grant.portfolio !== grant.portfolio) {
       return send(reply, 409, switchPortfolioPage(current.grant.portfolio, grant.portfolio, token!, this.access.csrf(current)));
@@ -62,22 +74,19 @@ export class PortalController {
 
   /** The confirmation of the switch page: a post of the open session (its form token), never a link alone. */
   @Post('login')
+  @PortalPublic()
   async switchPortfolio(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const given = (request.body as { token?: unknown } | undefined)?.token;
     const token = typeof given === 'string' ? given : undefined;
     const current = await this.access.currentSession(request);
-    if (current && !this.access.formTokenMatches(request, current)) return send(reply, 403, forbiddenPage());
-    const grant = await this.access.linkGrant(token, reply);
-    if (!grant) return;
+    if (current) this.access.checkFormToken(request, current);
+    const grant = await this.access.linkGrant(token);
     setSession(reply, request, { token: token!, grant, now: this.clock.now(), portalBaseUrl: this.portalBaseUrl });
     redirect(reply, '/portal');
   }
 
   @Get()
-  async endpoints(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('notice') notice: string | undefined): Promise<void> {
-    const session = await this.access.session(request, reply);
-    if (!session) return;
-    const { grant } = session;
+  async endpoints(@PortalSession('grant') grant: PortalGrant, @Res() reply: FastifyReply, @Query('notice') notice: string | undefined): Promise<void> {
     const since = new Date(this.clock.now().getTime() - DAY);
     const endpoints = await this.queries.endpoints(grant.portfolio);
     const withRates = await Promise.all(endpoints.map(async (e) => ({ ...e, day: await this.queries.rates(e.id, since, 'hour', 24) })));
@@ -86,13 +95,11 @@ export class PortalController {
 
   @Get('endpoints/:id')
   async endpoint(
-    @Req() request: FastifyRequest,
+    @PortalSession() session: Session,
     @Res() reply: FastifyReply,
     @Param('id') id: string,
     @Query() query: LogQuery & { reveal?: string; notice?: string },
   ): Promise<void> {
-    const session = await this.access.session(request, reply);
-    if (!session) return;
     const { grant } = session;
     const endpoint = await this.queries.endpoint(grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
@@ -133,9 +140,7 @@ export class PortalController {
   }
 
   @Post('endpoints/:id/rotate')
-  async rotate(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.access.action(request, reply);
-    if (!grant) return;
+  async rotate(@PortalSession('grant') grant: PortalGrant, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await rotateEndpointSecret(
       this.dataSource,
@@ -148,9 +153,7 @@ export class PortalController {
   }
 
   @Post('endpoints/:id/enable')
-  async enable(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.access.action(request, reply);
-    if (!grant) return;
+  async enable(@PortalSession('grant') grant: PortalGrant, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     await enableEndpoint(this.dataSource, grant.portfolio, id);
     back(reply, id, 'Endpoint enabled. Recover its failed messages below to send them again.');
@@ -158,9 +161,12 @@ export class PortalController {
 
   /** Operation 17's delivery settings from the portal: strict order per rental, and deliveries in flight at most. */
   @Post('endpoints/:id/delivery')
-  async delivery(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.access.action(request, reply);
-    if (!grant) return;
+  async delivery(
+    @PortalSession('grant') grant: PortalGrant,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
     const endpoint = await this.queries.endpoint(grant.portfolio, id);
     if (!endpoint) return send(reply, 404, notFoundPage());
     const form = (request.body ?? {}) as { orderedDelivery?: unknown; maxInFlight?: unknown };
@@ -188,9 +194,12 @@ export class PortalController {
   }
 
   @Post('endpoints/:id/recover')
-  async recover(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.access.action(request, reply);
-    if (!grant) return;
+  async recover(
+    @PortalSession('grant') grant: PortalGrant,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
     if (!(await this.queries.endpoint(grant.portfolio, id))) return send(reply, 404, notFoundPage());
     const since = parseUtcTime((request.body as { since?: unknown } | undefined)?.since);
     if (!since) return back(reply, id, 'Give the time to recover from.');
@@ -201,24 +210,20 @@ export class PortalController {
 
   /** A message of any endpoint of the portfolio, by message id, event id or rental uuid. */
   @Get('search')
-  async search(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('search') given: string | undefined): Promise<void> {
-    const session = await this.access.session(request, reply);
-    if (!session) return;
+  async search(@PortalSession('grant') grant: PortalGrant, @Res() reply: FastifyReply, @Query('search') given: string | undefined): Promise<void> {
     const search = (given ?? '').trim();
-    const found = search === '' ? [] : await this.queries.find(session.grant.portfolio, search);
+    const found = search === '' ? [] : await this.queries.find(grant.portfolio, search);
     send(reply, 200, searchPage(search, found));
   }
 
   /** A message: its payload and headers as sent, every attempt with its answer. */
   @Get('messages/:id')
   async message(
-    @Req() request: FastifyRequest,
+    @PortalSession() session: Session,
     @Res() reply: FastifyReply,
     @Param('id') id: string,
     @Query('notice') notice: string | undefined,
   ): Promise<void> {
-    const session = await this.access.session(request, reply);
-    if (!session) return;
     const message = await this.queries.message(session.grant.portfolio, id);
     if (!message) return send(reply, 404, notFoundPage());
     const attempts = await this.queries.attempts([id]);
@@ -226,9 +231,7 @@ export class PortalController {
   }
 
   @Post('messages/:id/resend')
-  async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
-    const grant = await this.access.action(request, reply);
-    if (!grant) return;
+  async resend(@PortalSession('grant') grant: PortalGrant, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const resent = await this.dataSource.transaction((manager) => resendMessage(manager, grant.portfolio, id, this.clock.now()));
     if (!resent) return send(reply, 404, notFoundPage());
     this.engine.wake();
@@ -237,6 +240,7 @@ export class PortalController {
 
   /** The portal's script, from the package (no CDN). It holds no data: no session needed. */
   @Get(PORTAL_SCRIPT_ROUTE)
+  @PortalPublic()
   script(@Res() reply: FastifyReply): void {
     void reply
       .header('content-type', 'text/javascript; charset=utf-8')
@@ -247,11 +251,13 @@ export class PortalController {
 
   /** Any other path under /portal (`/portal/` too): an HTML page saying so, not the framework's JSON. */
   @Get('*')
+  @PortalPublic()
   unknownPage(@Res() reply: FastifyReply): void {
     send(reply, 404, notFoundPage());
   }
 
   @Post('*')
+  @PortalPublic()
   unknownAction(@Res() reply: FastifyReply): void {
     send(reply, 404, notFoundPage());
   }
