@@ -1,29 +1,6 @@
 import 'reflect-metadata';
-import { BILLING_TOPIC } from '@storage/domain';
-import { eventTransport } from '@storage/messaging';
 import { runService } from '@storage/platform';
-import { AppModule } from './app.module';
-import { loadServiceConfig } from './config';
-import { PAYMENTS_GROUP } from './payments/payments.controller';
-import { SERVICE_NAME } from './service-info';
+import { schedulerService } from './service';
 
-void runService({
-  name: SERVICE_NAME,
-  loadConfig: () => loadServiceConfig(),
-  port: (config) => config.SCHEDULER_PORT,
-  module: (config, database) => AppModule.forRoot(config, database),
-  configure: (app, config, database) => {
-    app.connectMicroservice(
-      {
-        strategy: eventTransport({
-          group: PAYMENTS_GROUP,
-          topics: [BILLING_TOPIC],
-          kafkaBrokers: config.KAFKA_BROKERS,
-          partitions: config.KAFKA_TOPIC_PARTITIONS,
-          databaseUrl: database.url,
-        }),
-      },
-      { inheritAppConfig: true },
-    );
-  },
-});
+/** The service alone in its process (a Kubernetes pod, `node dist/main.js`); `npm start` runs it with the others in one. */
+void runService(schedulerService);

@@ -6,6 +6,7 @@ const BOOT_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplore
 
 interface LogEntry {
   level: number;
+  service?: string;
   time?: number;
   msg?: string;
   context?: string;
@@ -32,6 +33,9 @@ export function humanLine(line: string): string | null {
   const cause = entry.err?.message !== undefined && entry.err.message !== entry.msg ? ` (${entry.err.message})` : '';
   return `${time} ${level} ${context}${entry.msg ?? ''}${cause}`;
 }
+
+/** The service a JSON log line names (every service's lines carry `service`), if it is one. */
+export const serviceOfLine = (line: string): string | undefined => parseEntry(line)?.service;
 
 function parseEntry(line: string): LogEntry | null {
   if (!line.startsWith('{')) return null;

@@ -1,30 +1,56 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { bootService, serviceAtWorkNow, setLogDestination, type BootedService, type BootOptions } from '@storage/platform';
 import { connectionUrl, isReachable, readEmbeddedInfo, startHostedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
-import { humanLine } from './human-log';
+import { humanLine, serviceOfLine } from './human-log';
 import { applyMigrations } from './migrate-step';
 import { AlreadyRunning, claimPidFile } from './supervision/pid-file';
 
 interface App {
+  /** Its short name, in the terminal's prefixes and messages. */
   name: string;
-  entry: string;
+  /** The name it logs under (its `SERVICE_NAME`). */
+  service: string;
+  /** Boots it in this process; its code is loaded only then (the other commands need none of the three). */
+  boot: (options: BootOptions) => Promise<BootedService>;
   portVariable: string;
   defaultPort: number;
   colour: number;
 }
 
 const APPS: App[] = [
-  { name: 'api', entry: 'apps/api/dist/main.js', portVariable: 'API_PORT', defaultPort: 3000, colour: 36 },
-  { name: 'dispatcher', entry: 'apps/webhook-dispatcher/dist/main.js', portVariable: 'DISPATCHER_PORT', defaultPort: 3001, colour: 35 },
-  { name: 'scheduler', entry: 'apps/delinquency-scheduler/dist/main.js', portVariable: 'SCHEDULER_PORT', defaultPort: 3002, colour: 33 },
+  {
+    name: 'api',
+    service: 'api',
+    boot: async (options) => bootService((await import('@storage/api/dist/service.js')).apiService, options),
+    portVariable: 'API_PORT',
+    defaultPort: 3000,
+    colour: 36,
+  },
+  {
+    name: 'dispatcher',
+    service: 'webhook-dispatcher',
+    boot: async (options) => bootService((await import('@storage/webhook-dispatcher/dist/service.js')).dispatcherService, options),
+    portVariable: 'DISPATCHER_PORT',
+    defaultPort: 3001,
+    colour: 35,
+  },
+  {
+    name: 'scheduler',
+    service: 'delinquency-scheduler',
+    boot: async (options) => bootService((await import('@storage/delinquency-scheduler/dist/service.js')).schedulerService, options),
+    portVariable: 'SCHEDULER_PORT',
+    defaultPort: 3002,
+    colour: 33,
+  },
 ];
 
 const READY_TIMEOUT_MS = 120_000;
-/** Each service is started with it preloaded: it stops the service when the supervisor dies, however it dies. */
-const PARENT_WATCH = path.join(__dirname, 'supervision', 'parent-watch.js');
+/** A service that has not closed by then is left to the process's exit. */
+const CLOSE_TIMEOUT_MS = 15_000;
 /** Ctrl-C, `kill`, and a closing terminal stop everything alike. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -32,23 +58,21 @@ const say = (line: string) => process.stdout.write(`\x1b[1m[start]\x1b[0m ${line
 const portOf = (app: App) => Number(process.env[app.portVariable] ?? app.defaultPort);
 
 /**
- * Prefixes every line a child writes with its name, so three services can share one terminal. In a terminal the
- * JSON log lines are written for people (`humanLine`); piped, or with LOG_FORMAT=json, they pass as they are.
+ * In a terminal, the services' JSON log lines are written for people (`humanLine`), each prefixed with the name of
+ * the service that wrote it, so three services can share one terminal. Piped, or with LOG_FORMAT=json, the lines
+ * pass as they are: each names its service (`service`).
  */
-function pipeWithPrefix(child: ChildProcess, app: App): void {
-  const prefix = `\x1b[${app.colour}m[${app.name}]\x1b[0m `;
-  const human = process.stdout.isTTY && process.env.LOG_FORMAT !== 'json';
-  for (const stream of [child.stdout, child.stderr]) {
-    let pending = '';
-    stream?.on('data', (chunk: Buffer) => {
-      const lines = (pending + chunk.toString('utf8')).split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const shown = human ? humanLine(line) : line;
-        if (shown !== null) process.stdout.write(prefix + shown + '\n');
+function terminalLogs(): { write: (chunk: string) => void } | undefined {
+  if (!process.stdout.isTTY || process.env.LOG_FORMAT === 'json') return undefined;
+  const prefixes = new Map(APPS.map((app) => [app.service, `\x1b[${app.colour}m[${app.name}]\x1b[0m `]));
+  return {
+    write: (chunk: string) => {
+      for (const line of chunk.split('\n').filter(Boolean)) {
+        const shown = humanLine(line);
+        if (shown !== null) process.stdout.write((prefixes.get(serviceOfLine(line) ?? '') ?? '') + shown + '\n');
       }
-    });
-  }
+    },
+  };
 }
 
 const portInUse = (port: number): Promise<boolean> =>
@@ -58,10 +82,9 @@ const portInUse = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
-async function waitUntilReady(app: App, child: ChildProcess): Promise<void> {
+async function waitUntilReady(app: App): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${app.name} exited with code ${child.exitCode} before it was ready`);
     try {
       const response = await fetch(`http://127.0.0.1:${portOf(app)}/health/ready`);
       if (response.ok) return;
@@ -95,7 +118,7 @@ function printBanner(dataDir: string): void {
 
 /**
  * `npm start`: the embedded PostgreSQL (unless DATABASE_URL is set), the migrate step, the demo seed on first boot,
- * then the three services as child processes. Ctrl-C (or SIGTERM) stops the services, then PostgreSQL.
+ * then the three services in this process. Ctrl-C (or SIGTERM, SIGHUP) stops the services, then PostgreSQL.
  */
 export async function start({ dataDir }: { dataDir: string }): Promise<number> {
   mkdirSync(dataDir, { recursive: true });
@@ -121,6 +144,17 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
   }
 }
 
+/** The app whose work failed: the one at work (`asService`), else the one whose code the stack goes through. */
+function culprit(error: unknown): App | undefined {
+  const service = serviceAtWorkNow();
+  const byContext = APPS.find((app) => app.service === service);
+  if (byContext) return byContext;
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  return APPS.find((app) => stack.includes(`${path.sep}apps${path.sep}${app.service}${path.sep}`));
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 async function supervise(dataDir: string): Promise<number> {
   let postgres: RunningEmbeddedPostgres | undefined;
   let databaseUrl = process.env.DATABASE_URL;
@@ -138,31 +172,41 @@ async function supervise(dataDir: string): Promise<number> {
       databaseUrl = postgres.url();
     }
   }
-  const children: ChildProcess[] = [];
+
+  const running: BootedService[] = [];
+  const closing: Promise<void>[] = [];
   let stopping = false;
-  const stopAll = async (code: number): Promise<number> => {
-    if (stopping) return code;
+  let stopped: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => (stopped = resolve));
+  const close = (service: BootedService): Promise<void> => {
+    const closed = Promise.race([
+      service.close().catch((error: unknown) => void say(`${service.name} did not close cleanly: ${messageOf(error)}`)),
+      new Promise<void>((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref()),
+    ]);
+    closing.push(closed);
+    return closed;
+  };
+  const stopAll = async (code: number): Promise<void> => {
+    if (stopping) return;
     stopping = true;
     say('stopping services');
-    await Promise.all(
-      children
-        // A child killed by a signal keeps exitCode null: it has exited too, and waiting for it would hang.
-        .filter((child) => child.exitCode === null && child.signalCode === null)
-        .map(
-          (child) =>
-            new Promise((resolve) => {
-              child.once('exit', resolve);
-              child.kill('SIGTERM');
-              setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-            }),
-        ),
-    );
+    // The last started first: the api, whose relay feeds the others, stops last.
+    for (const service of [...running].reverse()) await close(service);
+    await Promise.all(closing);
     if (postgres) {
       say('stopping embedded PostgreSQL');
       await postgres.stop();
     }
-    return code;
+    stopped(code);
   };
+  for (const signal of STOP_SIGNALS) process.once(signal, () => void stopAll(0));
+  // One process for the three: an error none of them caught is a crash of the whole, stopped as a whole.
+  const crashed = (error: unknown) => {
+    if (stopping) return;
+    say(`${culprit(error)?.name ?? 'a service'} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}; stopping everything`);
+    void stopAll(1);
+  };
+  process.on('uncaughtException', crashed).on('unhandledRejection', crashed);
 
   try {
     const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
@@ -170,25 +214,30 @@ async function supervise(dataDir: string): Promise<number> {
     say('seeding the demo portfolio (first boot only)');
     await runToCompletion('apps/api/dist/cli.js', ['seed', 'demo', '--if-empty'], env);
 
-    const stopped = new Promise<number>((resolve) => {
-      for (const signal of STOP_SIGNALS) process.once(signal, () => void stopAll(0).then(resolve));
-      for (const app of APPS) {
-        // fd 3: a pipe only this process holds, which parent-watch sees close when it dies.
-        const child = spawn(process.execPath, ['--require', PARENT_WATCH, path.join(repoRoot, app.entry)], { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
-        pipeWithPrefix(child, app);
-        child.once('exit', (code, signal) => {
-          if (stopping) return;
-          say(`${app.name} exited unexpectedly (${signal === null ? `code ${code}` : `killed by ${signal}`}); stopping everything`);
-          void stopAll(1).then(resolve);
+    // The services read their configuration from the environment, as each does alone.
+    Object.assign(process.env, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
+    setLogDestination(terminalLogs());
+    for (const app of APPS) {
+      if (stopping) break;
+      try {
+        await app.boot({
+          abortOnError: false,
+          // Registered as soon as it listens: a stop while its transports start closes it too.
+          listening: (service) => (stopping ? void close(service) : void running.push(service)),
         });
-        children.push(child);
+      } catch (error) {
+        if (stopping) break;
+        say(`${app.name} failed to start (${messageOf(error)}); stopping everything`);
+        await stopAll(1);
       }
-    });
-    await Promise.all(APPS.map((app, index) => waitUntilReady(app, children[index])));
-    printBanner(dataDir);
-    return await stopped;
+    }
+    if (!stopping) {
+      await Promise.race([Promise.all(APPS.map(waitUntilReady)), finished]);
+      if (!stopping) printBanner(dataDir);
+    }
   } catch (error) {
-    say(error instanceof Error ? error.message : String(error));
-    return stopAll(1);
+    say(messageOf(error));
+    await stopAll(1);
   }
+  return finished;
 }

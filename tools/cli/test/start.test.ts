@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventually, freePort } from '@storage/testing';
-import { runCli, startSystem, stopWithCtrlC } from './support/system';
+import { cli, runCli, startSystem, stopWithCtrlC } from './support/system';
 
 const portIsClosed = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -39,8 +40,10 @@ describe('npm start', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('runs everything, stops everything on Ctrl-C, and keeps the data across a restart', async () => {
+  it('runs everything in one process, stops everything on Ctrl-C, and keeps the data across a restart', async () => {
     const first = await startSystem(env);
+    // The three apps run in the process of npm start: its one child is the host of PostgreSQL.
+    expect(childrenOf(first.process.pid!).map(commandLine)).toEqual([expect.stringContaining('postgres-host')]);
     const demoKey = readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim();
     expect(first.output()).toContain(demoKey);
     expect(first.output()).toContain(`http://localhost:${ports.api}`);
@@ -72,14 +75,24 @@ describe('npm start', () => {
     }
   }, 300_000);
 
-  it('stops everything, PostgreSQL included, and exits 1 when a service is killed by a signal', async () => {
-    const system = await startSystem(env);
-    const exited = new Promise<number | null>((resolve) => system.process.once('exit', (code) => resolve(code)));
-    const dispatcher = childrenOf(system.process.pid!).find((pid) => commandLine(pid).includes('webhook-dispatcher'));
-    expect(dispatcher).toBeDefined();
-    process.kill(dispatcher!, 'SIGKILL');
-    expect(await exited).toBe(1);
-    expect(system.output()).toContain('dispatcher exited unexpectedly (killed by SIGKILL); stopping everything');
+  it('stops everything, PostgreSQL included, and exits 1 naming the app when one of them fails to start', async () => {
+    // Free when npm start checks its ports, taken (by another server) once it is past the check: the scheduler
+    // cannot listen, the api and the dispatcher already do.
+    const system = spawn(process.execPath, [cli, 'start'], { env, detached: true });
+    let output = '';
+    system.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    system.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => system.once('exit', (code) => resolve(code)));
+    await eventually(() => expect(output).toContain('seeding the demo portfolio'), { timeoutMs: 120_000, intervalMs: 50 });
+    const other = createServer();
+    await new Promise<void>((resolve) => other.listen(ports.scheduler, resolve));
+    try {
+      expect(await exited).toBe(1);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+    expect(output).toMatch(/scheduler failed to start \(.*EADDRINUSE.*\); stopping everything/);
+    expect(output).toContain('stopping embedded PostgreSQL');
     for (const port of Object.values(ports)) expect(await portIsClosed(port)).toBe(true);
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 300_000);
@@ -104,7 +117,7 @@ describe('npm start', () => {
     await expectNothingLeftAfter(system.process.pid!, 'SIGHUP');
   }, 300_000);
 
-  it('leaves no service nor PostgreSQL running when the supervisor is killed (SIGKILL)', async () => {
+  it('leaves no service nor PostgreSQL running when npm start is killed (SIGKILL)', async () => {
     const system = await startSystem(env);
     await expectNothingLeftAfter(system.process.pid!, 'SIGKILL');
   }, 300_000);
@@ -125,11 +138,11 @@ describe('npm start', () => {
     }
   }, 300_000);
 
-  /** Signals the supervisor, then expects every process it started (and theirs) gone, the ports free and PostgreSQL stopped. */
-  async function expectNothingLeftAfter(supervisor: number, signal: NodeJS.Signals): Promise<void> {
-    const started = descendantsOf(supervisor);
-    expect(started.map(commandLine).join('\n')).toMatch(/postgres[\s\S]*webhook-dispatcher|webhook-dispatcher[\s\S]*postgres/);
-    process.kill(supervisor, signal);
+  /** Signals npm start, then expects it and every process it started (and theirs) gone, the ports free and PostgreSQL stopped. */
+  async function expectNothingLeftAfter(system: number, signal: NodeJS.Signals): Promise<void> {
+    const started = [system, ...descendantsOf(system)];
+    expect(started.map(commandLine).join('\n')).toMatch(/postgres-host[\s\S]*bin\/postgres/);
+    process.kill(system, signal);
     await eventually(
       async () => {
         expect(started.filter(isRunning).map((pid) => `${pid} ${commandLine(pid)}`)).toEqual([]);
