@@ -12,7 +12,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { topicFor } from '@storage/domain';
-import { outboxInsertSql } from '@storage/messaging';
+import { outboxInsert } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
 import { datasetDatabase } from './generated-dataset';
 import { processCpuSeconds } from './session-cpu';
@@ -45,7 +45,7 @@ const POST = sql<unknown, [string, string]>(`WITH ${CHARGES} SELECT count(*) FRO
 
 /** The charges and a charge-posted outbox row each, inserted as the outbox's writers insert them ($3 topic, $4 source). */
 const POST_WITH_FACTS = sql<unknown, [string, string, string, string]>(`WITH ${CHARGES}
-  ${outboxInsertSql(
+  ${outboxInsert(
     `(SELECT $3::text AS topic, p.rental_record_uuid::text AS key, 'charge-posted' AS type, p.uuid::text AS event_id,
              json_build_object('eventId', p.uuid, 'type', 'charge-posted', 'occurredAt', now(), 'portfolio', 'bench', 'key', p.rental_record_uuid,
                'filters', json_build_object('facilityUuid', NULL, 'unitType', NULL, 'amenityUuids', '[]'::json),

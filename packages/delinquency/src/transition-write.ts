@@ -12,7 +12,7 @@ import {
   type DelinquencyTransition,
   type RentalDelinquencyStatus,
 } from '@storage/domain';
-import { outboxInsertSql } from '@storage/messaging';
+import { outboxInsert } from '@storage/messaging';
 import { entriesJson, entriesOfRows, lateFeeEntry, postEntriesQuery, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
 import type { RentalEventContext } from '@storage/rental-events';
 import { auctionEventObject, newAuction, type AuctionRow } from './auctions';
@@ -221,7 +221,7 @@ WITH input AS (
 ), restore_gate AS (
   DELETE FROM gate_code_suspensions g USING unchanged u WHERE g.rental_record_uuid = u.rental_record_uuid AND u.gate = 'RESTORE'
 ), events AS (
-  ${outboxInsertSql(
+  ${outboxInsert(
     `(SELECT e.topic, e.key, e.type, e.event_id, e.envelope
         FROM ROWS FROM (unnest(${param('topics')}), unnest(${param('keys')}), unnest(${param('types')}), unnest(${param('eventIds')}),
                         json_array_elements(${param('envelopes')}), unnest(${param('eventTransitions')}))

@@ -1,27 +1,49 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { topicFor, type EventEnvelope } from '@storage/domain';
-import { query, sql } from '@storage/persistence';
+import { fragment, query, sql, type SqlFragment } from '@storage/persistence';
 import { OUTBOX_CHANNEL } from './embedded/log-follower';
 
 /** The producing service's name, recorded on its outbox rows so its relay publishes them. */
 export const MESSAGING_SERVICE = Symbol('MESSAGING_SERVICE');
 
 /**
- * An INSERT of outbox rows, for writers that batch their events into statements of their own. `events` is
- * an SQL FROM item aliased `e` with the columns topic, key, type, event_id and envelope (json), in the
- * order to publish; `source` an SQL expression for the producing service. It notifies nobody: the writer
- * sends `pg_notify(OUTBOX_CHANNEL, '')` itself, after commit (the log is also polled).
+ * An INSERT of outbox rows, for writers that batch their events into statements of their own (a fragment of the
+ * caller's statement, whose `Values` type its parameters). `events` is the caller's FROM item aliased `e` with the
+ * columns topic, key, type, event_id and envelope (json), in the order to publish; `source` the caller's expression
+ * (a bound parameter) for the producing service. It notifies nobody: the writer sends
+ * `pg_notify(OUTBOX_CHANNEL, '')` itself, after commit (the log is also polled).
  *
  * The transaction id is taken (pg_current_xact_id, in a subquery that runs first) before the outbox ids, which the
  * column's default takes as each row is inserted, in the order of `events`; the embedded LogReader relies on it to
  * tell a late commit from a rollback.
  */
-export function outboxInsertSql(events: string, source: string): string {
-  return `INSERT INTO outbox (topic, key, type, event_id, source, envelope)
+export function outboxInsert(events: string, source: string): SqlFragment {
+  return fragment(`INSERT INTO outbox (topic, key, type, event_id, source, envelope)
   SELECT e.topic, e.key, e.type, e.event_id, ${source}, e.envelope
     FROM (SELECT pg_current_xact_id() AS xid OFFSET 0) AS tx, ${events}
-   WHERE tx.xid IS NOT NULL`;
+   WHERE tx.xid IS NOT NULL`);
+}
+
+/** A batch's events as the outbox's columns, one array each, for a statement that unnests them beside its own rows. */
+export interface OutboxColumns {
+  topics: string[];
+  keys: (string | null)[];
+  types: string[];
+  eventIds: string[];
+  /** Each envelope as JSON text (a `json[]` parameter). */
+  envelopes: string[];
+}
+
+/** The outbox columns of events, in order. */
+export function outboxColumns(envelopes: readonly EventEnvelope[]): OutboxColumns {
+  return {
+    topics: envelopes.map((envelope) => topicFor(envelope.type)),
+    keys: envelopes.map((envelope) => envelope.key),
+    types: envelopes.map((envelope) => envelope.type),
+    eventIds: envelopes.map((envelope) => envelope.eventId),
+    envelopes: envelopes.map((envelope) => JSON.stringify(envelope)),
+  };
 }
 
 /**
@@ -32,7 +54,7 @@ export function outboxInsertSql(events: string, source: string): string {
 const INSERT_AND_NOTIFY = sql<{ pg_notify: string }, [string, string | null, string, string, string, string]>(
   `
 WITH entry AS (
-  ${outboxInsertSql('(VALUES ($1::text, $2, $3, $4, $6::json)) AS e(topic, key, type, event_id, envelope)', '$5')}
+  ${outboxInsert('(VALUES ($1::text, $2, $3, $4, $6::json)) AS e(topic, key, type, event_id, envelope)', '$5')}
   RETURNING id, topic, key, type, event_id, source, envelope, created_at),
 announcement AS (
   SELECT topic, json_build_object('position', id::text, 'topic', topic, 'key', key, 'type', type, 'eventId', event_id,

@@ -20,6 +20,7 @@ export { References } from './references';
 export { ENTITY_GLOBS, schemaDifference, type SchemaDifference, type SchemaStatement } from './schema-difference';
 export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations, pendingMigrationsAt } from './pending-migrations';
 export { sql, type Sql } from './sql';
+export { fragment, type SqlFragment } from './sql-fragment';
 export { query, type Queryable } from './query';
 export { bind, transactionsInOneMessage, type Bound, type Transaction } from './transactions-in-one-message';
 export { uniqueViolation, type UniqueViolation } from './unique-violation';

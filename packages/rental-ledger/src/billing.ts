@@ -10,7 +10,7 @@ import {
   type PromotionTerms,
   type RentalBillingTerms,
 } from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { OUTBOX_CHANNEL, outboxInsert } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 import { entriesJson, periodChargeEntries } from './ledger-entries';
 
@@ -120,7 +120,7 @@ WITH guarded AS (
            WHERE (e.value->>'rental_record_uuid')::uuid IN (SELECT uuid FROM guarded))
   END)
 ), events AS (
-  ${outboxInsertSql(
+  ${outboxInsert(
     // The key and id of each envelope come beside it: reading them out of the JSON would parse each envelope again.
     `(SELECT $10::text AS topic, u.key, 'charge-posted' AS type, u.event_id, u.envelope
         FROM ROWS FROM (json_array_elements($7::json), unnest($8::text[]), unnest($9::text[])) WITH ORDINALITY AS u(envelope, key, event_id, ord)

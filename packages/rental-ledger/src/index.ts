@@ -29,13 +29,5 @@ export {
   type LockedBalance,
 } from './rental-money';
 export { billRentals, promotionTermsOf, type BilledRentals, type StoredPromotionTerms } from './billing';
-export {
-  paymentRecordedEnvelope,
-  RECORD_PAYMENTS_SQL,
-  recordedPayment,
-  recordPayments,
-  recordPaymentsParameters,
-  type PaymentToRecord,
-  type RecordedPayment,
-} from './payments';
+export { balanceAfterPayment, recordedPayment, recordPayments, type PaymentToRecord, type RecordedPayment } from './payments';
 export { postCurrentRentInBulk, type RentalOwingCurrentPeriod } from './bulk-rent-charges';

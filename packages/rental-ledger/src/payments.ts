@@ -1,5 +1,5 @@
-import { createEnvelope, topicFor, type CalendarDate, type EventEnvelope } from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { createEnvelope, type CalendarDate, type EventEnvelope } from '@storage/domain';
+import { OUTBOX_CHANNEL, outboxColumns, outboxInsert } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 import { entriesJson, entriesOfRows } from './ledger-entries';
 import { paymentEntry } from './rental-money';
@@ -22,13 +22,30 @@ export interface PaymentToRecord {
   balanceInPennies: number;
 }
 
+/** One array element per payment, but the producing service ($11). */
+type RecordPaymentsValues = [
+  rentalRecordUuids: string[],
+  paymentUuids: string[],
+  amountsInPennies: number[],
+  paidOn: CalendarDate[],
+  versions: string[],
+  topics: string[],
+  keys: (string | null)[],
+  types: string[],
+  eventIds: string[],
+  envelopes: string[],
+  source: string,
+  ledgerEntries: string[],
+];
+
 /**
  * The payments of the rentals still at their version read, their ledger entries and events; notified at commit.
  * `changed` claims each rental (row lock, version rechecked after a wait); the ledger's function posts the
  * payments, and its trigger moves the balances, at the end of the statement. A row `{ uuid }` per rental written.
- * Its parameters are `recordPaymentsParameters`'; callers may run it as a prepared statement.
+ * Prepared: the api's batched hot write.
  */
-export const RECORD_PAYMENTS_SQL = `WITH input AS (
+const RECORD_PAYMENTS = sql<{ uuid: string }, RecordPaymentsValues>(
+  `WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::json[], $12::json[])
     WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ledger_entries, ord)
 ), locked AS (
@@ -44,55 +61,47 @@ export const RECORD_PAYMENTS_SQL = `WITH input AS (
 ), ledger AS (
   SELECT count(*) AS posted FROM rental_ledger_post(${entriesOfRows('input r JOIN changed c ON c.uuid = r.uuid')})
 ), entry AS (
-  ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$11')}
+  ${outboxInsert('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$11')}
   RETURNING id
 )
-SELECT c.uuid::text AS uuid FROM changed c, ledger, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`;
+SELECT c.uuid::text AS uuid FROM changed c, ledger, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
+  { prepared: 'record_payments' },
+);
 
-const RECORD_PAYMENTS = sql<{ uuid: string }>(RECORD_PAYMENTS_SQL);
+/** The rental's balance once the payment is recorded: the one read less the payment. */
+export function balanceAfterPayment(payment: PaymentToRecord): number {
+  return payment.balanceInPennies - payment.amountInPennies;
+}
 
-/** The payment's `payment-recorded` fact: the balance after is the one read less the payment. */
-export function paymentRecordedEnvelope(payment: PaymentToRecord, occurredAt: Date): EventEnvelope<'payment-recorded'> {
+/** The payment's `payment-recorded` fact. */
+function paymentRecordedEnvelope(payment: PaymentToRecord, occurredAt: Date): EventEnvelope<'payment-recorded'> {
   const { rentalRecordUuid, paymentUuid, amountInPennies, paidOn } = payment;
-  const payload = { rentalRecordUuid, paymentUuid, amountInPennies, balanceAfterInPennies: payment.balanceInPennies - amountInPennies, paidOn };
+  const payload = { rentalRecordUuid, paymentUuid, amountInPennies, balanceAfterInPennies: balanceAfterPayment(payment), paidOn };
   return createEnvelope({ type: 'payment-recorded', payload, occurredAt, portfolio: payment.portfolioId });
 }
 
-/** `RECORD_PAYMENTS_SQL`'s parameters: `source` is the producing service, recorded on the outbox rows. */
-export function recordPaymentsParameters(
-  payments: readonly { payment: PaymentToRecord; envelope: EventEnvelope<'payment-recorded'> }[],
-  source: string,
-): unknown[] {
-  return [
-    payments.map(({ payment }) => payment.rentalRecordUuid),
-    payments.map(({ payment }) => payment.paymentUuid),
-    payments.map(({ payment }) => payment.amountInPennies),
-    payments.map(({ payment }) => payment.paidOn),
-    payments.map(({ payment }) => payment.version),
-    payments.map(({ envelope }) => topicFor(envelope.type)),
-    payments.map(({ envelope }) => envelope.key),
-    payments.map(({ envelope }) => envelope.type),
-    payments.map(({ envelope }) => envelope.eventId),
-    payments.map(({ envelope }) => JSON.stringify(envelope)),
-    source,
-    payments.map(({ payment }) => entriesJson(payment.rentalRecordUuid, [paymentEntry(payment)])),
-  ];
-}
-
 /**
- * Records payments in the caller's transaction (or as a statement of its own); answers the uuids of the rentals
+ * Records payments in the caller's transaction (or as a statement of its own on a DataSource), one statement for
+ * all of them; `source` is the producing service, recorded on the outbox rows. Answers the uuids of the rentals
  * written: one changed since its version was read is left out, for the caller to read again.
  */
 export async function recordPayments(db: Queryable, payments: readonly PaymentToRecord[], source: string, occurredAt = new Date()): Promise<string[]> {
   if (payments.length === 0) return [];
-  const written = await query(
-    db,
-    RECORD_PAYMENTS,
-    recordPaymentsParameters(
-      payments.map((payment) => ({ payment, envelope: paymentRecordedEnvelope(payment, occurredAt) })),
-      source,
-    ),
-  );
+  const events = outboxColumns(payments.map((payment) => paymentRecordedEnvelope(payment, occurredAt)));
+  const written = await query(db, RECORD_PAYMENTS, [
+    payments.map((payment) => payment.rentalRecordUuid),
+    payments.map((payment) => payment.paymentUuid),
+    payments.map((payment) => payment.amountInPennies),
+    payments.map((payment) => payment.paidOn),
+    payments.map((payment) => payment.version),
+    events.topics,
+    events.keys,
+    events.types,
+    events.eventIds,
+    events.envelopes,
+    source,
+    payments.map((payment) => entriesJson(payment.rentalRecordUuid, [paymentEntry(payment)])),
+  ]);
   return written.map((row) => row.uuid);
 }
 

@@ -6,7 +6,7 @@ export { withEventTimeStamp } from './event-stamp';
 export { importRentals, type ExistingCoverageEnrollment, type ExistingRental, type ExistingService, type ExistingVehicle } from './existing-rentals';
 export { issueGateCode } from './gate-codes';
 export { moveIn, type EnrolledCoverage, type MoveIn } from './move-in';
-export { CHANGE_RENTS_SQL } from './rent-changes';
+export { changeRents, type RentChange } from './rent-changes';
 export { endRental, type RentalEnd } from './rental-end';
 export { addService, endService, type NewService } from './services';
 export { transfer, type Transfer } from './transfer';

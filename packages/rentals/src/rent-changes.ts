@@ -1,16 +1,43 @@
-import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import type { CalendarDate, EventEnvelope } from '@storage/domain';
+import { OUTBOX_CHANNEL, outboxColumns, outboxInsert } from '@storage/messaging';
+import { query, sql, type Queryable } from '@storage/persistence';
+
+/** A rent change of a rental read at `version` (its row's xmin), with the event that announces it. */
+export interface RentChange {
+  rentalRecordUuid: string;
+  rentInPennies: number;
+  previousRentInPennies: number;
+  /** The day billing applies the new rent from. */
+  effectiveDate: CalendarDate;
+  /** The event time, stamped on the rental as its last event. */
+  occurredAt: Date;
+  version: string;
+  envelope: EventEnvelope;
+}
+
+/** One array element per rental, but the producing service ($10). */
+type ChangeRentsValues = [
+  rentalRecordUuids: string[],
+  rentsInPennies: number[],
+  occurredAt: Date[],
+  versions: string[],
+  topics: string[],
+  keys: (string | null)[],
+  types: string[],
+  eventIds: string[],
+  envelopes: string[],
+  source: string,
+  previousRentsInPennies: number[],
+  effectiveDates: CalendarDate[],
+];
 
 /**
- * Rent changes of rentals read at a version (their row's xmin), as one statement for the api's batched hot write
- * (callers run it prepared): the rentals still at their version take the new rent and the event time, each change
- * is recorded with the date billing applies it from, each event goes to the outbox, notified at commit as
- * OutboxPublisher does. A row `{ uuid }` per rental written; one changed since it was read is left out.
- *
- * Parameters, one array element per rental: $1 uuid[], $2 new rent int[], $3 event time timestamptz[], $4 version
- * text[], $5..$9 the outbox columns (topic, key, type, event id, envelope json), $10 the producing service,
- * $11 previous rent int[], $12 effective date date[].
+ * The rentals still at their version take the new rent and the event time, each change is recorded with the date
+ * billing applies it from, each event goes to the outbox, notified at commit as OutboxPublisher does. A row
+ * `{ uuid }` per rental written; one changed since it was read is left out. Prepared: the api's batched hot write.
  */
-export const CHANGE_RENTS_SQL = `WITH input AS (
+const CHANGE_RENTS = sql<{ uuid: string }, ChangeRentsValues>(
+  `WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::json[],
                        $11::int[], $12::date[])
     WITH ORDINALITY AS i(uuid, rent, occurred_at, version, topic, key, type, event_id, envelope, previous_rent, effective_date, ord)
@@ -25,7 +52,34 @@ export const CHANGE_RENTS_SQL = `WITH input AS (
   INSERT INTO rental_rent_changes (rental_record_uuid, effective_date, rent_in_pennies, previous_rent_in_pennies)
   SELECT i.uuid, i.effective_date, i.rent, i.previous_rent FROM input i JOIN changed c ON c.uuid = i.uuid
 ), entry AS (
-  ${outboxInsertSql('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$10')}
+  ${outboxInsert('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$10')}
   RETURNING id
 )
-SELECT c.uuid::text AS uuid FROM changed c, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`;
+SELECT c.uuid::text AS uuid FROM changed c, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
+  { prepared: 'change_rents' },
+);
+
+/**
+ * Changes the rents of rentals still at the version read, in one statement (the caller's transaction, or one of its
+ * own on a DataSource); `source` is the producing service, recorded on the outbox rows. Answers the uuids of the
+ * rentals written: one changed since its version was read is left out, for the caller to read again.
+ */
+export async function changeRents(db: Queryable, changes: readonly RentChange[], source: string): Promise<string[]> {
+  if (changes.length === 0) return [];
+  const events = outboxColumns(changes.map((change) => change.envelope));
+  const written = await query(db, CHANGE_RENTS, [
+    changes.map((change) => change.rentalRecordUuid),
+    changes.map((change) => change.rentInPennies),
+    changes.map((change) => change.occurredAt),
+    changes.map((change) => change.version),
+    events.topics,
+    events.keys,
+    events.types,
+    events.eventIds,
+    events.envelopes,
+    source,
+    changes.map((change) => change.previousRentInPennies),
+    changes.map((change) => change.effectiveDate),
+  ]);
+  return written.map((row) => row.uuid);
+}

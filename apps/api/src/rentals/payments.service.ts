@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, UnprocessableEntityException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { CalendarDate, EventEnvelope } from '@storage/domain';
+import type { CalendarDate } from '@storage/domain';
 import { sql, uniqueViolation, type Queryable } from '@storage/persistence';
-import {
-  paymentRecordedEnvelope,
-  RECORD_PAYMENTS_SQL,
-  recordedPayment,
-  recordPaymentsParameters,
-  type PaymentToRecord,
-  type RecordedPayment,
-} from '@storage/rental-ledger';
+import { balanceAfterPayment, recordedPayment, recordPayments, type PaymentToRecord, type RecordedPayment } from '@storage/rental-ledger';
 import { keyedUuid } from '../common';
 import { SERVICE_NAME } from '../service-info';
 import type { RentalRef } from './rental-lock';
 import type { PaymentRecorded } from './rentals.dto';
-import { VersionedWrites, type VersionedRow } from './versioned-writes';
+import { VersionedWrites, type VersionedReadValues, type VersionedRow } from './versioned-writes';
 
-const READ = sql<RentalRow>(
+const READ = sql<RentalRow, VersionedReadValues>(
   `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
 CROSS JOIN LATERAL (
   SELECT r.status, r.xmin::text AS version, r.balance_in_pennies AS "balanceInPennies", (now() AT TIME ZONE f.time_zone)::date::text AS "facilityToday"
@@ -25,9 +18,6 @@ CROSS JOIN LATERAL (
    WHERE r.uuid = k.uuid AND r.facility_uuid = k.facility_uuid AND r.portfolio_uuid = k.portfolio_uuid) x`,
   { prepared: 'api_payment_read' },
 );
-
-/** The payment write of `@storage/rental-ledger`, which owns recording payments, prepared per connection. */
-const WRITE = sql<{ uuid: string }>(RECORD_PAYMENTS_SQL, { prepared: 'api_payment_write' });
 
 interface RentalRow extends VersionedRow {
   balanceInPennies: number;
@@ -40,12 +30,6 @@ export interface PaymentAnswer {
   replayed: boolean;
 }
 
-interface PaymentWrite {
-  rentalRecordUuid: string;
-  payment: PaymentToRecord;
-  envelope: EventEnvelope<'payment-recorded'>;
-}
-
 /**
  * Payments against a rental's balance; each emits the billing fact the delinquency scheduler resolves from. Two
  * round trips shared by concurrent payments (`VersionedWrites`): the balance after is the one read less the
@@ -53,14 +37,13 @@ interface PaymentWrite {
  */
 @Injectable()
 export class PaymentsService {
-  private readonly rentals: VersionedWrites<RentalRow, PaymentWrite>;
+  private readonly rentals: VersionedWrites<RentalRow, PaymentToRecord>;
 
   constructor(@Inject(DataSource) dataSource: DataSource) {
     this.rentals = new VersionedWrites(dataSource, {
       read: READ,
-      write: WRITE,
-      // The producing service, as MessagingModule is given it.
-      writeParameters: (writes) => recordPaymentsParameters(writes, SERVICE_NAME),
+      // `@storage/rental-ledger` owns recording payments; the producing service, as MessagingModule is given it.
+      write: (db, payments) => recordPayments(db, payments, SERVICE_NAME),
       // A tenant who moved out owing money pays it afterwards: the balance outlives the rental (`endRental`).
       movedOut: 'accept',
     });
@@ -93,7 +76,7 @@ export class PaymentsService {
 }
 
 /** The payment of `amountInPennies` against the rental as read, and the answer it gives once written. */
-function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string, rental: RentalRow): { write: PaymentWrite; result: PaymentAnswer } {
+function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string, rental: RentalRow): { write: PaymentToRecord; result: PaymentAnswer } {
   const payment: PaymentToRecord = {
     rentalRecordUuid: ref.rentalRecordUuid,
     portfolioId: ref.portfolioId,
@@ -103,10 +86,9 @@ function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string,
     version: rental.version,
     balanceInPennies: rental.balanceInPennies,
   };
-  const envelope = paymentRecordedEnvelope(payment, new Date());
   const { rentalRecordUuid, paidOn } = payment;
-  const recorded: PaymentRecorded = { paymentUuid, rentalRecordUuid, amountInPennies, balanceInPennies: envelope.payload.balanceAfterInPennies, paidOn };
-  return { write: { rentalRecordUuid, payment, envelope }, result: { payment: recorded, replayed: false } };
+  const recorded: PaymentRecorded = { paymentUuid, rentalRecordUuid, amountInPennies, balanceInPennies: balanceAfterPayment(payment), paidOn };
+  return { write: payment, result: { payment: recorded, replayed: false } };
 }
 
 /** The first answer to the key, when the request is the same payment: another rental or amount is another payment. */

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
 import { sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
-import { CHANGE_RENTS_SQL } from '@storage/rentals';
+import { changeRents, type RentChange } from '@storage/rentals';
 import {
   RENTAL_EVENT_CONTEXT_COLUMNS,
   RENTAL_EVENT_CONTEXT_JOINS,
@@ -15,10 +15,10 @@ import { SERVICE_NAME } from '../service-info';
 import { nextEventTime } from './event-time';
 import type { RentalRef } from './rental-lock';
 import { rentalView, type RentalView } from './rentals.dto';
-import { outboxColumns, VersionedWrites, type VersionedRow } from './versioned-writes';
+import { VersionedWrites, type VersionedReadValues, type VersionedRow } from './versioned-writes';
 
 /** The rentals with their event context (the joins include `facilities f`). */
-const READ = sql<RentalRow>(
+const READ = sql<RentalRow, VersionedReadValues>(
   `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
 CROSS JOIN LATERAL (
   SELECT r.status, r.xmin::text AS version, r.last_event_at AS "lastEventAt",
@@ -28,25 +28,9 @@ CROSS JOIN LATERAL (
   { prepared: 'api_rent_change_read' },
 );
 
-/**
- * The rentals still at their version read, changed, each with its event and its change recorded with the date
- * billing applies it from; notified at commit as OutboxPublisher does.
- */
-const WRITE = sql<{ uuid: string }>(CHANGE_RENTS_SQL, { prepared: 'api_rent_change_write' });
-
 interface RentalRow extends VersionedRow, RentalEventContextRow {
   lastEventAt: Date | null;
   facilityToday: CalendarDate;
-}
-
-interface RentWrite {
-  rentalRecordUuid: string;
-  rentInPennies: number;
-  previousRentInPennies: number;
-  effectiveDate: CalendarDate;
-  occurredAt: Date;
-  version: string;
-  envelope: EventEnvelope;
 }
 
 /**
@@ -56,22 +40,13 @@ interface RentWrite {
  */
 @Injectable()
 export class RentChangeService {
-  private readonly rentals: VersionedWrites<RentalRow, RentWrite>;
+  private readonly rentals: VersionedWrites<RentalRow, RentChange>;
 
   constructor(@Inject(DataSource) dataSource: DataSource) {
     this.rentals = new VersionedWrites(dataSource, {
       read: READ,
-      write: WRITE,
-      writeParameters: (writes) => [
-        writes.map((write) => write.rentalRecordUuid),
-        writes.map((write) => write.rentInPennies),
-        writes.map((write) => write.occurredAt),
-        writes.map((write) => write.version),
-        ...outboxColumns(writes.map((write) => write.envelope)),
-        SERVICE_NAME, // the producing service, as MessagingModule is given it
-        writes.map((write) => write.previousRentInPennies),
-        writes.map((write) => write.effectiveDate),
-      ],
+      // The producing service, as MessagingModule is given it.
+      write: (db, changes) => changeRents(db, changes, SERVICE_NAME),
     });
   }
 

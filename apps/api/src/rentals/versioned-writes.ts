@@ -1,5 +1,4 @@
 import type { DataSource } from 'typeorm';
-import { topicFor, type EventEnvelope } from '@storage/domain';
 import { query, sql, type Queryable, type Sql } from '@storage/persistence';
 import { Batcher } from '../common';
 import { activeRental, foundRental, type RentalRef } from './rental-lock';
@@ -17,12 +16,14 @@ export interface RentalWrite {
   rentalRecordUuid: string;
 }
 
+/** A versioned read's values: the rentals', facilities' and portfolios' uuids, an element per rental. */
+export type VersionedReadValues = [rentalRecordUuids: string[], facilityUuids: string[], portfolioUuids: string[]];
+
 export interface VersionedStatements<Row extends VersionedRow, Write extends RentalWrite> {
   /** $1, $2, $3: the rentals', facilities' and portfolios' uuids; a row per rental found, with `ord`, `status`, `version`. */
-  read: Sql<Row>;
-  /** Writes those of its rentals still at the version read (its own transaction); a row `{ uuid }` per rental written. */
-  write: Sql<{ uuid: string }>;
-  writeParameters: (writes: Write[]) => unknown[];
+  read: Sql<Row, VersionedReadValues>;
+  /** The owner's write of those of its rentals still at the version read, in `db`: answers the uuids of the rentals written. */
+  write: (db: Queryable, writes: readonly Write[]) => Promise<string[]>;
   /** Taken on a rental that has moved out too (a payment: what is owed outlives the rental); otherwise refused with 409. */
   movedOut?: 'accept';
 }
@@ -77,8 +78,8 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
     );
     this.writes = new Batcher(
       async (writes) => {
-        const written = await query(dataSource, statements.write, statements.writeParameters(writes));
-        const changed = new Set(written.map((row) => row.uuid));
+        // On the DataSource: one statement, its own transaction.
+        const changed = new Set(await statements.write(dataSource, writes));
         return writes.map((write) => changed.has(write.rentalRecordUuid));
       },
       // One write of a rental in flight at a time: in one batch a second would match the row the first changes, in
@@ -122,7 +123,7 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
       if (earlier !== undefined) return earlier;
       const [row] = await query(manager, this.statements.read, [[ref.rentalRecordUuid], [ref.facilityUuid], [ref.portfolioUuid]]);
       const { write, result } = decide(this.rentalOf(row, ref));
-      const written = await query(manager, this.statements.write, this.statements.writeParameters([write]));
+      const written = await this.statements.write(manager, [write]);
       // Unreachable: the row is locked by this transaction since before its read.
       if (written.length !== 1) throw new Error(`Rental record ${ref.rentalRecordUuid} changed under its lock`);
       return result;
@@ -132,14 +133,3 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
 
 /** The answer given earlier to the same request (an idempotent retry), looked up where the write would run. */
 export type Answered<Result> = (db: Queryable) => Promise<Result | undefined>;
-
-/** The outbox columns of a batch's events as parallel arrays: topic, key, type, event id, envelope (JSON). */
-export function outboxColumns(envelopes: readonly EventEnvelope[]): unknown[] {
-  return [
-    envelopes.map((envelope) => topicFor(envelope.type)),
-    envelopes.map((envelope) => envelope.key),
-    envelopes.map((envelope) => envelope.type),
-    envelopes.map((envelope) => envelope.eventId),
-    envelopes.map((envelope) => JSON.stringify(envelope)),
-  ];
-}

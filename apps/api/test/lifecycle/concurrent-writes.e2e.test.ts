@@ -1,6 +1,6 @@
 import { parseEnvelope, type EventEnvelope } from '@storage/domain';
 import { startCpuBurner } from '@storage/testing';
-import { VersionedWrites, type VersionedRow } from '../../src/rentals/versioned-writes';
+import { VersionedWrites, type VersionedReadValues, type VersionedRow } from '../../src/rentals/versioned-writes';
 import { id } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { facilityToday, leadWithLease, rentalOf, rentalPath, signingPath } from '../support/lifecycle-flow';
@@ -79,13 +79,13 @@ describe('rent changes and payments racing on one rental', () => {
  * not race again and give up.
  */
 describe('a write whose rental another writer keeps changing', () => {
-  const STALE_UNLESS_LOCKED = sql<VersionedRow>(
+  const STALE_UNLESS_LOCKED = sql<VersionedRow, VersionedReadValues>(
     `SELECT k.ord::int AS ord, r.status,
             CASE WHEN txid_current_if_assigned() IS NULL THEN '1' ELSE r.xmin::text END AS version
        FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
        JOIN rental_records r ON r.uuid = k.uuid AND r.facility_uuid = k.facility_uuid AND r.portfolio_uuid = k.portfolio_uuid`,
   );
-  const TOUCH = sql<{ uuid: string }>(
+  const TOUCH = sql<{ uuid: string }, [rentalRecordUuids: string[], versions: string[]]>(
     `-- owner-bypass: a write of no business meaning, so the test sees only how VersionedWrites places it
      UPDATE rental_records r SET updated_at = now() FROM unnest($1::uuid[], $2::text[]) AS i(uuid, version)
       WHERE r.uuid = i.uuid AND r.xmin = i.version::xid RETURNING r.uuid::text AS uuid`,
@@ -94,8 +94,10 @@ describe('a write whose rental another writer keeps changing', () => {
   it('queues on the rental and is written, each of many at once', async () => {
     const writes = new VersionedWrites<VersionedRow, { rentalRecordUuid: string; version: string }>(api.db, {
       read: STALE_UNLESS_LOCKED,
-      write: TOUCH,
-      writeParameters: (batch) => [batch.map((write) => write.rentalRecordUuid), batch.map((write) => write.version)],
+      write: async (db, batch) => {
+        const touched = await query(db, TOUCH, [batch.map((write) => write.rentalRecordUuid), batch.map((write) => write.version)]);
+        return touched.map((row) => row.uuid);
+      },
     });
     const [{ portfolioUuid, facilityUuid, before }] = await query(
       api.db,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createEnvelope, topicFor, type CalendarDate } from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxInsertSql } from '@storage/messaging';
+import { OUTBOX_CHANNEL, outboxInsert } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
 import { recordPayments, type PaymentToRecord } from '@storage/rental-ledger';
 import { SERVICE_NAME } from '../service-info';
@@ -49,7 +49,7 @@ const DECLINE = sql<
 WITH declined AS (
   UPDATE autopay_attempts SET status = 'DECLINED', decline_reason = $2, completed_at = now() WHERE uuid = $1 AND status = 'PENDING' RETURNING uuid
 ), entry AS (
-  ${outboxInsertSql('(SELECT $3::text AS topic, $4::text AS key, $5::text AS type, $6::text AS event_id, $7::json AS envelope FROM declined) AS e', '$8')}
+  ${outboxInsert('(SELECT $3::text AS topic, $4::text AS key, $5::text AS type, $6::text AS event_id, $7::json AS envelope FROM declined) AS e', '$8')}
   RETURNING id
 )
 SELECT (SELECT count(pg_notify('${OUTBOX_CHANNEL}', '')) FROM (SELECT FROM entry LIMIT 1) n) AS notified`);

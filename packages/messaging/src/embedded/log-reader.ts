@@ -45,7 +45,7 @@ const FENCE = sql<{ fence: string }, []>('SELECT pg_current_xact_id()::text AS f
  *
  * Why that is exact. Let a read see position P committed and a gap at N < P. The owner of N took N before P was
  * taken (the sequence is monotonic), P was committed before the read's snapshot, and every writer takes its
- * transaction id before its outbox positions (`outboxInsertSql`). So the owner's transaction id was assigned
+ * transaction id before its outbox positions (`outboxInsert`). So the owner's transaction id was assigned
  * before the read. Right after the read, the reader takes a fresh transaction id F (the fence): ids are assigned
  * in increasing order, so the owner's id is below F. A later snapshot whose xmin (oldest transaction still
  * running, cluster-wide) is at or above F proves that every transaction below F has ended, the owner among them:
