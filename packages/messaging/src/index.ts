@@ -2,7 +2,7 @@ export { OutboxPublisher, MESSAGING_SERVICE, outboxColumns, outboxInsert, type O
 export { MessagingModule, MESSAGING_READINESS, type MessagingOptions } from './messaging.module';
 export { eventTransport, type EventTransportOptions } from './event-transport';
 export { EventContext, type Redelivery } from './consumer/event-context';
-export { markProcessedManySql, markProcessedSql, ProcessedEvents, runOnce } from './consumer/processed-events';
+export { processedMark, processedMarks, ProcessedEvents, runOnce } from './consumer/processed-events';
 export { DEFAULT_RETRY, type RetryPolicy } from './consumer/retry-policy';
 export { HandlerErrorFilter } from './consumer/handler-error.filter';
 export { OutboxRelay, type OutboxRelayOptions, type RelayLag } from './kafka/outbox-relay';

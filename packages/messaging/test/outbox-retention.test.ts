@@ -7,7 +7,7 @@ import { query, sql } from '@storage/persistence';
 import { createTestDatabase, eventually, type TestDatabase } from '@storage/testing';
 import { eventTransport, MessagingModule, OutboxPruner, type OutboxPrunerOptions } from '../src';
 import { relayName, RETENTION_LOCK, tryAdvisoryXactLock } from '../src/embedded/advisory-lock';
-import { pruneSql, PRUNE_START } from '../src/retention/prune-batch';
+import { PRUNE, PRUNE_START } from '../src/retention/prune-batch';
 import { replayEmbedded } from '../src/replay/embedded-replay';
 import { EventsPruned } from '../src/replay/replay-request';
 import { BEGIN, COMMIT } from '../src/transaction-control';
@@ -45,8 +45,8 @@ const INSERT_MINUTELY_EVENTS = sql<never, [topic: string, source: string]>(
 );
 const ANALYZE_OUTBOX = sql('ANALYZE outbox');
 const PRUNE_PLANS = {
-  kafka: sql<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${pruneSql('kafka')}`),
-  embedded: sql<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${pruneSql('embedded')}`),
+  kafka: sql<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${PRUNE.kafka.text}`),
+  embedded: sql<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${PRUNE.embedded.text}`),
 };
 const OLDER_THAN_RETENTION = sql<{ id: string }, []>(`SELECT id::text FROM outbox WHERE created_at < now() - interval '7 days'`);
 const GROUP_POSITIONS = sql<{ consumer_group: string; position: string }, [pattern: string]>(

@@ -1,4 +1,4 @@
-import { query, sql, type Queryable } from '@storage/persistence';
+import { fragment, query, sql, type Queryable, type SqlFragment } from '@storage/persistence';
 
 /*
  * The dispatcher's writes of `webhook_endpoints`, this package's table: an endpoint's run of failures and its
@@ -7,14 +7,15 @@ import { query, sql, type Queryable } from '@storage/persistence';
  */
 
 /**
- * The statement ending the failure runs of the endpoints `ids` (an SQL expression of a uuid array), for a
- * statement of data-modifying CTEs on the delivery's hot path (recording a batch of successes in one round trip).
+ * Ending the failure runs of the endpoints `ids` (the caller's expression of a uuid array, a bound parameter), a
+ * fragment for a statement of data-modifying CTEs on the delivery's hot path (recording a batch of successes in one
+ * round trip).
  */
-export function endFailureRunsSql(ids: string): string {
-  return `UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = ANY(${ids}) AND e.failing_since IS NOT NULL`;
+export function endingFailureRuns(ids: string): SqlFragment {
+  return fragment(`UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = ANY(${ids}) AND e.failing_since IS NOT NULL`);
 }
 
-const END_FAILURE_RUNS = sql<never, [readonly string[]]>(endFailureRunsSql('$1::uuid[]'));
+const END_FAILURE_RUNS = sql<never, [readonly string[]]>(endingFailureRuns('$1::uuid[]'));
 
 /** Ends the failure runs of the endpoints that just succeeded. */
 export async function endFailureRuns(db: Queryable, endpointIds: readonly string[]): Promise<void> {

@@ -39,7 +39,7 @@ export {
   disableEndpoints,
   enableEndpoint,
   endFailureRuns,
-  endFailureRunsSql,
+  endingFailureRuns,
   rotateEndpointSecret,
   startFailureRuns,
   storeResealedSecrets,

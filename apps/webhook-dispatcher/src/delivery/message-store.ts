@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { WEBHOOK_TEST_UUID } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
-import { disableEndpoints, endFailureRuns, endFailureRunsSql, startFailureRuns } from '@storage/webhooks';
+import { disableEndpoints, endFailureRuns, endingFailureRuns, startFailureRuns } from '@storage/webhooks';
 import type { DeliveryResponse } from './delivery-client';
 import type { MessageStatus } from './webhook-message.entity';
 
@@ -234,7 +234,7 @@ export class MessageStore {
   }
 }
 
-/** The attempts as a FROM item `a` over parameters $1 to $9 (`attemptParams`). */
+/** The attempts as a FROM item `a` over parameters $1 to $9 (`AttemptValues`). */
 const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[], $5::integer[], $6::text[], $7::integer[], $8::text[], $9::timestamptz[])
   AS a(message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)`;
 
@@ -244,7 +244,7 @@ const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[
  * Rows are found by `= ANY(the ids)`: joined to the unnest alone, the generic plan (which guesses 100 attempts)
  * scanned all of webhook_messages for each batch of a few.
  */
-const RECORD_SUCCEEDED = sql<unknown>(
+const RECORD_SUCCEEDED = sql<unknown, AttemptValues>(
   `WITH a AS (SELECT * FROM ${ATTEMPTS}),
      attempts AS (
        INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
@@ -253,25 +253,38 @@ const RECORD_SUCCEEDED = sql<unknown>(
        UPDATE webhook_messages m SET status = 'succeeded', attempts = m.attempts + 1, last_attempt_at = a.attempted_at, next_attempt_at = NULL, claimed = false
        FROM a WHERE m.id = ANY($1::text[]) AND m.id = a.message_id),
      recovered AS (
-       ${endFailureRunsSql('$2::uuid[]')})
+       ${endingFailureRuns('$2::uuid[]')})
      SELECT 1`,
   { prepared: 'webhook_record_succeeded' },
 );
 
 async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<void> {
-  await query(dataSource, RECORD_SUCCEEDED, attemptParams(batch));
+  await query(dataSource, RECORD_SUCCEEDED, attemptValues(batch));
 }
 
-const INSERT_ATTEMPTS = sql<never>(
+const INSERT_ATTEMPTS = sql<never, AttemptValues>(
   `INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
    SELECT * FROM ${ATTEMPTS}`,
 );
 
 async function insertAttempts(manager: EntityManager, batch: readonly AttemptRecord[]): Promise<void> {
-  await query(manager, INSERT_ATTEMPTS, attemptParams(batch));
+  await query(manager, INSERT_ATTEMPTS, attemptValues(batch));
 }
 
-function attemptParams(batch: readonly AttemptRecord[]): unknown[] {
+/** The attempts, an array per column. */
+type AttemptValues = [
+  messageIds: string[],
+  endpointIds: string[],
+  attemptedAt: Date[],
+  succeeded: boolean[],
+  statusCodes: (number | null)[],
+  errors: (string | null)[],
+  latenciesMs: number[],
+  responseBodies: (string | null)[],
+  nextAttemptsAt: (Date | null)[],
+];
+
+function attemptValues(batch: readonly AttemptRecord[]): AttemptValues {
   return [
     batch.map((r) => r.message.id),
     batch.map((r) => r.message.endpointId),

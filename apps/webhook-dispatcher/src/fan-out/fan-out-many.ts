@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { webhookDeliveryBody } from '@storage/domain';
-import { markProcessedManySql } from '@storage/messaging';
+import { processedMarks } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
 import { claimedMessage, type ClaimedMessage, type ClaimedRow } from '../delivery/message-store';
 import { endpointMatches } from './endpoint-match';
@@ -60,7 +60,7 @@ const ONE_EVENT = `SELECT 0 AS n, $5::text AS grp, $6::text AS key, $7::text AS 
 const fanOutSql = (events: string): string => `WITH i AS (
    ${events}),
  mark AS (
-   ${markProcessedManySql('SELECT grp, key FROM i')}),
+   ${processedMarks('SELECT grp, key FROM i')}),
  new AS (
    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body,
           i.ordering_key, i.n, e.max_in_flight,
@@ -95,12 +95,29 @@ const fanOutSql = (events: string): string => `WITH i AS (
           WHERE c.event_id = i.event_id AND c.claimed) AS claimed
  FROM i ORDER BY i.n`;
 
-const FAN_OUT_MANY = sql<Row>(fanOutSql(MANY_EVENTS), { prepared: 'webhook_fan_out_many' });
-const FAN_OUT_ONE = sql<Row>(fanOutSql(ONE_EVENT), { prepared: 'webhook_fan_out_one' });
+/** $1 to $4: now, the lease's end, how many to claim, the claimer's settled attempts. */
+type ClaimValues = [now: Date, leaseUntil: Date, count: number, settled: string[]];
+type EventInput = ReturnType<typeof eventInput>;
+/** ONE_EVENT's $5 to $14, in its order. */
+type OneEventValues = [
+  grp: string,
+  key: string,
+  portfolio: string,
+  eventId: string,
+  type: string,
+  body: string,
+  facility: EventInput['facility'],
+  unitType: EventInput['unit_type'],
+  amenities: EventInput['amenities'],
+  orderingKey: EventInput['ordering_key'],
+];
+
+const FAN_OUT_MANY = sql<Row, [...ClaimValues, events: string]>(fanOutSql(MANY_EVENTS), { prepared: 'webhook_fan_out_many' });
+const FAN_OUT_ONE = sql<Row, [...ClaimValues, ...OneEventValues]>(fanOutSql(ONE_EVENT), { prepared: 'webhook_fan_out_one' });
 
 /**
  * `fanOutAndMark` for many events in one statement (atomic, one round trip): each event's processed-event mark
- * (`markProcessedManySql`, the rows `markProcessedSql` writes) and its messages to the matching endpoints, created only when the mark
+ * (`processedMarks`, the rows `processedMark` writes) and its messages to the matching endpoints, created only when the mark
  * is new. Messages created claimed are due at their lease's end, so no other worker takes them meanwhile and a
  * crashed sender's come back, as after `MessageStore.claimDue`; the others are due now.
  */
@@ -108,10 +125,10 @@ export async function fanOutAndMarkMany(dataSource: DataSource, events: readonly
   const input = events.map(eventInput);
   // Claimed messages come back without their body: it is the event's, which is here already (no second copy to
   // escape, send and parse).
-  const head = [now, claim.leaseUntil, claim.count, claim.settled];
+  const head: ClaimValues = [now, claim.leaseUntil, claim.count, claim.settled];
   const rows =
     input.length === 1
-      ? await query(dataSource, FAN_OUT_ONE, [...head, ...oneEventParams(input[0])])
+      ? await query(dataSource, FAN_OUT_ONE, [...head, ...oneEventValues(input[0])])
       : await query(dataSource, FAN_OUT_MANY, [...head, JSON.stringify(input)]);
   return {
     created: rows.map((row) => (row.applied ? row.created : undefined)),
@@ -148,7 +165,6 @@ function eventInput({ group, key, event }: MarkedEvent, n: number) {
   };
 }
 
-/** ONE_EVENT's parameters $5 to $14, in its order. */
-function oneEventParams(event: ReturnType<typeof eventInput>): unknown[] {
+function oneEventValues(event: EventInput): OneEventValues {
   return [event.grp, event.key, event.portfolio, event.event_id, event.type, event.body, event.facility, event.unit_type, event.amenities, event.ordering_key];
 }

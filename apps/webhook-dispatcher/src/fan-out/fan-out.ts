@@ -1,5 +1,5 @@
 import { webhookDeliveryBody, type EventEnvelope, type EventFilters, type PublicEventType } from '@storage/domain';
-import { markProcessedSql } from '@storage/messaging';
+import { processedMark } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 import { endpointMatches } from './endpoint-match';
 
@@ -65,17 +65,17 @@ export async function fanOutAndMark(db: Queryable, mark: ProcessedMark, event: F
 }
 
 type FanOutValues = [
-  string,
-  string,
-  PublicEventType,
-  string,
-  Date,
-  EventFilters['facilityUuid'],
-  EventFilters['unitType'],
-  EventFilters['amenityUuids'],
-  boolean,
-  string | null,
-  string | null,
+  portfolio: string,
+  eventId: string,
+  type: PublicEventType,
+  body: string,
+  now: Date,
+  facilityUuid: EventFilters['facilityUuid'],
+  unitType: EventFilters['unitType'],
+  amenityUuids: EventFilters['amenityUuids'],
+  ignoreFilters: boolean,
+  orderingKey: string | null,
+  onlyEndpoint: string | null,
 ];
 
 /** The statements, each with and without redelivery (which sends again to endpoints that already have the event). */
@@ -93,8 +93,8 @@ function fanOutSql(redeliver: boolean) {
 }
 
 function fanOutAndMarkSql(redeliver: boolean) {
-  return sql<{ applied: boolean; created: number }, [...FanOutValues, string, string]>(
-    `WITH mark AS (${markProcessedSql('$12', '$13')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
+  return sql<{ applied: boolean; created: number }, [...FanOutValues, group: string, key: string]>(
+    `WITH mark AS (${processedMark('$12', '$13')}), ${messagesCte(redeliver, 'EXISTS (SELECT 1 FROM mark) AND')}
      SELECT EXISTS (SELECT 1 FROM mark) AS applied, (SELECT count(*)::int FROM created) AS created`,
   );
 }

@@ -1,9 +1,9 @@
-import { query, sql, type Queryable } from '@storage/persistence';
+import { fragment, query, sql, type Queryable, type SqlFragment } from '@storage/persistence';
 
 /** A group's (or relay's) saved position as an SQL expression, null when it saved none; `group` is an SQL expression. */
-export const offsetSql = (group: string): string => `(SELECT g.position FROM consumer_offsets g WHERE g.consumer_group = ${group})`;
+export const savedOffset = (group: string): SqlFragment => fragment(`(SELECT g.position FROM consumer_offsets g WHERE g.consumer_group = ${group})`);
 
-const OFFSET = sql<{ position: string }, [string]>(`SELECT ${offsetSql('$1')}::text AS position`);
+const OFFSET = sql<{ position: string }, [string]>(`SELECT ${savedOffset('$1')}::text AS position`);
 
 /** The last log position a group (or relay) finished; 0 for a new one, so it starts at the beginning. */
 export async function readOffset(db: Queryable, group: string): Promise<bigint> {

@@ -7,7 +7,7 @@ import { RELAY_PREFIX, relayName } from '../embedded/advisory-lock';
 import { LogFollower, type StepResult } from '../embedded/log-follower';
 import { LogReader, type LogRecord } from '../embedded/log-reader';
 import { AnnouncedRecords } from '../embedded/announced-records';
-import { offsetSql, readOffset, saveOffset } from '../embedded/offsets';
+import { savedOffset, readOffset, saveOffset } from '../embedded/offsets';
 import { IdempotentProducer } from './idempotent-producer';
 import { createKafka, ensureTopics } from './kafka-client';
 
@@ -15,7 +15,7 @@ import { createKafka, ensureTopics } from './kafka-client';
 const LAG = sql<{ events: string; oldest_ms: string | null }, [topics: readonly string[]]>(
   `SELECT count(*)::text AS events, (extract(epoch FROM now() - min(o.created_at)) * 1000)::bigint::text AS oldest_ms
      FROM outbox o
-    WHERE o.topic = ANY($1::text[]) AND o.id > coalesce(${offsetSql(`'${RELAY_PREFIX}' || o.topic`)}, 0)`,
+    WHERE o.topic = ANY($1::text[]) AND o.id > coalesce(${savedOffset(`'${RELAY_PREFIX}' || o.topic`)}, 0)`,
 );
 
 export interface OutboxRelayOptions {

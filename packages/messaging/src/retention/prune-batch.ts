@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { query, sql, type Sql } from '@storage/persistence';
 import { RELAY_PREFIX, RETENTION_LOCK, tryAdvisoryXactLock } from '../embedded/advisory-lock';
 import { BEGIN, COMMIT, ROLLBACK } from '../transaction-control';
-import { offsetSql } from '../embedded/offsets';
+import { savedOffset } from '../embedded/offsets';
 import { RETENTION_MARK } from './retention-mark';
 
 /** Kafka: the relay published the row (Kafka's own retention takes over). Embedded: the consumer groups read it. */
@@ -29,7 +29,7 @@ const NO_GROUP_LIMIT = '9223372036854775807';
 
 const DELIVERED: Record<DeliveryMode, string> = {
   // Its topic's relay has saved a position at or past the row: Kafka acknowledged it.
-  kafka: `o.id <= ${offsetSql(`'${RELAY_PREFIX}' || o.topic`)}`,
+  kafka: `o.id <= ${savedOffset(`'${RELAY_PREFIX}' || o.topic`)}`,
   // Every group that saved its position since the cutoff (an active one) has read past the row.
   embedded: `o.id <= (SELECT coalesce(min(g.position), ${NO_GROUP_LIMIT}) FROM consumer_offsets g
                        WHERE g.consumer_group NOT LIKE '${RELAY_PREFIX}%' AND g.updated_at > $1::timestamptz)`,
@@ -40,7 +40,7 @@ const DELIVERED: Record<DeliveryMode, string> = {
  * `outbox_created_at` index: the delivered ones are deleted by primary key and the mark moved, in one statement,
  * and the kept ones are passed for the rest of the pass instead of being looked at again by every batch.
  */
-export const pruneSql = (mode: DeliveryMode): string => `
+const pruneSql = (mode: DeliveryMode): string => `
 WITH candidates AS (
   SELECT id, created_at FROM outbox
    WHERE created_at < $1::timestamptz AND created_at >= $2::timestamptz AND (created_at > $2::timestamptz OR id > $3::bigint)
@@ -68,7 +68,8 @@ interface PruneRow {
   last_id: string;
 }
 type PruneValues = [cutoff: string, afterTime: string, afterId: string, size: number];
-const PRUNE: Record<DeliveryMode, Sql<PruneRow, PruneValues>> = { kafka: sql(pruneSql('kafka')), embedded: sql(pruneSql('embedded')) };
+/** Exported for the test of their plans. */
+export const PRUNE: Record<DeliveryMode, Sql<PruneRow, PruneValues>> = { kafka: sql(pruneSql('kafka')), embedded: sql(pruneSql('embedded')) };
 
 /**
  * One batch in its own transaction, under the retention lock (so a replay moving a group back waits for it).
