@@ -10,6 +10,25 @@ const deepPackageImports = { group: ['@storage/*/*'], message: 'Import a package
 // workspace's sources, tests and benches; only query itself and the migrations (TypeORM's QueryRunner) call `.query(`.
 const queryThroughPersistence = ['apps', 'packages', 'tools'].map((root) => `${root}/*/{src,test,bench}/**/*.ts`);
 const queryItself = ['packages/persistence/src/query.ts', 'packages/persistence/src/transactions-in-one-message.ts', 'packages/persistence/src/migrations/**'];
+const runThroughPersistence = {
+  selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+  message: 'Run SQL with query(db, sql<Row>(text), values) of @storage/persistence: bound values, typed rows, RETURNING rows answered.',
+};
+// A package exports typed operations, typed statements (sql<Row, Values>) or typed fragments (fragment()), never SQL
+// as a bare string: a constant, an object of them, or a function answering one (issue 38). SQL is written with
+// upper-case keywords, which tells it from prose.
+const SQL_TEXT = '/\\b(SELECT|INSERT INTO|UPDATE|DELETE FROM|WITH|FROM|JOIN|WHERE)\\b/';
+const exported = 'ExportNamedDeclaration > VariableDeclaration > VariableDeclarator';
+const noBareSqlExports = [
+  `${exported} > TemplateLiteral > TemplateElement[value.raw=${SQL_TEXT}]`,
+  `${exported} > Literal[value=${SQL_TEXT}]`,
+  `${exported} > ObjectExpression > Property > TemplateLiteral > TemplateElement[value.raw=${SQL_TEXT}]`,
+  `${exported} > ArrowFunctionExpression > TemplateLiteral > TemplateElement[value.raw=${SQL_TEXT}]`,
+  `ExportNamedDeclaration > FunctionDeclaration > BlockStatement > ReturnStatement > TemplateLiteral > TemplateElement[value.raw=${SQL_TEXT}]`,
+].map((selector) => ({
+  selector,
+  message: 'A package exports no SQL text: export a typed operation, a sql<Row, Values>() statement, or a fragment() for a one-statement write of two owners.',
+}));
 const otherApps = {
   group: ['**/apps/*', '../../*/src/*', '@storage/api', '@storage/webhook-dispatcher', '@storage/delinquency-scheduler'],
   message: 'Apps never import other apps.',
@@ -58,15 +77,12 @@ export default tseslint
     {
       files: queryThroughPersistence,
       ignores: queryItself,
-      rules: {
-        'no-restricted-syntax': [
-          'error',
-          {
-            selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
-            message: 'Run SQL with query(db, sql<Row>(text), values) of @storage/persistence: bound values, typed rows, RETURNING rows answered.',
-          },
-        ],
-      },
+      rules: { 'no-restricted-syntax': ['error', runThroughPersistence] },
+    },
+    {
+      files: ['packages/*/src/**/*.ts'],
+      ignores: queryItself,
+      rules: { 'no-restricted-syntax': ['error', runThroughPersistence, ...noBareSqlExports] },
     },
     {
       files: ['apps/api/bench/*.js'],

@@ -11,14 +11,7 @@ import {
 } from '@storage/rental-events';
 import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
-import {
-  STATE_VERSION,
-  transitionWrite,
-  transitionWritesParameters,
-  VERSIONED_TRANSITION_WRITES_SQL,
-  type TransitionWriteArguments,
-  type TransitionWritten,
-} from './transition-write';
+import { STATE_VERSION, transitionWrite, transitionWritesValues, VERSIONED_TRANSITION_WRITES, type TransitionWriteArguments } from './transition-write';
 
 /*
  * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
@@ -27,7 +20,7 @@ import {
  *
  * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
  * decides each rental's transition from what it read, and sends `BEGIN; lock the batch's rentals; write them with
- * one statement of data-modifying CTEs (VERSIONED_TRANSITION_WRITES_SQL: late fees, delinquencies, auctions, gate
+ * one statement of data-modifying CTEs (VERSIONED_TRANSITION_WRITES: late fees, delinquencies, auctions, gate
  * suspensions, outbox rows), which answers the rentals it wrote; COMMIT`: one commit, one lock round and one
  * statement per batch rather than per rental, which is what a transition mostly cost. Each rental is written only
  * if it is still as read: the state version (STATE_VERSION) read under the lock must equal the one the decision was
@@ -71,8 +64,6 @@ interface StateRow extends RentalEventContextRow, LockedRentalRow {
   pending_auction: AuctionRow | null;
   state_version: string;
 }
-
-const WRITE = sql<TransitionWritten>(VERSIONED_TRANSITION_WRITES_SQL, { prepared: 'delinquency_run_write' });
 
 /**
  * Set for a worker's session, reset on release. Every statement of the run looks rows up by key, but a table
@@ -246,8 +237,8 @@ export class BusinessDayWorker {
       [
         bind(LOCK_TENANTS_OF, [uuids, null, null]),
         bind(
-          WRITE,
-          transitionWritesParameters(
+          VERSIONED_TRANSITION_WRITES,
+          transitionWritesValues(
             writes.map(({ write }) => write),
             this.source,
           ),

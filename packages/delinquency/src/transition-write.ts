@@ -13,6 +13,7 @@ import {
   type RentalDelinquencyStatus,
 } from '@storage/domain';
 import { outboxInsert } from '@storage/messaging';
+import { fragment, sql } from '@storage/persistence';
 import { entriesJson, entriesOfRows, lateFeeEntry, postEntriesQuery, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
 import type { RentalEventContext } from '@storage/rental-events';
 import { auctionEventObject, newAuction, type AuctionRow } from './auctions';
@@ -79,11 +80,11 @@ export interface TransitionInput {
  * changed row has the xmin of a transaction that committed after the read. The lists are not ordered (no
  * sort to pay for): the same rows read in another order only cost a needless retry.
  */
-export const STATE_VERSION = `format('%s/%s/%s/%s/%s/%s/%s', r.xmin, d.xmin, p.xmin,
+export const STATE_VERSION = fragment(`format('%s/%s/%s/%s/%s/%s/%s', r.xmin, d.xmin, p.xmin,
   (SELECT (now() AT TIME ZONE tz.time_zone)::date FROM facilities tz WHERE tz.uuid = r.facility_uuid),
   (SELECT string_agg(a.xmin::text, ',') FROM auctions a WHERE a.rental_record_uuid = r.uuid),
   (SELECT string_agg(s.xmin::text, ',') FROM rental_services s WHERE s.rental_record_uuid = r.uuid),
-  (SELECT string_agg(t.xmin::text, ',') FROM rental_records t WHERE t.person_uuid = r.person_uuid AND t.uuid <> r.uuid))`;
+  (SELECT string_agg(t.xmin::text, ',') FROM rental_records t WHERE t.person_uuid = r.person_uuid AND t.uuid <> r.uuid))`);
 
 /** What one transition writes: a row of the transition write's input. */
 export interface TransitionWriteArguments {
@@ -148,26 +149,65 @@ function param(name: ParameterName): string {
   return `$${PARAMETER_NAMES.indexOf(name) + 1}::${PARAMETER_TYPES[name]}`;
 }
 
+/** The statement's values, in `PARAMETER_TYPES`' order. */
+type TransitionWritesValues = [
+  rentalRecordUuid: string[],
+  facilityUuid: string[],
+  delinquencyUuid: string[],
+  status: RentalDelinquencyStatus[],
+  pausedFrom: (RentalDelinquencyStatus | null)[],
+  pastDueSince: (CalendarDate | null)[],
+  day: CalendarDate[],
+  businessDate: (CalendarDate | null)[],
+  lastEventAt: Date[],
+  gate: TransitionWriteArguments['gate'][],
+  stateVersion: (string | null)[],
+  writtenOffInPennies: number[],
+  ledgerEntries: string[],
+  auctions: string[],
+  topics: string[],
+  keys: (string | null)[],
+  types: string[],
+  eventIds: string[],
+  envelopes: string,
+  eventTransitions: number[],
+  source: string,
+];
+
 /**
- * The statement's parameters for a batch of transitions, one rental each (a rental twice in one batch would have
+ * The statement's values for a batch of transitions, one rental each (a rental twice in one batch would have
  * its delinquency written twice by one statement, which PostgreSQL refuses). `source`: the producing service,
  * recorded on the outbox rows.
  */
-export function transitionWritesParameters(writes: readonly TransitionWriteArguments[], source: string): unknown[] {
-  // The events flattened, and the service; every other parameter is a column of the input, a value per transition.
-  const batchWide: Partial<Record<ParameterName, unknown>> = {
-    topics: writes.flatMap((write) => write.topics),
-    keys: writes.flatMap((write) => write.keys),
-    types: writes.flatMap((write) => write.types),
-    eventIds: writes.flatMap((write) => write.eventIds),
-    envelopes: `[${writes
+export function transitionWritesValues(writes: readonly TransitionWriteArguments[], source: string): TransitionWritesValues {
+  const column = <Name extends keyof TransitionWriteArguments>(name: Name): TransitionWriteArguments[Name][] => writes.map((write) => write[name]);
+  return [
+    column('rentalRecordUuid'),
+    column('facilityUuid'),
+    column('delinquencyUuid'),
+    column('status'),
+    column('pausedFrom'),
+    column('pastDueSince'),
+    column('day'),
+    column('businessDate'),
+    column('lastEventAt'),
+    column('gate'),
+    column('stateVersion'),
+    column('writtenOffInPennies'),
+    column('ledgerEntries'),
+    column('auctions'),
+    // The events flattened, the transition each belongs to, and the service.
+    writes.flatMap((write) => write.topics),
+    writes.flatMap((write) => write.keys),
+    writes.flatMap((write) => write.types),
+    writes.flatMap((write) => write.eventIds),
+    `[${writes
       .map((write) => write.envelopes.slice(1, -1))
       .filter((json) => json !== '')
       .join(',')}]`,
-    eventTransitions: writes.flatMap((write, index) => write.types.map(() => index + 1)),
+    writes.flatMap((write, index) => write.types.map(() => index + 1)),
     source,
-  };
-  return PARAMETER_NAMES.map((name) => (name in batchWide ? batchWide[name] : writes.map((write) => write[name as keyof TransitionWriteArguments])));
+  ];
 }
 
 /**
@@ -241,12 +281,14 @@ export interface TransitionWritten {
 /**
  * The business-day run's: writes a rental only if it is still at the state version its transition was decided on.
  * Its own text rather than one guard with "or no version given", so the run's hot statement keeps the plain
- * equality it was measured with.
+ * equality it was measured with. Prepared per connection.
  */
-export const VERSIONED_TRANSITION_WRITES_SQL = transitionWritesSql(`${STATE_VERSION} = i.state_version`);
+export const VERSIONED_TRANSITION_WRITES = sql<TransitionWritten, TransitionWritesValues>(transitionWritesSql(`${STATE_VERSION} = i.state_version`), {
+  prepared: 'delinquency_run_write',
+});
 
 /** `writeTransition`'s: its caller read the rental under the lock, so there is no version to check (null). */
-export const TRANSITION_WRITES_SQL = transitionWritesSql('i.state_version IS NULL');
+export const TRANSITION_WRITES = sql<TransitionWritten, TransitionWritesValues>(transitionWritesSql('i.state_version IS NULL'));
 
 /** A decided transition: the statement's arguments and what the rental's delinquency becomes. */
 export interface TransitionWrite {

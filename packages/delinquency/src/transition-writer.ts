@@ -5,16 +5,8 @@ import { query, sql } from '@storage/persistence';
 import { loadRentalEventContext } from '@storage/rental-events';
 import { pendingAuction } from './auctions';
 import type { LockedRental } from './locked-rental';
-import {
-  TRANSITION_WRITES_SQL,
-  transitionWrite,
-  transitionWritesParameters,
-  type DelinquencyView,
-  type TransitionOptions,
-  type TransitionWritten,
-} from './transition-write';
+import { TRANSITION_WRITES, transitionWrite, transitionWritesValues, type DelinquencyView, type TransitionOptions } from './transition-write';
 
-const WRITE = sql<TransitionWritten>(TRANSITION_WRITES_SQL);
 const NOTIFY = sql<unknown, [string, string]>('SELECT pg_notify($1, $2)');
 
 /**
@@ -39,7 +31,7 @@ export async function writeTransition(
     stateVersion: null,
     options,
   });
-  const [written] = await query(manager, WRITE, transitionWritesParameters([write.arguments], publisher.service));
+  const [written] = await query(manager, TRANSITION_WRITES, transitionWritesValues([write.arguments], publisher.service));
   if (written === undefined) throw new Error(`Rental record ${rental.rentalRecordUuid} vanished inside its own transaction`);
   // Delivered at commit, so a rolled-back transition wakes nobody (the relay also polls).
   await query(manager, NOTIFY, [OUTBOX_CHANNEL, '']);

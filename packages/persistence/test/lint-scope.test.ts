@@ -21,6 +21,20 @@ describe('the lint rules hold in every workspace', () => {
     expect(await lintInWorkspace('apps/api', 'test/probe.ts', probe)).toContain('no-restricted-syntax');
   }, 30_000);
 
+  it('refuses SQL text a package exports, bare or built by a function, and takes it as a fragment', async () => {
+    const bare = [
+      'export const WRITE_SQL = `UPDATE units SET status = $1`;\n',
+      "export const READ_SQL = 'SELECT 1';\n",
+      'export const STATEMENTS = { read: `SELECT uuid FROM units` };\n',
+      'export const markSql = (id: string): string => `INSERT INTO marks VALUES (${id})`;\n',
+      'export function deleteSql(id: string): string {\n  return `DELETE FROM marks WHERE id = ${id}`;\n}\n',
+    ];
+    for (const probe of bare) expect(await lintInWorkspace('packages/rentals', 'src/probe.ts', probe)).toContain('no-restricted-syntax');
+    const typed =
+      "declare function fragment(text: string): string;\nexport const MARK = fragment(`INSERT INTO marks VALUES ($1)`);\nexport const NAME = 'Units';\n";
+    expect(await lintInWorkspace('packages/rentals', 'src/probe.ts', typed)).toEqual([]);
+  }, 30_000);
+
   it('keeps packages/domain free of database and framework code', async () => {
     expect(await lintInWorkspace('packages/domain', 'src/probe.ts', "import 'pg';\nexport {};\n")).toContain('no-restricted-imports');
   }, 30_000);

@@ -1,5 +1,5 @@
 import type { BasePayload, BillingPromotion, EventFilters } from '@storage/domain';
-import { query, sql, type Queryable } from '@storage/persistence';
+import { fragment, query, sql, type Queryable } from '@storage/persistence';
 
 /** Everything a tenant lifecycle event of one rental carries besides its event name, id and added object. */
 export interface RentalEventContext {
@@ -45,7 +45,7 @@ export interface RentalEventContextRow {
  * joins are over `rental_records r` (with `facilities f`), so a caller can read the context in a statement
  * of its own (the delinquency run reads it with the rental's state, in one round trip).
  */
-export const RENTAL_EVENT_CONTEXT_COLUMNS = `
+export const RENTAL_EVENT_CONTEXT_COLUMNS = fragment(`
        r.uuid AS rental_record_uuid, r.person_uuid, r.unit_group_uuid, r.unit_uuid, r.facility_uuid,
        r.balance_in_pennies, r.start_date::text AS start_date, r.end_date::text AS end_date, r.rent_in_pennies,
        r.billing_day_of_month, r.next_due_date::text AS next_due_date,
@@ -66,14 +66,14 @@ export const RENTAL_EVENT_CONTEXT_COLUMNS = `
                                                    'durationInMonths', ap.duration_in_months,
                                                    'discountAmountInPennies', ap.discount_in_pennies, 'itemTypeUuid', ap.item_type_uuid)
                                  ORDER BY ap.item_type_uuid NULLS FIRST, ap.promotion_uuid)
-                   FROM rental_promotions ap WHERE ap.rental_record_uuid = r.uuid), '[]'::json) AS promotions`;
+                   FROM rental_promotions ap WHERE ap.rental_record_uuid = r.uuid), '[]'::json) AS promotions`);
 
-export const RENTAL_EVENT_CONTEXT_JOINS = `
+export const RENTAL_EVENT_CONTEXT_JOINS = fragment(`
   JOIN persons p ON p.uuid = r.person_uuid
   JOIN portfolios pf ON pf.uuid = r.portfolio_uuid
   JOIN facilities f ON f.uuid = r.facility_uuid
   JOIN unit_groups g ON g.uuid = r.unit_group_uuid
-  LEFT JOIN size_and_type_groups stg ON stg.uuid = g.size_and_type_group_uuid`;
+  LEFT JOIN size_and_type_groups stg ON stg.uuid = g.size_and_type_group_uuid`);
 
 const CONTEXT = sql<RentalEventContextRow, [string]>(`SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS}
   FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS}

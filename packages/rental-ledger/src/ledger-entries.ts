@@ -1,5 +1,5 @@
 import { timeOrderedUuid, type CalendarDate, type LedgerLine, type PeriodCharge } from '@storage/domain';
-import { query, sql, type Queryable } from '@storage/persistence';
+import { fragment, query, sql, type Queryable, type SqlFragment } from '@storage/persistence';
 
 export const LEDGER_ENTRY_KINDS = [
   'OPENING_BALANCE',
@@ -79,9 +79,9 @@ export async function postEntries(db: Queryable, rentalRecordUuid: string, entri
  * expression of `entriesJson`'s array, `condition` must hold for anything to be posted. A row per entry posted;
  * in a CTE it runs only when referenced. The ledger stays the one writer of its entries: the SQL is this package's.
  */
-export function postEntriesQuery(entries: string, condition: string): string {
-  return `SELECT FROM rental_ledger_post(${entries})
-   WHERE ${condition}`;
+export function postEntriesQuery(entries: string, condition: string): SqlFragment {
+  return fragment(`SELECT FROM rental_ledger_post(${entries})
+   WHERE ${condition}`);
 }
 
 /**
@@ -89,8 +89,8 @@ export function postEntriesQuery(entries: string, condition: string): string {
  * aliased `r` with a column `ledger_entries` (an `entriesJson` array per row) and `ord`, its order. For a statement
  * that writes a batch (payments, business-day transitions) and posts the entries of the rows it wrote.
  */
-export function entriesOfRows(rows: string): string {
-  return `(SELECT json_agg(e.entry ORDER BY r.ord, e.n) FROM ${rows}, json_array_elements(r.ledger_entries) WITH ORDINALITY AS e(entry, n))`;
+export function entriesOfRows(rows: string): SqlFragment {
+  return fragment(`(SELECT json_agg(e.entry ORDER BY r.ord, e.n) FROM ${rows}, json_array_elements(r.ledger_entries) WITH ORDINALITY AS e(entry, n))`);
 }
 
 /**
