@@ -5,7 +5,7 @@ import { billRentals, promotionTermsOf, type StoredPromotionTerms } from '@stora
 import { lockTenant } from '@storage/rental-events';
 import { moveIn } from '@storage/rentals';
 import { SERVICE_NAME } from '../service-info';
-import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
+import { SHOWN_GATE_CODE } from '../rentals/gate-codes';
 import { LifecyclePublisher } from '../rentals/lifecycle-publisher';
 import type { EligibleAutoAppliedPromotion } from '../shopping/promotions.dto';
 import { PromotionsService } from '../shopping/promotions.service';
@@ -96,7 +96,7 @@ export class LeaseSigningService {
 async function signedRental(db: EntityManager, leadUuid: string): Promise<SignedRental> {
   const rows = await query(
     db,
-    sql<SignedRental>(`SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, ${SHOWN_GATE_CODE_SQL} AS "gateAccessCode", r.start_date::text AS "startDate",
+    sql<SignedRental>(`SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, ${SHOWN_GATE_CODE} AS "gateAccessCode", r.start_date::text AS "startDate",
             r.rent_in_pennies AS "rentInPennies", r.next_due_date::text AS "nextDueDate",
             rental_ledger_move_in_due(r.uuid) AS "amountDueAtMoveInInPennies", r.balance_in_pennies AS "balanceInPennies"
        FROM leads l

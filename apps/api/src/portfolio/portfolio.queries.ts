@@ -8,7 +8,7 @@ import { sql } from '@storage/persistence';
  * The per-unit-group figures are one row of unit_group_occupancy each, kept by triggers as units and
  * rentals change (migration UnitGroupOccupancy), so no unit or rental is counted here.
  */
-export const SIZE_AND_TYPE_GROUPS_SQL = `
+const SIZE_AND_TYPE_GROUPS_SQL = `
 SELECT coalesce((
   SELECT json_agg(json_build_object(
     'sizeAndTypeUnitGroupUuid', s.uuid, 'length', s.length::float8, 'width', s.width::float8, 'height', s.height::float8,

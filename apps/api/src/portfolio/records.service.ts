@@ -5,7 +5,7 @@ import { query, sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { DataSource } from 'typeorm';
 import { keyedUuid, lowerUuids, notFound, requireFacility } from '../common';
-import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
+import { SHOWN_GATE_CODE } from '../rentals/gate-codes';
 import type { CoverageHistoryRecord, NoteCreated, PersonContact, UpdatePerson, VehicleView } from './portfolio.dto';
 
 const UPDATE_PERSON = sql<PersonContact, [string, string, string | null, string | null]>(
@@ -94,13 +94,13 @@ export class RecordsService {
 
   /**
    * Operation 14. While the delinquency scheduler holds the code suspended the answer is SUSPENDED instead of the
-   * code (SHOWN_GATE_CODE_SQL): the published answer is one string, and a gate system syncing from it must stop
+   * code (SHOWN_GATE_CODE): the published answer is one string, and a gate system syncing from it must stop
    * opening the gate (README, Decisions). No code (moved out): 404.
    */
   async gateAccessCode(portfolioUuid: string, facilityUuid: string, rentalRecordUuid: string): Promise<string> {
     const rows = await query(
       this.dataSource,
-      sql<{ code: string }>(`SELECT ${SHOWN_GATE_CODE_SQL} AS code
+      sql<{ code: string }>(`SELECT ${SHOWN_GATE_CODE} AS code
          FROM gate_codes g JOIN rental_records r ON r.uuid = g.rental_record_uuid
         WHERE g.rental_record_uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3`),
       [rentalRecordUuid, facilityUuid, portfolioUuid],

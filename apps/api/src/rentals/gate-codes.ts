@@ -1,3 +1,5 @@
+import { fragment } from '@storage/persistence';
+
 /** What is shown instead of a suspended code: never a valid code (codes are digits), and says why. */
 const SUSPENDED_GATE_CODE = 'SUSPENDED';
 
@@ -7,5 +9,5 @@ const SUSPENDED_GATE_CODE = 'SUSPENDED';
  * `gate_code_suspensions`, from OVERLOCK until PAID or written off), else the code; null with no code row (a
  * LEFT JOIN of a moved-out rental). README, Decisions.
  */
-export const SHOWN_GATE_CODE_SQL = `CASE WHEN EXISTS (SELECT 1 FROM gate_code_suspensions s WHERE s.rental_record_uuid = g.rental_record_uuid)
-            THEN '${SUSPENDED_GATE_CODE}' ELSE g.code END`;
+export const SHOWN_GATE_CODE = fragment(`CASE WHEN EXISTS (SELECT 1 FROM gate_code_suspensions s WHERE s.rental_record_uuid = g.rental_record_uuid)
+            THEN '${SUSPENDED_GATE_CODE}' ELSE g.code END`);

@@ -6,7 +6,7 @@ import { sql } from '@storage/persistence';
  */
 
 /** Operation 4. $1 facility, $2 portfolio. One row when the facility is in the portfolio, none otherwise. */
-export const COVERAGES_SQL = `
+const COVERAGES_SQL = `
 SELECT coalesce((
   SELECT json_agg(json_build_object(
     'coverageUuid', c.uuid, 'itemTypeUuid', c.item_type_uuid, 'premiumInPennies', c.premium_in_pennies,

@@ -5,7 +5,7 @@ import { notFound, requireFacility } from '../common';
 import { NOTIFICATION_PORT, SECRET_PLACEHOLDER, type NotificationPort } from '../notifications/notification.port';
 import type { Person } from '../model/person.entity';
 import { RateLimits } from '../rate-limit';
-import { SHOWN_GATE_CODE_SQL } from '../rentals/gate-codes';
+import { SHOWN_GATE_CODE } from '../rentals/gate-codes';
 import { CODE_LIFETIME_MS, codeMatches, generateCode, hashCode, MAX_CODE_ATTEMPTS, VERIFICATION_CODE_KEY } from './verification-code';
 import type {
   CheckPreexistingRequest,
@@ -120,7 +120,7 @@ export class TenantsService {
   async convertedLead(portfolioUuid: string, leadUuid: string): Promise<ConvertedLeadDetails> {
     const rows = await query(
       this.dataSource,
-      sql<ConvertedLeadDetails>(`SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(${SHOWN_GATE_CODE_SQL}, '') AS "gateAccessNumber",
+      sql<ConvertedLeadDetails>(`SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(${SHOWN_GATE_CODE}, '') AS "gateAccessNumber",
               to_char(r.start_date, 'YYYY-MM-DD') AS "rentalStartDate", f.name AS "facilityName",
               concat_ws(', ', f.address_line1, f.address_line2, f.city, f.state || ' ' || f.zip) AS "facilityAddress",
               f.operating_hours AS "facilityOperatingHours", f.phone AS "facilityPhone",
