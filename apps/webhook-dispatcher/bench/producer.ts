@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createEnvelope, lifecycleEventId, parseEventPayload } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
+import { openLoop, wallClock } from '@storage/testing';
 import { testEvent } from '../dist/fan-out/test-event';
-import { wallClock } from './wall-clock';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The rental (the envelope's key, by which the dispatcher keeps order) of each event of a run, by its number. */
 export type RentalOf = (event: number) => string;
@@ -60,15 +58,8 @@ export class Producer {
   }
 
   /** Open loop: event i is started at start + i / rate whatever the earlier ones are doing. */
-  async paced(portfolio: string, rate: number, count: number): Promise<void> {
-    const begin = performance.now();
-    const pending: Promise<void>[] = [];
-    for (let i = 0; i < count; i += 1) {
-      const wait = begin + (i * 1000) / rate - performance.now();
-      if (wait > 0) await sleep(wait);
-      pending.push(this.publish(portfolio));
-    }
-    await Promise.all(pending);
+  paced(portfolio: string, rate: number, count: number): Promise<void> {
+    return openLoop(rate, count, () => this.publish(portfolio));
   }
 
   /** As fast as `concurrency` producers can commit, event i of rental `rentalOf(i)`. */

@@ -11,21 +11,19 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { TENANT_LIFECYCLE_TOPIC, TOPICS, WEBHOOK_COMMANDS_TOPIC, webhookDeliveryBody } from '@storage/domain';
 import { createDataSource, migrate, query, sql, startEmbeddedPostgres } from '@storage/persistence';
+import { certificate, loadAverage as load, percentile, postgresCpuSeconds, postmasterPid, processCpuSeconds, Receiver, wallClock } from '@storage/testing';
 import { generateSecret, SecretKeyring, signatureHeader, signingKey } from '@storage/webhooks';
 import { testEvent } from '../dist/fan-out/test-event';
-import { postgresCpuSeconds, postmasterPid, processCpuSeconds } from './cpu';
 import { HangingReceivers } from './hanging';
 import { PORTAL_MESSAGES, timePortalPages } from './portal';
 import { newRentalEach, Producer, rentalsInTurn, type RentalOf } from './producer';
-import { certificate, Receiver } from './receiver';
 import { startRelay } from './relay';
 import { isBuilt, startService, type Service } from './services';
-import { wallClock } from './wall-clock';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_MESSAGES ?? 10_000);
@@ -52,7 +50,6 @@ const START_UP_WARM_SECONDS = 3;
 const PRODUCERS = 32;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const started = performance.now();
 const progress = (line: string): void => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const SECRET_KEY = { id: 'bench', key: randomBytes(32) };
@@ -64,10 +61,6 @@ interface Row {
   target: string;
   load: string;
 }
-const load = (): string =>
-  loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
 
 /** What one phase is waiting for: deliveries counted and timed from their event's commit. */
 class Phase {
@@ -159,7 +152,7 @@ async function main(): Promise<void> {
 
   const commits = new Map<string, number>();
   let phase = new Phase('none');
-  const receiver = new Receiver(tls, (eventId, at) => {
+  const receiver = new Receiver(tls, ({ eventId }, at) => {
     const committed = commits.get(eventId);
     if (committed === undefined) return;
     phase.add(at - committed, at);

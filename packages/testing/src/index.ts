@@ -14,3 +14,21 @@ export const jestDatabaseSetup = {
   globalSetup: require.resolve('./global-setup'),
   globalTeardown: require.resolve('./global-teardown'),
 };
+export {
+  certificate,
+  childPids,
+  commandLine,
+  loadAverage,
+  openLoop,
+  percentile,
+  postgresCpuByKind,
+  postgresCpuSeconds,
+  postgresProcesses,
+  postmasterPid,
+  processCpuSeconds,
+  Receiver,
+  rssMb,
+  wallClock,
+  type DeliveredEvent,
+  type PostgresProcesses,
+} from './bench';

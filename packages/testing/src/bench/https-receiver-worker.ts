@@ -1,6 +1,6 @@
 /**
  * The bench's HTTPS receiver, in a worker thread of its own so that the producers' work does not delay the
- * arrival times. Answers 204 and posts each delivery's endpoint path, event id and arrival time (`wallClock`), and
+ * arrival times. Answers 204 and posts each delivery's endpoint path, event (its body's first `data` item) and arrival time (`wallClock`), and
  * each TLS connection it accepts.
  */
 import { createServer } from 'node:https';
@@ -14,8 +14,8 @@ const server = createServer({ key, cert, keepAliveTimeout: 60_000 }, (req, res) 
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     const at = wallClock();
-    const eventId = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { eventId: string }[] }).data[0].eventId;
-    parentPort!.postMessage({ path: req.url, eventId, at });
+    const event = (JSON.parse(Buffer.concat(chunks).toString()) as { data: unknown[] }).data[0];
+    parentPort!.postMessage({ path: req.url, event, at });
     res.statusCode = 204;
     res.end();
   });

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { childPids, commandLine, freePort } from '@storage/testing';
+
+// Compiled to dist-bench/ (bench/tsconfig.json): up to the workspace, then to the repository.
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const READY_TIMEOUT_MS = 120_000;
+
+/** `npm start` as a user runs it, on a scratch data directory and free ports. */
+export interface ScratchSystem {
+  /** The process of `start`, which runs the three apps. */
+  pid: number;
+  dataDir: string;
+  apiPort: number;
+  /** The Node processes `start` started and still runs (the PostgreSQL host; an app, when the apps ran as child processes). */
+  startedNodeProcesses: () => number[];
+  /** Ctrl-C, then the scratch data directory removed. */
+  stop: () => Promise<void>;
+}
+
+/** Boots `start` with `env` on top of the scratch directory and free ports; resolves once it says it is ready. */
+export async function startScratchSystem(env: NodeJS.ProcessEnv = {}): Promise<ScratchSystem> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'storage-bench-'));
+  const apiPort = await freePort();
+  const system: ChildProcessWithoutNullStreams = spawn(process.execPath, [path.join(repoRoot, 'tools/cli/dist/main.js'), 'start'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      API_PORT: String(apiPort),
+      DISPATCHER_PORT: String(await freePort()),
+      SCHEDULER_PORT: String(await freePort()),
+      ...env,
+    },
+  });
+  let output = '';
+  system.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  system.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!output.includes('is ready')) {
+    if (Date.now() > deadline || system.exitCode !== null) throw new Error(`the system did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const isNode = (pid: number) => commandLine(pid).startsWith(process.execPath) || commandLine(pid).startsWith('node ');
+  return {
+    pid: system.pid!,
+    dataDir,
+    apiPort,
+    startedNodeProcesses: () => childPids(system.pid!).filter(isNode),
+    stop: async () => {
+      if (system.exitCode === null) {
+        const exited = new Promise((resolve) => system.once('exit', resolve));
+        system.kill('SIGINT');
+        await exited;
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
