@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type TestDatabase } from '@storage/testing';
 import { issuePortalToken, removeSubscription } from '@storage/webhooks';
+import { deniedPage } from '../src/portal/portal-pages';
 import { csrfToken, SESSION_COOKIE } from '../src/portal/portal-session';
 import { disableEndpoint, seedEndpoint } from './support/endpoints';
 import { portalTestApp } from './support/portal-app';
@@ -43,12 +44,16 @@ describe('portal scope walk', () => {
     const response = await app.inject({
       method,
       url,
-      headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(token)}`, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        // No token, no cookie: a visitor who never opened a link.
+        ...(token === '' ? {} : { cookie: `${SESSION_COOKIE}=${encodeURIComponent(token)}` }),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
     });
     return { status: response.statusCode, body: response.body };
   };
-  const linkOf = (portfolio: string, keyUuid: string): string => issuePortalToken(portfolio, new Date(), SECRET, keyUuid).token;
+  const linkOf = (portfolio: string, keyUuid: string, issuedAt = new Date()): string => issuePortalToken(portfolio, issuedAt, SECRET, keyUuid).token;
   const post = (url: string, token: string, form: Record<string, string> = {}) => request('POST', url, token, { csrf: csrfToken(SECRET, token), ...form });
 
   const actions = (): Action[] => [
@@ -174,6 +179,20 @@ describe('portal scope walk', () => {
       expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status: sessionless[action.route] ?? 401 });
       expect(answer.body).not.toContain(ENDPOINT_URL);
       expect(answer.body).not.toContain('whsec_');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    ['missing', 'no session at all', () => ''],
+    ['expired', 'an expired link', () => linkOf('acme', keys.write, new Date(Date.now() - 30 * 86_400_000))],
+  ] as const)('answers %s (%s) with the denied page on every page and form post (401), changing nothing', async (reason, _, token) => {
+    const before = await snapshot();
+    for (const action of actions()) {
+      const answer = await action.send(token());
+      const status = sessionless[action.route] ?? 401;
+      expect({ route: action.route, status: answer.status }).toEqual({ route: action.route, status });
+      if (status === 401) expect({ route: action.route, body: answer.body }).toEqual({ route: action.route, body: deniedPage(reason) });
     }
     expect(await snapshot()).toEqual(before);
   });
