@@ -5,9 +5,9 @@ import { addDays, DEFAULT_DELINQUENCY_SCHEDULE, type DelinquencySchedule } from 
 import { OutboxPublisher } from '@storage/messaging';
 import { createDataSource, query, sql } from '@storage/persistence';
 import { postEntries } from '@storage/rental-ledger';
-import { importRentals } from '@storage/rentals';
 import { createTestDatabase, insertRentalParents, type TestDatabase } from '@storage/testing';
 import { BusinessDayAdvancer, DelinquencyService, openDelinquencyStatus, saveFacilitySchedule, facilitySchedule } from '../src';
+import { advance, rentalOwing } from './support/delinquent-rental';
 
 /*
  * The business-day run against the real schema: a rental past due N days is, after a run of that date, in the stage
@@ -30,35 +30,6 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** A tenant's only rental, brought in by its owner, owing `owed` of rent due on DUE_ON through its ledger. */
-async function rentalOwing(owed: number): Promise<string> {
-  const p = await insertRentalParents(db);
-  const uuid = randomUUID();
-  await db.transaction(async (m) => {
-    await importRentals(m, [
-      {
-        uuid,
-        portfolioUuid: p.portfolioUuid,
-        facilityUuid: p.facilityUuid,
-        unitUuid: p.unitUuid,
-        unitGroupUuid: p.unitGroupUuid,
-        personUuid: p.personUuid,
-        leadUuid: null,
-        rentInPennies: owed,
-        startDate: '2025-01-01',
-        nextDueDate: addDays(DUE_ON, 31),
-        autopayPaymentMethod: null,
-        gateCode: { uuid: randomUUID(), code: String(Math.floor(Math.random() * 1e8)) },
-        services: [],
-        vehicles: [],
-        coverageEnrollments: [],
-      },
-    ]);
-    await postEntries(m, uuid, [{ kind: 'RENT', description: 'Rent', amountInPennies: owed, postedOn: DUE_ON, dueOn: DUE_ON }]);
-  });
-  return uuid;
-}
-
 const DELINQUENCY = sql<{ status: string; pastDueSince: string | null; delinquencyUuid: string }, [string]>(
   `SELECT status, past_due_since::text AS "pastDueSince", delinquency_uuid AS "delinquencyUuid" FROM delinquencies WHERE rental_record_uuid = $1`,
 );
@@ -75,15 +46,6 @@ const BALANCE = sql<{ balance: number }, [string]>('SELECT balance_in_pennies AS
 const status = async (uuid: string) => (await query(db, DELINQUENCY, [uuid]))[0]?.status ?? 'CURRENT';
 const suspended = async (uuid: string) => (await query(db, SUSPENDED, [uuid]))[0].n === 1;
 const events = (uuid: string) => query(db, EVENTS, [uuid]);
-
-async function advance(uuids: string[], businessDate: string, schedule: DelinquencySchedule) {
-  const worker = await advancer.worker();
-  try {
-    return await worker.advance(uuids, businessDate, schedule);
-  } finally {
-    await worker.release();
-  }
-}
 
 const scheduleArb: fc.Arbitrary<DelinquencySchedule> = fc
   .tuple(fc.integer({ min: 0, max: 10 }), fc.nat(10), fc.nat(20), fc.nat(30), fc.nat(3_000))
@@ -108,12 +70,12 @@ describe('a business-day run', () => {
   it('leaves a rental N days past due in the stage its schedule names for N, with each stage entered once, in order, on its day', async () => {
     await fc.assert(
       fc.asyncProperty(scheduleArb, fc.nat(80), fc.integer({ min: 1_000, max: 50_000 }), async (schedule, daysPastDue, owed) => {
-        const uuid = await rentalOwing(owed);
+        const uuid = await rentalOwing(db, owed, DUE_ON);
         const businessDate = addDays(DUE_ON, daysPastDue);
         const reached = stageDays(schedule).filter(([, day]) => day <= daysPastDue);
         const expected = reached.at(-1)?.[0] ?? 'CURRENT';
 
-        const result = await advance([uuid], businessDate, schedule);
+        const result = await advance(advancer, [uuid], businessDate, schedule);
         expect(result).toEqual({ transitions: reached.length, failures: [] });
         expect(await status(uuid)).toBe(expected);
         const changes = (await events(uuid)).filter((event) => event.type === 'delinquency-status-change');
@@ -139,8 +101,8 @@ describe('a business-day run', () => {
 
         // Running the date again, or an older one, changes nothing.
         const emitted = (await events(uuid)).length;
-        expect(await advance([uuid], businessDate, schedule)).toEqual({ transitions: 0, failures: [] });
-        if (daysPastDue > 0) expect(await advance([uuid], addDays(businessDate, -1), schedule)).toEqual({ transitions: 0, failures: [] });
+        expect(await advance(advancer, [uuid], businessDate, schedule)).toEqual({ transitions: 0, failures: [] });
+        if (daysPastDue > 0) expect(await advance(advancer, [uuid], addDays(businessDate, -1), schedule)).toEqual({ transitions: 0, failures: [] });
         expect((await events(uuid)).length).toBe(emitted);
         expect(await status(uuid)).toBe(expected);
       }),
@@ -149,8 +111,8 @@ describe('a business-day run', () => {
   });
 
   it('advances a batch of rentals each on its own, and reports a bad id alone', async () => {
-    const [a, b] = [await rentalOwing(5_000), await rentalOwing(7_000)];
-    const result = await advance([a, 'not-a-uuid', b], addDays(DUE_ON, 11), DEFAULT_DELINQUENCY_SCHEDULE);
+    const [a, b] = [await rentalOwing(db, 5_000, DUE_ON), await rentalOwing(db, 7_000, DUE_ON)];
+    const result = await advance(advancer, [a, 'not-a-uuid', b], addDays(DUE_ON, 11), DEFAULT_DELINQUENCY_SCHEDULE);
     expect(result.transitions).toBe(4);
     expect(result.failures.map((failure) => failure.rentalRecordUuid)).toEqual(['not-a-uuid']);
     for (const uuid of [a, b]) {
@@ -160,9 +122,9 @@ describe('a business-day run', () => {
   });
 
   it('moves a delinquent rental whose balance was cleared to PAID: gate code restored, pending auction canceled first', async () => {
-    const uuid = await rentalOwing(9_000);
+    const uuid = await rentalOwing(db, 9_000, DUE_ON);
     const schedule = DEFAULT_DELINQUENCY_SCHEDULE;
-    await advance([uuid], addDays(DUE_ON, schedule.auctionDay), schedule);
+    await advance(advancer, [uuid], addDays(DUE_ON, schedule.auctionDay), schedule);
     expect(await status(uuid)).toBe('AUCTION');
     const [{ balance }] = await query(db, BALANCE, [uuid]);
     const paidOn = addDays(DUE_ON, schedule.auctionDay + 1);
@@ -171,7 +133,7 @@ describe('a business-day run', () => {
     );
     const before = (await events(uuid)).length;
 
-    expect(await advance([uuid], paidOn, schedule)).toEqual({ transitions: 1, failures: [] });
+    expect(await advance(advancer, [uuid], paidOn, schedule)).toEqual({ transitions: 1, failures: [] });
     expect(await status(uuid)).toBe('PAID');
     expect((await query(db, DELINQUENCY, [uuid]))[0].pastDueSince).toBeNull();
     expect(await suspended(uuid)).toBe(false);
@@ -187,16 +149,16 @@ describe('operator pause and resume (DelinquencyService)', () => {
   const PAUSED_ON = sql<never, [string, string]>('UPDATE delinquencies SET status_changed_on = $2::date WHERE rental_record_uuid = $1');
 
   it('halts progression while paused and does not count the paused days afterwards', async () => {
-    const uuid = await rentalOwing(6_000);
+    const uuid = await rentalOwing(db, 6_000, DUE_ON);
     const schedule = DEFAULT_DELINQUENCY_SCHEDULE;
-    await advance([uuid], addDays(DUE_ON, schedule.graceDays + 1), schedule);
+    await advance(advancer, [uuid], addDays(DUE_ON, schedule.graceDays + 1), schedule);
     expect(await openDelinquencyStatus(db, uuid)).toBe('OVERDUE');
 
     const paused = await service().pause({ rentalRecordUuid: uuid });
     expect(paused).toMatchObject({ status: 'PAUSED', pausedFrom: 'OVERDUE' });
     expect(await openDelinquencyStatus(db, uuid)).toBe('PAUSED');
     // Far past every stage's day: a paused rental gets nothing.
-    expect(await advance([uuid], addDays(DUE_ON, 400), schedule)).toEqual({ transitions: 0, failures: [] });
+    expect(await advance(advancer, [uuid], addDays(DUE_ON, 400), schedule)).toEqual({ transitions: 0, failures: [] });
 
     // Paused ten days ago (the facility's today is the real one): resuming moves the due date on by ten days.
     const today = paused.statusChangedOn;
@@ -205,21 +167,21 @@ describe('operator pause and resume (DelinquencyService)', () => {
     const shifted = addDays(DUE_ON, 10);
     expect((await query(db, DELINQUENCY, [uuid]))[0].pastDueSince).toBe(shifted);
     // OVERLOCK now falls on the shifted due date's overlock day, not the original one.
-    expect(await advance([uuid], addDays(DUE_ON, schedule.overlockDay + 9), schedule)).toEqual({ transitions: 0, failures: [] });
-    expect(await advance([uuid], addDays(shifted, schedule.overlockDay), schedule)).toEqual({ transitions: 1, failures: [] });
+    expect(await advance(advancer, [uuid], addDays(DUE_ON, schedule.overlockDay + 9), schedule)).toEqual({ transitions: 0, failures: [] });
+    expect(await advance(advancer, [uuid], addDays(shifted, schedule.overlockDay), schedule)).toEqual({ transitions: 1, failures: [] });
     expect(await status(uuid)).toBe('OVERLOCK');
   });
 
   it('writes off what is owed: balance to zero through the ledger, gate code restored, no open delinquency, nothing after', async () => {
-    const uuid = await rentalOwing(8_000);
-    await advance([uuid], addDays(DUE_ON, 12), DEFAULT_DELINQUENCY_SCHEDULE);
+    const uuid = await rentalOwing(db, 8_000, DUE_ON);
+    await advance(advancer, [uuid], addDays(DUE_ON, 12), DEFAULT_DELINQUENCY_SCHEDULE);
     expect(await suspended(uuid)).toBe(true);
     expect(await service().writeOff({ rentalRecordUuid: uuid })).toMatchObject({ status: 'WRITTEN_OFF' });
     expect((await query(db, BALANCE, [uuid]))[0].balance).toBe(0);
     expect(await suspended(uuid)).toBe(false);
     expect(await openDelinquencyStatus(db, uuid)).toBeNull();
     await expect(service().pause({ rentalRecordUuid: uuid })).rejects.toThrow(/WRITTEN_OFF/);
-    expect(await advance([uuid], addDays(DUE_ON, 400), DEFAULT_DELINQUENCY_SCHEDULE)).toEqual({ transitions: 0, failures: [] });
+    expect(await advance(advancer, [uuid], addDays(DUE_ON, 400), DEFAULT_DELINQUENCY_SCHEDULE)).toEqual({ transitions: 0, failures: [] });
   });
 });
 
