@@ -184,8 +184,8 @@ describe('portal scope walk', () => {
   });
 
   it.each([
-    ['missing', 'no session at all', () => ''],
-    ['expired', 'an expired link', () => linkOf('acme', keys.write, new Date(Date.now() - 30 * 86_400_000))],
+    ['missing', 'no session at all', (): string => ''],
+    ['expired', 'an expired link', (): string => linkOf('acme', keys.write, new Date(Date.now() - 30 * 86_400_000))],
   ] as const)('answers %s (%s) with the denied page on every page and form post (401), changing nothing', async (reason, _, token) => {
     const before = await snapshot();
     for (const action of actions()) {
