@@ -15,7 +15,7 @@ export { startHostedPostgres } from './hosted-postgres';
 export { migrate } from './migrate';
 export { createPool } from './pg-pool';
 export { SnakeNamingStrategy } from './naming-strategy';
-export { upsertOwnedRow, type OwnedRow, type UpsertOutcome } from './upsert-owned-row';
+export { upsertOwned, type OwnedUpsert, type UpsertOutcome } from './owned-upsert';
 export { References } from './references';
 export { ENTITY_GLOBS, schemaDifference, type SchemaDifference, type SchemaStatement } from './schema-difference';
 export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations, pendingMigrationsAt } from './pending-migrations';

@@ -18,13 +18,11 @@ const FIXTURE = path.join(__dirname, 'fixtures', 'statement-types', 'statements.
  * statement that checks.
  */
 const UNCHECKED: readonly { file: string; source: RegExp; why: string }[] = [
-  { file: 'packages/persistence/src/upsert-owned-row.ts', source: /\$\{row\.table\}/, why: "the caller's table and columns" },
   { file: 'packages/messaging/src/embedded/log-follower.ts', source: /^channels\.map\(/, why: 'the channels the consumers follow' },
   { file: 'packages/rental-ledger/src/bulk-rent-charges.ts', source: /\$\{rentals\.text\}/, why: "rows from the caller's statement" },
   { file: 'packages/unit-occupancy/src/bulk-catalog.ts', source: /\.text\}/, why: "rows from the caller's statement" },
   { file: 'packages/rentals/src/bulk-rentals.ts', source: /\.text\}/, why: "rows from the caller's statement" },
   { file: 'packages/rentals/src/existing-rentals.ts', source: /^insertStatement\(/, why: 'the columns the imported rows have' },
-  { file: 'apps/api/src/onboarding/references.ts', source: /\$\{reference\.table\}/, why: 'the table each reference names' },
   { file: 'apps/api/src/seed/demo-shoppers.ts', source: /\(\$\{columns\}\)/, why: 'the columns the demo rows have' },
   { file: 'apps/api/src/seed/scale-seed.ts', source: /^statement$|\$\{id\(|^coverageHistory\(/, why: 'values inlined, checked by the CLI' },
   { file: 'packages/testing/src/test-server.ts', source: /^text$/, why: "the test's own administration statements" },

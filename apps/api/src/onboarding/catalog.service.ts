@@ -11,8 +11,9 @@ import type {
   PutUnitTypeRequest,
   Outcome,
 } from './catalog.dto';
+import { upsertAmenity, upsertItemType, upsertLeadMarketingSource, upsertLeadSource, upsertRatePlan, upsertUnitType } from './catalog-rows';
 import { repriceGroupsOfPlan } from './repricing';
-import { upsertRecord } from './upsert';
+import { recordOutcome } from './upsert';
 import { query, sql } from '@storage/persistence';
 
 /**
@@ -42,55 +43,27 @@ export class CatalogService {
     return { uuid: storedUuid, portfolioId, name: body.name, outcome };
   }
 
-  putUnitType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutUnitTypeRequest): Promise<Outcome> {
-    return upsertRecord(db, {
-      what: 'Unit type',
-      table: 'unit_types',
-      uuid,
-      owner: ['portfolioUuid', portfolioUuid],
-      values: { description: body.description },
-    });
+  async putUnitType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutUnitTypeRequest): Promise<Outcome> {
+    return recordOutcome('Unit type', uuid, await upsertUnitType(db, portfolioUuid, uuid, { description: body.description }));
   }
 
-  putAmenity(db: EntityManager, portfolioUuid: string, uuid: string, body: PutAmenityRequest): Promise<Outcome> {
-    return upsertRecord(db, {
-      what: 'Amenity',
-      table: 'amenities',
-      uuid,
-      owner: ['portfolioUuid', portfolioUuid],
-      values: { description: body.description, isSmartAmenity: body.isSmartAmenity ?? false },
-    });
+  async putAmenity(db: EntityManager, portfolioUuid: string, uuid: string, body: PutAmenityRequest): Promise<Outcome> {
+    const row = { description: body.description, isSmartAmenity: body.isSmartAmenity ?? false };
+    return recordOutcome('Amenity', uuid, await upsertAmenity(db, portfolioUuid, uuid, row));
   }
 
-  putLeadSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
-    return upsertRecord(db, {
-      what: 'Lead source',
-      table: 'lead_sources',
-      uuid,
-      owner: ['portfolioUuid', portfolioUuid],
-      values: { description: body.description },
-    });
+  async putLeadSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
+    return recordOutcome('Lead source', uuid, await upsertLeadSource(db, portfolioUuid, uuid, { description: body.description }));
   }
 
   /** Where a lead heard of the portfolio (Google, a billboard…); no operation writes them yet, imports and the demo do. */
-  putLeadMarketingSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
-    return upsertRecord(db, {
-      what: 'Lead marketing source',
-      table: 'lead_marketing_sources',
-      uuid,
-      owner: ['portfolioUuid', portfolioUuid],
-      values: { description: body.description },
-    });
+  async putLeadMarketingSource(db: EntityManager, portfolioUuid: string, uuid: string, body: PutLeadSourceRequest): Promise<Outcome> {
+    return recordOutcome('Lead marketing source', uuid, await upsertLeadMarketingSource(db, portfolioUuid, uuid, { description: body.description }));
   }
 
-  putItemType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutItemTypeRequest): Promise<Outcome> {
-    return upsertRecord(db, {
-      what: 'Item type',
-      table: 'item_types',
-      uuid,
-      owner: ['portfolioUuid', portfolioUuid],
-      values: { name: body.name, kind: body.kind, priceInPennies: body.priceInPennies, feeType: body.feeType, isRecurring: body.isRecurring ?? false },
-    });
+  async putItemType(db: EntityManager, portfolioUuid: string, uuid: string, body: PutItemTypeRequest): Promise<Outcome> {
+    const row = { name: body.name, kind: body.kind, priceInPennies: body.priceInPennies, feeType: body.feeType, isRecurring: body.isRecurring ?? false };
+    return recordOutcome('Item type', uuid, await upsertItemType(db, portfolioUuid, uuid, row));
   }
 
   /** A changed plan reprices every unit group on it, as a change of occupancy would. */
@@ -105,14 +78,7 @@ export class CatalogService {
     if (empty !== -1) {
       throw new InvalidRequestException([{ field: `occupancyBands.${empty}.maxOccupancyPercent`, message: 'must be above minOccupancyPercent' }]);
     }
-    // jsonb given as its text: an array parameter would become a PostgreSQL array.
-    const outcome = await upsertRecord(db, {
-      what: 'Rate plan',
-      table: 'rate_plans',
-      uuid,
-      owner: ['portfolioUuid', portfolioUuid],
-      values: { name: body.name, occupancyBands: JSON.stringify(bands) },
-    });
+    const outcome = recordOutcome('Rate plan', uuid, await upsertRatePlan(db, portfolioUuid, uuid, { name: body.name, occupancyBands: bands }));
     if (outcome === 'updated') await repriceGroupsOfPlan(db, uuid);
     return outcome;
   }

@@ -6,6 +6,7 @@ import { repriceUnitGroup, saveUnit, saveUnitGroup, UnitConflict } from '@storag
 import type { EntityManager } from 'typeorm';
 import { lowerUuids, requireFacility } from '../common';
 import type { Outcome } from './catalog.dto';
+import { upsertCoverage, upsertFacility, upsertPromotion, upsertSizeAndTypeGroup } from './facility-rows';
 import {
   WEEKDAYS,
   type PutCoverageRequest,
@@ -17,7 +18,7 @@ import {
   type PutUnitRequest,
 } from './facility.dto';
 import { requireReferences } from './references';
-import { combine, upsertRecord } from './upsert';
+import { combine, recordOutcome } from './upsert';
 import { query, sql } from '@storage/persistence';
 
 /** Where a facility's record lives: the portfolio (checked by the api key) and the facility of the path. */
@@ -42,36 +43,26 @@ export class FacilitySetupService {
         return [day, hours ? { open: hours.open, close: hours.close } : null];
       }),
     );
-    return upsertRecord(db, {
-      what: 'Facility',
-      table: 'facilities',
-      uuid,
-      owner: ['portfolioUuid', portfolioUuid],
-      values: {
-        name: body.name,
-        addressLine1: body.addressLine1,
-        addressLine2: body.addressLine2 ?? null,
-        city: body.city,
-        state: body.state,
-        zip: body.zip,
-        country: body.country ?? 'US',
-        phone: body.phone,
-        operatingHours,
-        timeZone: body.timeZone,
-      },
+    const outcome = await upsertFacility(db, portfolioUuid, uuid, {
+      name: body.name,
+      addressLine1: body.addressLine1,
+      addressLine2: body.addressLine2 ?? null,
+      city: body.city,
+      state: body.state,
+      zip: body.zip,
+      country: body.country ?? 'US',
+      phone: body.phone,
+      operatingHours,
+      timeZone: body.timeZone,
     });
+    return recordOutcome('Facility', uuid, outcome);
   }
 
   async putSizeAndTypeGroup(db: EntityManager, scope: FacilityScope, uuid: string, body: PutSizeAndTypeGroupRequest): Promise<Outcome> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
-    await requireReferences(db, 'unitTypeUuid', [body.unitTypeUuid], { table: 'unit_types', within: { portfolioUuid: scope.portfolioUuid } });
-    return upsertRecord(db, {
-      what: 'Size-and-type group',
-      table: 'size_and_type_groups',
-      uuid,
-      owner: ['facilityUuid', scope.facilityUuid],
-      values: { unitTypeUuid: body.unitTypeUuid, length: body.length, width: body.width, height: body.height },
-    });
+    await requireReferences(db, scope, 'unitTypeUuid', [body.unitTypeUuid], 'unitType');
+    const row = { unitTypeUuid: body.unitTypeUuid, length: body.length, width: body.width, height: body.height };
+    return recordOutcome('Size-and-type group', uuid, await upsertSizeAndTypeGroup(db, scope.facilityUuid, uuid, row));
   }
 
   /** The group, its amenities (the list replaces them), then its current rates from its base rates, plan and occupancy. */
@@ -83,12 +74,9 @@ export class FacilitySetupService {
   ): Promise<{ outcome: Outcome; currentStreetRateInPennies: number; currentWebRateInPennies: number }> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
     const amenityUuids = [...new Set(lowerUuids(body.amenityUuids ?? []))].sort();
-    await requireReferences(db, 'sizeAndTypeGroupUuid', [body.sizeAndTypeGroupUuid], {
-      table: 'size_and_type_groups',
-      within: { facilityUuid: scope.facilityUuid },
-    });
-    await requireReferences(db, 'ratePlanUuid', [body.ratePlanUuid], { table: 'rate_plans', within: { portfolioUuid: scope.portfolioUuid } });
-    await requireReferences(db, 'amenityUuids', amenityUuids, { table: 'amenities', within: { portfolioUuid: scope.portfolioUuid } });
+    await requireReferences(db, scope, 'sizeAndTypeGroupUuid', [body.sizeAndTypeGroupUuid], 'sizeAndTypeGroup');
+    await requireReferences(db, scope, 'ratePlanUuid', [body.ratePlanUuid], 'ratePlan');
+    await requireReferences(db, scope, 'amenityUuids', amenityUuids, 'amenity');
     const outcome = await unitRules(() =>
       saveUnitGroup(db, scope.facilityUuid, uuid, {
         sizeAndTypeGroupUuid: body.sizeAndTypeGroupUuid,
@@ -102,12 +90,14 @@ export class FacilitySetupService {
     );
     const removed = await query(
       db,
-      sql<unknown>('DELETE FROM unit_group_amenities WHERE unit_group_uuid = $1 AND amenity_uuid <> ALL($2::uuid[]) RETURNING amenity_uuid'),
+      sql<unknown, [unitGroupUuid: string, amenityUuids: string[]]>(
+        'DELETE FROM unit_group_amenities WHERE unit_group_uuid = $1 AND amenity_uuid <> ALL($2::uuid[]) RETURNING amenity_uuid',
+      ),
       [uuid, amenityUuids],
     );
     const added = await query(
       db,
-      sql<unknown>(
+      sql<unknown, [unitGroupUuid: string, amenityUuids: string[]]>(
         `INSERT INTO unit_group_amenities (unit_group_uuid, amenity_uuid) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING amenity_uuid`,
       ),
       [uuid, amenityUuids],
@@ -124,7 +114,7 @@ export class FacilitySetupService {
   /** A unit, written by its owner (`saveUnit` of `@storage/unit-occupancy`, which keeps its rules and its groups' rates). */
   async putUnit(db: EntityManager, scope: FacilityScope, uuid: string, body: PutUnitRequest): Promise<Outcome> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
-    await requireReferences(db, 'unitGroupUuid', [body.unitGroupUuid], { table: 'unit_groups', within: { facilityUuid: scope.facilityUuid } });
+    await requireReferences(db, scope, 'unitGroupUuid', [body.unitGroupUuid], 'unitGroup');
     return unitRules(() => saveUnit(db, scope.facilityUuid, uuid, { unitGroupUuid: body.unitGroupUuid, name: body.name, floor: body.floor ?? '1' }));
   }
 
@@ -134,66 +124,57 @@ export class FacilitySetupService {
     const itemTypeUuid = body.itemTypeUuid ?? null;
     if (family === 'RENT' && itemTypeUuid !== null)
       throw new InvalidRequestException([{ field: 'itemTypeUuid', message: 'itemTypeUuid is for DISCOUNTED_SERVICE promotions only' }]);
-    if (itemTypeUuid !== null)
-      await requireReferences(db, 'itemTypeUuid', [itemTypeUuid], { table: 'item_types', within: { portfolioUuid: scope.portfolioUuid }, kind: 'SERVICE' });
+    if (itemTypeUuid !== null) await requireReferences(db, scope, 'itemTypeUuid', [itemTypeUuid], 'serviceItemType');
     const unitGroupUuids = [...new Set(lowerUuids(body.unitGroupUuids ?? []))].sort();
-    await requireReferences(db, 'unitGroupUuids', unitGroupUuids, { table: 'unit_groups', within: { facilityUuid: scope.facilityUuid } });
+    await requireReferences(db, scope, 'unitGroupUuids', unitGroupUuids, 'unitGroup');
     const validFrom = body.validFrom ?? null;
     const validTo = body.validTo ?? null;
     if (validFrom !== null && validTo !== null && validTo < validFrom)
       throw new InvalidRequestException([{ field: 'validTo', message: 'validTo must not be before validFrom' }]);
     const isPercentage = body.discountType === 'PERCENTAGE';
-    return upsertRecord(db, {
-      what: 'Promotion',
-      table: 'promotions',
-      uuid,
-      owner: ['facilityUuid', scope.facilityUuid],
-      values: {
-        name: body.name,
-        isAutoApplied: body.isAutoApplied ?? true,
-        tenantType: body.tenantType ?? 'ALL',
-        isAutoPayRequired: body.isAutoPayRequired ?? false,
-        discountType: body.discountType,
-        // Only the figure of its discount type is kept, so a retry compares equal.
-        percentage: isPercentage ? body.percentage : null,
-        amountInPennies: isPercentage ? null : body.amountInPennies,
-        monthStarts: body.monthStarts ?? 1,
-        durationInMonths: body.durationInMonths ?? 1,
-        unitGroupUuids,
-        validFrom,
-        validTo,
-        family,
-        itemTypeUuid,
-      },
+    const outcome = await upsertPromotion(db, scope.facilityUuid, uuid, {
+      name: body.name,
+      isAutoApplied: body.isAutoApplied ?? true,
+      tenantType: body.tenantType ?? 'ALL',
+      isAutoPayRequired: body.isAutoPayRequired ?? false,
+      discountType: body.discountType,
+      // Only the figure of its discount type is kept, so a retry compares equal.
+      percentage: isPercentage ? (body.percentage ?? null) : null,
+      amountInPennies: isPercentage ? null : (body.amountInPennies ?? null),
+      monthStarts: body.monthStarts ?? 1,
+      durationInMonths: body.durationInMonths ?? 1,
+      unitGroupUuids,
+      validFrom,
+      validTo,
+      family,
+      itemTypeUuid,
     });
+    return recordOutcome('Promotion', uuid, outcome);
   }
 
   /** At most one default coverage per facility (the one lease signing enrolls): a new default unsets the others. */
   async putCoverage(db: EntityManager, scope: FacilityScope, uuid: string, body: PutCoverageRequest): Promise<Outcome> {
     await requireFacility(db, scope.portfolioUuid, scope.facilityUuid);
     await lockFacilityCoverages(db, scope.facilityUuid);
-    await requireReferences(db, 'itemTypeUuid', [body.itemTypeUuid], { table: 'item_types', within: { portfolioUuid: scope.portfolioUuid }, kind: 'COVERAGE' });
+    await requireReferences(db, scope, 'itemTypeUuid', [body.itemTypeUuid], 'coverageItemType');
     const isDefault = body.isDefault ?? false;
-    const outcome = await upsertRecord(db, {
-      what: 'Coverage',
-      table: 'coverages',
-      uuid,
-      owner: ['facilityUuid', scope.facilityUuid],
-      values: {
-        itemTypeUuid: body.itemTypeUuid,
-        premiumInPennies: body.premiumInPennies,
-        coverageAmountInPennies: body.coverageAmountInPennies,
-        description: body.description,
-        provider: body.provider,
-        allowManualChanges: body.allowManualChanges ?? false,
-        providerDescription: body.providerDescription ?? '',
-        isDefault,
-      },
+    const written = await upsertCoverage(db, scope.facilityUuid, uuid, {
+      itemTypeUuid: body.itemTypeUuid,
+      premiumInPennies: body.premiumInPennies,
+      coverageAmountInPennies: body.coverageAmountInPennies,
+      description: body.description,
+      provider: body.provider,
+      allowManualChanges: body.allowManualChanges ?? false,
+      providerDescription: body.providerDescription ?? '',
+      isDefault,
     });
+    const outcome = recordOutcome('Coverage', uuid, written);
     if (!isDefault) return outcome;
     const unset = await query(
       db,
-      sql<unknown>('UPDATE coverages SET is_default = false WHERE facility_uuid = $1 AND uuid <> $2 AND is_default RETURNING uuid'),
+      sql<unknown, [facilityUuid: string, uuid: string]>(
+        'UPDATE coverages SET is_default = false WHERE facility_uuid = $1 AND uuid <> $2 AND is_default RETURNING uuid',
+      ),
       [scope.facilityUuid, uuid],
     );
     return combine(outcome, unset.length > 0);

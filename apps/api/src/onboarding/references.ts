@@ -1,46 +1,58 @@
 import { InvalidRequestException } from '@storage/platform';
 import type { EntityManager } from 'typeorm';
-import { query, sql } from '@storage/persistence';
+import { query, sql, type Sql } from '@storage/persistence';
+import type { FacilityScope } from './facility-setup.service';
 
-/** The tables a body may point into, by the name a message gives their records. */
-const RECORD_NAMES = {
-  unit_types: 'unit type',
-  amenities: 'amenity',
-  rate_plans: 'rate plan',
-  item_types: 'item type',
-  size_and_type_groups: 'size-and-type group',
-  unit_groups: 'unit group',
-} as const;
+/** The uuids among $1 of rows in scope $2 (the portfolio, or the facility). */
+type InScope = Sql<{ uuid: string }, [uuids: readonly string[], scopeUuid: string]>;
 
-/** A table a body may point into, and which rows of it the caller's records may use. */
-export interface Reference {
-  table: keyof typeof RECORD_NAMES;
-  /** Rows of this portfolio (portfolio-wide tables) or of this facility. */
-  within: { portfolioUuid: string } | { facilityUuid: string };
-  /** An item type of this kind only. */
-  kind?: 'SERVICE' | 'COVERAGE';
+interface Referenced {
+  /** The record, as a message names it. */
+  what: string;
+  /** Whose rows the caller's records may use: the portfolio's (portfolio-wide tables) or the facility's. */
+  scope: 'portfolio' | 'facility';
+  rows: InScope;
 }
 
+/** The records a body may point into, one statement each. */
+const REFERENCED = {
+  unitType: { what: 'unit type', scope: 'portfolio', rows: sql('SELECT uuid FROM unit_types WHERE uuid = ANY($1::uuid[]) AND portfolio_uuid = $2') },
+  amenity: { what: 'amenity', scope: 'portfolio', rows: sql('SELECT uuid FROM amenities WHERE uuid = ANY($1::uuid[]) AND portfolio_uuid = $2') },
+  ratePlan: { what: 'rate plan', scope: 'portfolio', rows: sql('SELECT uuid FROM rate_plans WHERE uuid = ANY($1::uuid[]) AND portfolio_uuid = $2') },
+  serviceItemType: {
+    what: 'item type of kind SERVICE',
+    scope: 'portfolio',
+    rows: sql("SELECT uuid FROM item_types WHERE uuid = ANY($1::uuid[]) AND portfolio_uuid = $2 AND kind = 'SERVICE'"),
+  },
+  coverageItemType: {
+    what: 'item type of kind COVERAGE',
+    scope: 'portfolio',
+    rows: sql("SELECT uuid FROM item_types WHERE uuid = ANY($1::uuid[]) AND portfolio_uuid = $2 AND kind = 'COVERAGE'"),
+  },
+  sizeAndTypeGroup: {
+    what: 'size-and-type group',
+    scope: 'facility',
+    rows: sql('SELECT uuid FROM size_and_type_groups WHERE uuid = ANY($1::uuid[]) AND facility_uuid = $2'),
+  },
+  unitGroup: { what: 'unit group', scope: 'facility', rows: sql('SELECT uuid FROM unit_groups WHERE uuid = ANY($1::uuid[]) AND facility_uuid = $2') },
+} satisfies Record<string, Referenced>;
+
 /**
- * Refuses (400 naming the field) uuids that name no record the caller may use. The foreign keys (migration
- * ForeignKeys) only check that the row exists, in any portfolio and of any kind: a reference into another portfolio
- * or facility would otherwise be stored and later read as this portfolio's.
- * `reference.table` is one of RECORD_NAMES' keys, never the caller's text.
+ * Refuses (400 naming the field) uuids that name no record the caller may use. The foreign keys only check that the
+ * row exists, in any portfolio and of any kind: a reference into another portfolio or facility would otherwise be
+ * stored and later read as this portfolio's.
  */
-export async function requireReferences(db: EntityManager, field: string, uuids: readonly string[], reference: Reference): Promise<void> {
+export async function requireReferences(
+  db: EntityManager,
+  scope: FacilityScope,
+  field: string,
+  uuids: readonly string[],
+  referenced: keyof typeof REFERENCED,
+): Promise<void> {
   if (uuids.length === 0) return;
-  const [column, owner] =
-    'portfolioUuid' in reference.within ? ['portfolio_uuid', reference.within.portfolioUuid] : ['facility_uuid', reference.within.facilityUuid];
-  const kind = reference.kind === undefined ? '' : ` AND kind = '${reference.kind}'`;
-  const rows = await query(db, sql<{ uuid: string }>(`SELECT uuid FROM ${reference.table} WHERE uuid = ANY($1::uuid[]) AND ${column} = $2${kind}`), [
-    uuids,
-    owner,
-  ]);
-  const found = new Set(rows.map((row) => row.uuid));
+  const { what, scope: of, rows }: Referenced = REFERENCED[referenced];
+  const found = new Set((await query(db, rows, [uuids, of === 'portfolio' ? scope.portfolioUuid : scope.facilityUuid])).map((row) => row.uuid));
   const missing = uuids.filter((uuid) => !found.has(uuid.toLowerCase()));
   if (missing.length === 0) return;
-  const what = `${RECORD_NAMES[reference.table]}${reference.kind === undefined ? '' : ` of kind ${reference.kind}`}`;
-  throw new InvalidRequestException(
-    missing.map((uuid) => ({ field, message: `${field} ${uuid} is no ${what} of this ${column === 'portfolio_uuid' ? 'portfolio' : 'facility'}` })),
-  );
+  throw new InvalidRequestException(missing.map((uuid) => ({ field, message: `${field} ${uuid} is no ${what} of this ${of}` })));
 }

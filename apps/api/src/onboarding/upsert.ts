@@ -1,20 +1,13 @@
 import { ConflictException } from '@nestjs/common';
-import { upsertOwnedRow, type OwnedRow } from '@storage/persistence';
-import type { EntityManager } from 'typeorm';
+import type { UpsertOutcome } from '@storage/persistence';
 import type { Outcome } from './catalog.dto';
 
-export interface UpsertSpec extends OwnedRow {
-  /** What the record is, for messages: "Facility". */
-  what: string;
-}
-
 /**
- * Creates the record or brings it to `values` (`upsertOwnedRow` of `@storage/persistence`), and says which. A uuid
- * taken by a record of another owner is 409, never overwritten.
+ * What a record's write answers the client (the typed upserts of `catalog-rows.ts` and `facility-rows.ts`): a uuid
+ * taken by a record of another owner is 409, never overwritten. `what` names the record for the message: "Facility".
  */
-export async function upsertRecord(db: EntityManager, spec: UpsertSpec): Promise<Outcome> {
-  const outcome = await upsertOwnedRow(db, spec);
-  if (outcome === 'taken') throw new ConflictException(`${spec.what} ${spec.uuid} is already used elsewhere; choose another uuid.`);
+export function recordOutcome(what: string, uuid: string, outcome: UpsertOutcome): Outcome {
+  if (outcome === 'taken') throw new ConflictException(`${what} ${uuid} is already used elsewhere; choose another uuid.`);
   return outcome;
 }
 
