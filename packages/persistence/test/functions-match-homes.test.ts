@@ -9,8 +9,8 @@ import { freePort, migrate, query, sql, startEmbeddedPostgres, type RunningEmbed
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 /** Where an owner states the current body of its functions and triggers: `src/schema/functions.sql` of its workspace. */
 const HOMES = ['apps/*/src/schema/functions.sql', 'packages/*/src/schema/functions.sql'];
-/** A definition as PostgreSQL prints it, each ending the line with `;`; lines starting `--` are the file's comments. */
-const DEFINITION = /CREATE OR REPLACE FUNCTION[\s\S]*?\$function\$;|CREATE (?:CONSTRAINT )?TRIGGER[^;]*;/g;
+/** A definition as PostgreSQL prints it, each followed by `;`; lines starting `--` are the file's comments. */
+const DEFINITION = /CREATE OR REPLACE FUNCTION[\s\S]*?\$function\$\s*;|CREATE (?:CONSTRAINT )?TRIGGER[^;]*;/g;
 
 /** Every function and trigger of the migrated schema as PostgreSQL prints it (extensions' and keys' left out). */
 const DEFINITIONS = sql<{ definition: string }>(`
@@ -18,7 +18,7 @@ const DEFINITIONS = sql<{ definition: string }>(`
     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
    WHERE n.nspname = 'public' AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
   UNION ALL
-  SELECT pg_get_triggerdef(t.oid) || ';'
+  SELECT pg_get_triggerdef(t.oid, true) || ';'
     FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
    WHERE n.nspname = 'public' AND NOT t.tgisinternal`);
 
