@@ -292,6 +292,19 @@ describe('entries', () => {
     expect(await balance(rental)).toBe(0);
   });
 
+  it("keep their rental's key: a rental with entries cannot take another uuid and leave them behind", async () => {
+    const rental = await newRental();
+    await db.transaction((m) => postEntries(m, rental, [{ kind: 'RENT', description: 'Rent', amountInPennies: 100, postedOn: TODAY, dueOn: TODAY }]));
+    await expect(
+      query(
+        db,
+        sql(`UPDATE rental_records SET uuid = $2 WHERE uuid = $1
+             -- owner-bypass: a write no owner makes, which the key refuses whoever makes it`),
+        [rental, randomUUID()],
+      ),
+    ).rejects.toMatchObject({ code: '23503', constraint: 'rental_ledger_entries_rental_record_uuid_fkey' });
+  });
+
   it('refuse a charge without a due date, a credit with one, and a payment that adds to the balance', async () => {
     const rental = await newRental();
     const attempt = (entry: Parameters<typeof postEntries>[2][number]): Promise<unknown> => db.transaction((m) => postEntries(m, rental, [entry]));

@@ -33,6 +33,7 @@ import { OrderedDelivery1795330003600 } from './1795330003600-OrderedDelivery';
 import { ListenSessions1795330003700 } from './1795330003700-ListenSessions';
 import { PendingMessagePlans1795330003800 } from './1795330003800-PendingMessagePlans';
 import { EndpointRoomAcrossReplicas1795330003900 } from './1795330003900-EndpointRoomAcrossReplicas';
+import { LedgerForeignKeyRestored1795330004000 } from './1795330004000-LedgerForeignKeyRestored';
 
 /**
  * Every migration of the system, in the order they run. A list rather than a glob over the built files: a built
@@ -75,4 +76,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ListenSessions1795330003700,
   PendingMessagePlans1795330003800,
   EndpointRoomAcrossReplicas1795330003900,
+  LedgerForeignKeyRestored1795330004000,
 ];
