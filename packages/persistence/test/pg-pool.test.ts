@@ -22,7 +22,7 @@ describe('createPool', () => {
     }
   });
 
-  it('keeps idle connections through the gaps between an idle system\'s polls (30 s), pg\'s own pools and TypeORM\'s alike', async () => {
+  it("keeps idle connections through the gaps between an idle system's polls (30 s), pg's own pools and TypeORM's alike", async () => {
     const pool = createPool({ connectionString: server().url(), max: 1 }, () => undefined);
     try {
       expect(pool.options.idleTimeoutMillis).toBeGreaterThan(30_000);
