@@ -1,6 +1,7 @@
 import { DataSource, type DataSourceOptions, type EntitySchema, type Logger, type MixedList } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './naming-strategy';
+import { POOL_IDLE_TIMEOUT_MS } from './pg-pool';
 
 export const MIGRATIONS_TABLE = 'schema_migrations';
 
@@ -30,7 +31,7 @@ export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptio
     installExtensions: false,
     synchronize: false,
     applicationName: settings.applicationName,
-    extra: { max: settings.poolSize ?? 10 },
+    extra: { max: settings.poolSize ?? 10, idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS },
     ...(settings.logger ? { logger: settings.logger } : {}),
   };
 }

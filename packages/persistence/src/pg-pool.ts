@@ -1,6 +1,13 @@
 import { Pool, type PoolConfig } from 'pg';
 
 /**
+ * How long a pool keeps a connection nobody uses. pg's default (10 s) is shorter than the gaps between an idle
+ * system's polls, so each poll paid a new backend (a fork, authentication, cold catalog caches) on both sides; a
+ * pool now keeps its connections through such gaps and gives back the ones a load left over after some minutes.
+ */
+export const POOL_IDLE_TIMEOUT_MS = 300_000;
+
+/**
  * The one way to build a raw pg pool: none of its connections can crash the process when PostgreSQL goes
  * away (restart, crash, pg_terminate_backend). pg emits 'error' on a client whose connection ends, and an
  * 'error' event nobody listens to is thrown. pg-pool listens on idle clients (and re-emits here, so `onError`
@@ -18,7 +25,7 @@ class ClosingPool extends Pool {
   private readonly open = new Set<Promise<void>>();
 
   constructor(config: PoolConfig, onError: (error: Error) => void) {
-    super(config);
+    super({ idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS, ...config });
     this.on('error', onError);
     this.on('connect', (client) => {
       // A checked-out client's caller sees the loss anyway: its query in flight, or its next one, fails.

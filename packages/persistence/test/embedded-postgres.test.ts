@@ -49,6 +49,24 @@ describe('embedded PostgreSQL', () => {
     }
   });
 
+  it('wakes autovacuum and checkpoints seldom when idle, durability untouched', async () => {
+    const server = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+    try {
+      const settings = await queryAt<{ name: string; setting: string }>(
+        server.url(),
+        "SELECT name, setting FROM pg_settings WHERE name IN ('autovacuum_naptime', 'checkpoint_timeout', 'fsync', 'synchronous_commit') ORDER BY name",
+      );
+      expect(settings).toEqual([
+        { name: 'autovacuum_naptime', setting: '300' },
+        { name: 'checkpoint_timeout', setting: '900' },
+        { name: 'fsync', setting: 'on' },
+        { name: 'synchronous_commit', setting: 'on' },
+      ]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('is found and reused by a second process rather than started twice', async () => {
     const server = await startEmbeddedPostgres({ dataDir });
     try {

@@ -1,5 +1,5 @@
 import { usePrivateServer } from './support/private-server';
-import { createPool, query, sql } from '../src';
+import { createPool, dataSourceOptions, query, sql } from '../src';
 
 const BACKENDS_OF = sql<{ backends: number }, [string]>(
   'SELECT count(*)::int AS backends FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
@@ -20,5 +20,16 @@ describe('createPool', () => {
       expect(await query(admin(), BACKENDS_OF, [name])).toEqual([{ backends: 0 }]);
       expect(lost).toEqual([]);
     }
+  });
+
+  it("keeps idle connections through the gaps between an idle system's polls (30 s), pg's own pools and TypeORM's alike", async () => {
+    const pool = createPool({ connectionString: server().url(), max: 1 }, () => undefined);
+    try {
+      expect(pool.options.idleTimeoutMillis).toBeGreaterThan(30_000);
+    } finally {
+      await pool.end();
+    }
+    const extra = dataSourceOptions({ url: server().url(), applicationName: 'idle-timeout' }).extra as { idleTimeoutMillis?: number };
+    expect(extra.idleTimeoutMillis).toBeGreaterThan(30_000);
   });
 });
