@@ -70,11 +70,11 @@ export const holdsBack = (now: string): string => `p.endpoint_id = m.endpoint_id
 /** Whether message `m` may be sent now (`$1`) as far as its rental's order goes. Messages without a rental are never held. */
 export const NOT_HELD = `(m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM webhook_messages p WHERE ${holdsBack('$1')}))`;
 
+/** Message `n` is a later message of message `m`'s rental to the same endpoint, waiting to be sent. */
+const WAITS_FOR_M = `n.endpoint_id = m.endpoint_id AND n.ordering_key = m.ordering_key AND n.status = 'pending' AND n.emission_order > m.emission_order`;
+
 /** Whether a later message of message `m`'s rental waits to be sent to its endpoint. */
-export const HOLDS_OTHERS = `(m.ordering_key IS NOT NULL AND EXISTS (
-       SELECT 1 FROM webhook_messages n
-       WHERE n.endpoint_id = m.endpoint_id AND n.ordering_key = m.ordering_key AND n.status = 'pending'
-         AND n.emission_order > m.emission_order))`;
+export const HOLDS_OTHERS = `(m.ordering_key IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_messages n WHERE ${WAITS_FOR_M}))`;
 
 /**
  * The live leases of endpoint `e`'s messages at `$1`: its deliveries in flight, whichever replica holds them, but for
@@ -132,9 +132,17 @@ const MOVE_MESSAGES_ON = sql<never, [string[], MessageStatus[], Date[], (Date | 
    WHERE m.id = ANY($1::text[]) AND m.id = u.id`,
 );
 
-/** Whether a message of the batch `$1` (ids) held a later one of its rental, which may go now. */
+/**
+ * Whether a message of the batch `$1` (ids) held a later one of its rental, which may go now. Each message and then its
+ * later one are looked up one by one (a LATERAL with LIMIT is not flattened into a join, so each is an index lookup
+ * whatever the statistics say): as a join, the generic plan a session made while the table was young read the whole
+ * table for every record once a backlog had grown (issue 36).
+ */
 const RELEASED = sql<{ released: boolean }, [string[]]>(
-  `SELECT EXISTS (SELECT 1 FROM webhook_messages m WHERE m.id = ANY($1::text[]) AND ${HOLDS_OTHERS}) AS released`,
+  `SELECT EXISTS (
+     SELECT 1 FROM unnest($1::text[]) AS recorded(id)
+     CROSS JOIN LATERAL (SELECT * FROM webhook_messages m WHERE m.id = recorded.id AND m.ordering_key IS NOT NULL LIMIT 1) m
+     CROSS JOIN LATERAL (SELECT 1 FROM webhook_messages n WHERE ${WAITS_FOR_M} LIMIT 1) later) AS released`,
   { prepared: 'webhook_released' },
 );
 
