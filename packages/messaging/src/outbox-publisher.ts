@@ -25,25 +25,21 @@ export function outboxInsert(events: string, source: string): SqlFragment {
    WHERE tx.xid IS NOT NULL`);
 }
 
-/** A batch's events as the outbox's columns, one array each, for a statement that unnests them beside its own rows. */
-export interface OutboxColumns {
-  topics: string[];
-  keys: (string | null)[];
-  types: string[];
-  eventIds: string[];
-  /** Each envelope as JSON text (a `json[]` parameter). */
-  envelopes: string[];
-}
+/**
+ * A batch's events as the outbox's columns, one array each (each envelope as JSON text, a `json[]` parameter), for a
+ * statement that unnests them beside its own rows: spread into its values, in this order.
+ */
+export type OutboxValues = [topics: string[], keys: (string | null)[], types: string[], eventIds: string[], envelopes: string[]];
 
 /** The outbox columns of events, in order. */
-export function outboxColumns(envelopes: readonly EventEnvelope[]): OutboxColumns {
-  return {
-    topics: envelopes.map((envelope) => topicFor(envelope.type)),
-    keys: envelopes.map((envelope) => envelope.key),
-    types: envelopes.map((envelope) => envelope.type),
-    eventIds: envelopes.map((envelope) => envelope.eventId),
-    envelopes: envelopes.map((envelope) => JSON.stringify(envelope)),
-  };
+export function outboxValues(envelopes: readonly EventEnvelope[]): OutboxValues {
+  return [
+    envelopes.map((envelope) => topicFor(envelope.type)),
+    envelopes.map((envelope) => envelope.key),
+    envelopes.map((envelope) => envelope.type),
+    envelopes.map((envelope) => envelope.eventId),
+    envelopes.map((envelope) => JSON.stringify(envelope)),
+  ];
 }
 
 /**

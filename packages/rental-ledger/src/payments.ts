@@ -1,5 +1,5 @@
 import { createEnvelope, type CalendarDate, type EventEnvelope } from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxColumns, outboxInsert } from '@storage/messaging';
+import { OUTBOX_CHANNEL, outboxInsert, outboxValues, type OutboxValues } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 import { entriesJson, entriesOfRows } from './ledger-entries';
 import { paymentEntry } from './rental-money';
@@ -29,11 +29,7 @@ type RecordPaymentsValues = [
   amountsInPennies: number[],
   paidOn: CalendarDate[],
   versions: string[],
-  topics: string[],
-  keys: (string | null)[],
-  types: string[],
-  eventIds: string[],
-  envelopes: string[],
+  ...events: OutboxValues,
   source: string,
   ledgerEntries: string[],
 ];
@@ -87,18 +83,13 @@ function paymentRecordedEnvelope(payment: PaymentToRecord, occurredAt: Date): Ev
  */
 export async function recordPayments(db: Queryable, payments: readonly PaymentToRecord[], source: string, occurredAt = new Date()): Promise<string[]> {
   if (payments.length === 0) return [];
-  const events = outboxColumns(payments.map((payment) => paymentRecordedEnvelope(payment, occurredAt)));
   const written = await query(db, RECORD_PAYMENTS, [
     payments.map((payment) => payment.rentalRecordUuid),
     payments.map((payment) => payment.paymentUuid),
     payments.map((payment) => payment.amountInPennies),
     payments.map((payment) => payment.paidOn),
     payments.map((payment) => payment.version),
-    events.topics,
-    events.keys,
-    events.types,
-    events.eventIds,
-    events.envelopes,
+    ...outboxValues(payments.map((payment) => paymentRecordedEnvelope(payment, occurredAt))),
     source,
     payments.map((payment) => entriesJson(payment.rentalRecordUuid, [paymentEntry(payment)])),
   ]);

@@ -1,5 +1,5 @@
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxColumns, outboxInsert } from '@storage/messaging';
+import { OUTBOX_CHANNEL, outboxInsert, outboxValues, type OutboxValues } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 
 /** A rent change of a rental read at `version` (its row's xmin), with the event that announces it. */
@@ -21,11 +21,7 @@ type ChangeRentsValues = [
   rentsInPennies: number[],
   occurredAt: Date[],
   versions: string[],
-  topics: string[],
-  keys: (string | null)[],
-  types: string[],
-  eventIds: string[],
-  envelopes: string[],
+  ...events: OutboxValues,
   source: string,
   previousRentsInPennies: number[],
   effectiveDates: CalendarDate[],
@@ -66,17 +62,12 @@ SELECT c.uuid::text AS uuid FROM changed c, (SELECT pg_notify('${OUTBOX_CHANNEL}
  */
 export async function changeRents(db: Queryable, changes: readonly RentChange[], source: string): Promise<string[]> {
   if (changes.length === 0) return [];
-  const events = outboxColumns(changes.map((change) => change.envelope));
   const written = await query(db, CHANGE_RENTS, [
     changes.map((change) => change.rentalRecordUuid),
     changes.map((change) => change.rentInPennies),
     changes.map((change) => change.occurredAt),
     changes.map((change) => change.version),
-    events.topics,
-    events.keys,
-    events.types,
-    events.eventIds,
-    events.envelopes,
+    ...outboxValues(changes.map((change) => change.envelope)),
     source,
     changes.map((change) => change.previousRentInPennies),
     changes.map((change) => change.effectiveDate),
