@@ -171,6 +171,33 @@ describe('delivery order and endpoint isolation', () => {
     }
   });
 
+  it('probes a failing endpoint one delivery at a time, across replicas, and gives it its maxInFlight back once one succeeds', async () => {
+    const { id } = await seedEndpoint(h.dataSource, { url: receiver.url('/hang'), maxInFlight: 3 });
+    receiver.respond = (_request, response) => held.push(response);
+    for (let n = 0; n < 12; n++) await h.publish(sampleEvent('moved-in'));
+    const engine = h.engine({ pollMs: 60_000, concurrency: 8 });
+    const otherReplica = new MessageStore(h.dataSource);
+    const claimElsewhere = () => otherReplica.claimDue(h.clock.now(), new Date(h.clock.now().getTime() + 60 * SECOND), 8, [], 'other');
+    engine.start();
+    try {
+      await eventually(() => expect(received('/hang')).toHaveLength(3));
+      // All three fail: the endpoint's failure run starts, and only a probe goes until one succeeds.
+      for (const response of held.splice(0)) answer(response, 503);
+      await eventually(() => expect(received('/hang')).toHaveLength(4));
+      await eventually(async () => expect(await claimedOf(id)).toBe(1));
+      expect(await claimElsewhere()).toEqual([]);
+      expect(received('/hang')).toHaveLength(4);
+      // The probe succeeds: the run ends and the endpoint has its three slots again.
+      answer(held.shift()!);
+      await eventually(() => expect(received('/hang')).toHaveLength(7));
+      await eventually(async () => expect(await claimedOf(id)).toBe(3));
+    } finally {
+      for (const response of held) answer(response);
+      held = [];
+      await engine.stop();
+    }
+  });
+
   it('holds an endpoint’s maxInFlight when replicas claim at the same moment', async () => {
     const { id } = await seedEndpoint(h.dataSource, { url: receiver.url('/hang'), maxInFlight: 3 });
     receiver.respond = (_request, response) => held.push(response);

@@ -9,17 +9,17 @@ import { fragment, query, sql, type Queryable, type SqlFragment } from '@storage
 /**
  * Ending the failure runs of the endpoints `ids` (the caller's expression of a uuid array, a bound parameter), a
  * fragment for a statement of data-modifying CTEs on the delivery's hot path (recording a batch of successes in one
- * round trip).
+ * round trip). It answers the endpoints whose run it ended, which have their whole limit of deliveries in flight again.
  */
 export function endingFailureRuns(ids: string): SqlFragment {
-  return fragment(`UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = ANY(${ids}) AND e.failing_since IS NOT NULL`);
+  return fragment(`UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = ANY(${ids}) AND e.failing_since IS NOT NULL RETURNING e.id`);
 }
 
-const END_FAILURE_RUNS = sql<never, [readonly string[]]>(endingFailureRuns('$1::uuid[]'));
+const END_FAILURE_RUNS = sql<{ id: string }, [readonly string[]]>(endingFailureRuns('$1::uuid[]'));
 
-/** Ends the failure runs of the endpoints that just succeeded. */
-export async function endFailureRuns(db: Queryable, endpointIds: readonly string[]): Promise<void> {
-  await query(db, END_FAILURE_RUNS, [endpointIds]);
+/** Ends the failure runs of the endpoints that just succeeded; answers whether one was running. */
+export async function endFailureRuns(db: Queryable, endpointIds: readonly string[]): Promise<boolean> {
+  return (await query(db, END_FAILURE_RUNS, [endpointIds])).length > 0;
 }
 
 const START_FAILURE_RUNS = sql<never, [string[], Date[]]>(

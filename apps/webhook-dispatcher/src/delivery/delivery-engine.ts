@@ -187,13 +187,19 @@ export class DeliveryEngine {
       lane.sending -= 1;
       const next = lane.waiting.shift();
       if (next) this.send(next, lane);
-      this.unrecorded.add(message.id);
       this.results.push(record);
-      this.flush(message.holdsOthers);
       if (record.nextAttemptAt) this.wakeAt(record.nextAttemptAt.getTime());
       // Room again: for any endpoint's messages (saturated), or for this endpoint's that a claim left for lack of it.
       const roomForLimited = !next && lane.limited;
       if (roomForLimited) lane.limited = false;
+      if (record.outcome !== 'succeeded') {
+        // A failure keeps its slot (its lease) until its record has started the endpoint's failure run, which leaves
+        // the endpoint one probe (`IN_FLIGHT_LIMIT`): recorded at once, and the pump woken by that record.
+        this.flush(true);
+        return;
+      }
+      this.unrecorded.add(message.id);
+      this.flush(message.holdsOthers);
       if (this.saturated || roomForLimited) this.wake();
     });
   }
@@ -262,8 +268,8 @@ export class DeliveryEngine {
   /**
    * Group commit: one statement records whatever finished while the previous one ran, or in the short wait
    * before the first one (a quiet stream would otherwise write once per delivery). The receiver has its
-   * message already; a crash before recording resends it under the same hook-id. A message that holds a later one of
-   * its rental is recorded without the wait, and a record that releases one wakes the pump to claim it.
+   * message already; a crash before recording resends it under the same hook-id. A failed attempt, and a message that
+   * holds a later one of its rental, are recorded without the wait.
    */
   private flush(urgent: boolean): void {
     if (urgent) this.skipWait?.();
@@ -283,7 +289,7 @@ export class DeliveryEngine {
         const batch = this.results;
         this.results = [];
         try {
-          if (await this.store.record(batch, this.clock.now(), this.failingCutoff())) this.wake();
+          await this.record(batch);
         } catch (error) {
           // One attempt that cannot be recorded (its message gone with its endpoint, deleted meanwhile) must not lose
           // the others' records, which would leave them claimed until their lease ends and send them again: each alone.
@@ -298,11 +304,20 @@ export class DeliveryEngine {
     });
   }
 
+  /**
+   * Records attempts and wakes the pump when that lets it claim more: an endpoint's failure run ended, a later message of
+   * a rental that one held, or a failed attempt's slot (its endpoint now limited to a probe while its run lasts).
+   */
+  private async record(batch: readonly AttemptRecord[]): Promise<void> {
+    const released = await this.store.record(batch, this.clock.now(), this.failingCutoff());
+    if (released || batch.some((record) => record.outcome !== 'succeeded')) this.wake();
+  }
+
   /** The attempts of a group that failed, one statement each; one that fails again is logged and left to its lease. */
   private async recordEach(batch: readonly AttemptRecord[]): Promise<void> {
     for (const record of batch) {
       try {
-        if (await this.store.record([record], this.clock.now(), this.failingCutoff())) this.wake();
+        await this.record([record]);
       } catch (error) {
         // The message stays claimed until its lease ends, then is tried again: late, never lost.
         this.logger.error(`recording the attempt of message ${record.message.id} failed: ${String(error)}`);

@@ -17,7 +17,7 @@ export interface ClaimedMessage {
   storedSecret: string;
   storedPreviousSecret: string | null;
   previousSecretExpiresAt: Date | null;
-  /** The endpoint's limit of deliveries in flight at once (across replicas). */
+  /** The endpoint's limit of deliveries in flight at once (across replicas) when claimed: `IN_FLIGHT_LIMIT`. */
   maxInFlight: number;
   /** A later message of the same rental to the same endpoint waits for this one: record it without delay. */
   holdsOthers: boolean;
@@ -77,6 +77,14 @@ const WAITS_FOR_M = `n.endpoint_id = m.endpoint_id AND n.ordering_key = m.orderi
 export const HOLDS_OTHERS = `(m.ordering_key IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_messages n WHERE ${WAITS_FOR_M}))`;
 
 /**
+ * Endpoint `e`'s limit of deliveries in flight now, across replicas: its `max_in_flight`, or one while its failure run
+ * lasts (a probe, until an attempt succeeds and ends the run). A receiver that stopped answering then holds one slot and
+ * costs one connection per timeout, not `max_in_flight` of each: a wave of them timing out and reconnecting at once
+ * held up every other endpoint's deliveries (issue 36).
+ */
+export const IN_FLIGHT_LIMIT = `CASE WHEN e.failing_since IS NULL THEN e.max_in_flight ELSE 1 END`;
+
+/**
  * The live leases of endpoint `e`'s messages at `$1`: its deliveries in flight, whichever replica holds them, but for
  * the attempts this replica finished and has not recorded yet (`$4`).
  */
@@ -94,13 +102,13 @@ const LEASED = `(SELECT count(*) FROM webhook_messages f
  */
 const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], string]>(
   `WITH ready AS (
-     SELECT e.id, e.max_in_flight, e.ordered_delivery
+     SELECT e.id, e.ordered_delivery, ${IN_FLIGHT_LIMIT} AS in_flight_limit
      FROM webhook_endpoints e
      CROSS JOIN LATERAL (
        SELECT m.next_attempt_at FROM webhook_messages m
        WHERE m.endpoint_id = e.id AND m.status = 'pending' AND m.next_attempt_at <= $1 AND ${NOT_HELD}
        ORDER BY m.next_attempt_at LIMIT 1) first
-     WHERE e.disabled_at IS NULL AND (e.listen_api_key IS NULL OR e.listener = $5) AND e.max_in_flight > ${LEASED}
+     WHERE e.disabled_at IS NULL AND (e.listen_api_key IS NULL OR e.listener = $5) AND ${IN_FLIGHT_LIMIT} > ${LEASED}
      ORDER BY first.next_attempt_at LIMIT $3),
    candidate AS (
      SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY e.id ORDER BY c.next_attempt_at) AS turn
@@ -109,14 +117,14 @@ const CLAIM_DUE = sql<ClaimedRow, [Date, Date, number, string[], string]>(
        SELECT m.id, m.next_attempt_at FROM webhook_messages m
        WHERE m.endpoint_id = e.id AND m.status = 'pending' AND m.next_attempt_at <= $1 AND ${NOT_HELD}
        ORDER BY m.next_attempt_at
-       LIMIT webhook_endpoint_room(e.id, e.max_in_flight, $1, $4)
+       LIMIT webhook_endpoint_room(e.id, e.in_flight_limit, $1, $4)
        FOR UPDATE OF m SKIP LOCKED) c),
    due AS (SELECT id FROM candidate ORDER BY turn, next_attempt_at LIMIT $3)
    UPDATE webhook_messages m SET next_attempt_at = $2, claimed = true
    FROM due, webhook_endpoints e
    WHERE m.id = due.id AND e.id = m.endpoint_id
    RETURNING m.id, m.endpoint_id, m.event_type, ${BODY_TO_SEND} AS body, m.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at,
-     e.max_in_flight, ${HOLDS_OTHERS} AS holds_others`,
+     ${IN_FLIGHT_LIMIT} AS max_in_flight, ${HOLDS_OTHERS} AS holds_others`,
   { prepared: 'webhook_claim_due' },
 );
 
@@ -196,20 +204,22 @@ export class MessageStore {
 
   /**
    * Writes a batch of attempts, moves their messages on, and keeps each endpoint's failure run and disabling.
-   * Answers whether a message of the batch held a later one of its rental (then a claim may find it due), asked once
-   * the record is committed: a fan-out that ran beside it and created the later message held either committed before
-   * the question (and is seen) or started after the record (and found it free), or wakes a claim that does.
+   * Answers whether the record lets a claim find more: it ended an endpoint's failure run (its whole limit is back), or
+   * a message of the batch held a later one of its rental. The latter is asked once the record is committed: a fan-out
+   * that ran beside it and created the later message held either committed before the question (and is seen) or
+   * started after the record (and found it free), or wakes a claim that does.
    */
   async record(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<boolean> {
     if (batch.length === 0) return false;
-    await this.write(batch, now, failingCutoff);
+    const recovered = await this.write(batch, now, failingCutoff);
     const [{ released }] = await query(this.dataSource, RELEASED, [batch.map((r) => r.message.id)]);
-    return released;
+    return recovered || released;
   }
 
-  private async write(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<void> {
+  /** Answers whether an endpoint's failure run ended. */
+  private async write(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<boolean> {
     if (batch.every((r) => r.outcome === 'succeeded')) return recordSucceeded(this.dataSource, batch);
-    await this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager) => {
       await insertAttempts(manager, batch);
       await query(manager, MOVE_MESSAGES_ON, [
         batch.map((r) => r.message.id),
@@ -223,7 +233,7 @@ export class MessageStore {
         manager,
         failed.map((r) => ({ endpointId: r.message.endpointId, attemptedAt: r.attemptedAt })),
       );
-      await endFailureRuns(
+      const recovered = await endFailureRuns(
         manager,
         succeeded.map((r) => r.message.endpointId),
       );
@@ -238,6 +248,7 @@ export class MessageStore {
       if (disabled.length > 0) {
         await query(manager, FAIL_PENDING_OF_ENDPOINTS, [disabled]);
       }
+      return recovered;
     });
   }
 }
@@ -252,7 +263,7 @@ const ATTEMPTS = `unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::boolean[
  * Rows are found by `= ANY(the ids)`: joined to the unnest alone, the generic plan (which guesses 100 attempts)
  * scanned all of webhook_messages for each batch of a few.
  */
-const RECORD_SUCCEEDED = sql<unknown, AttemptValues>(
+const RECORD_SUCCEEDED = sql<{ recovered: boolean }, AttemptValues>(
   `WITH a AS (SELECT * FROM ${ATTEMPTS}),
      attempts AS (
        INSERT INTO webhook_attempts (message_id, endpoint_id, attempted_at, succeeded, status_code, error, latency_ms, response_body, next_attempt_at)
@@ -262,12 +273,14 @@ const RECORD_SUCCEEDED = sql<unknown, AttemptValues>(
        FROM a WHERE m.id = ANY($1::text[]) AND m.id = a.message_id),
      recovered AS (
        ${endingFailureRuns('$2::uuid[]')})
-     SELECT 1`,
+     SELECT EXISTS (SELECT 1 FROM recovered) AS recovered`,
   { prepared: 'webhook_record_succeeded' },
 );
 
-async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<void> {
-  await query(dataSource, RECORD_SUCCEEDED, attemptValues(batch));
+/** Answers whether an endpoint's failure run ended. */
+async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<boolean> {
+  const [{ recovered }] = await query(dataSource, RECORD_SUCCEEDED, attemptValues(batch));
+  return recovered;
 }
 
 const INSERT_ATTEMPTS = sql<never, AttemptValues>(

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { webhookDeliveryBody } from '@storage/domain';
 import { processedMarks } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
-import { claimedMessage, type ClaimedMessage, type ClaimedRow } from '../delivery/message-store';
+import { claimedMessage, IN_FLIGHT_LIMIT, type ClaimedMessage, type ClaimedRow } from '../delivery/message-store';
 import { endpointMatches } from './endpoint-match';
 import type { FanOutEvent } from './fan-out';
 
@@ -63,7 +63,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
    ${processedMarks('SELECT grp, key FROM i')}),
  new AS (
    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body,
-          i.ordering_key, i.n, e.max_in_flight,
+          i.ordering_key, i.n, ${IN_FLIGHT_LIMIT} AS max_in_flight,
           e.listen_api_key IS NULL AND (i.ordering_key IS NULL OR NOT EXISTS (
             SELECT 1 FROM webhook_messages p
             WHERE p.endpoint_id = e.id AND p.ordering_key = i.ordering_key AND p.status = 'pending'
@@ -90,7 +90,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
         (SELECT count(*)::int FROM created c WHERE c.event_id = i.event_id) AS created,
         (SELECT coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'endpoint_id', c.endpoint_id, 'url', e.url, 'secret', e.secret,
                   'previous_secret', e.previous_secret, 'previous_secret_expires_at', e.previous_secret_expires_at,
-                  'max_in_flight', e.max_in_flight)), '[]')
+                  'max_in_flight', ${IN_FLIGHT_LIMIT})), '[]')
            FROM created c JOIN webhook_endpoints e ON e.id = c.endpoint_id
           WHERE c.event_id = i.event_id AND c.claimed) AS claimed
  FROM i ORDER BY i.n`;
