@@ -115,6 +115,7 @@ describe('delivery order and endpoint isolation', () => {
     expect(page).toContain(`held: waits for <code>${holding.id}</code>`);
     expect(page).toMatch(/name="orderedDelivery" checked/);
     expect(page).toContain('name="maxInFlight" min="1" max="256" required value="16"');
+    expect(page).toMatch(/failing since [^<]*: one delivery at a time until one succeeds/);
   });
 
   it('gives an endpoint that never answers no more than its maxInFlight slots: another endpoint’s events go on', async () => {

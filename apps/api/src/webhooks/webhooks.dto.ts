@@ -31,7 +31,8 @@ const maxInFlightDoc: ApiPropertyOptions = {
   type: 'integer',
   minimum: 1,
   maximum: MAX_IN_FLIGHT,
-  description: 'Deliveries to this endpoint in flight at once, across all dispatcher replicas; a slow or hanging receiver holds at most this many slots.',
+  description:
+    'Deliveries to this endpoint in flight at once, across all dispatcher replicas; a slow or hanging receiver holds at most this many slots. While the endpoint is failing (from a failed attempt until one succeeds) it gets one delivery at a time.',
 };
 
 export class CreateSubscription {

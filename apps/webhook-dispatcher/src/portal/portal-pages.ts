@@ -132,7 +132,8 @@ export function endpointPage(input: EndpointPageInput): string {
                 e.disabledAt
                   ? html`<span class="failed">disabled ${when(e.disabledAt)}: ${e.disabledReason}</span>
                       <form class="inline" method="post" action="${base}/enable">${csrfField(input.csrf)}<button>Enable again</button></form>`
-                  : html`<span class="ok">enabled</span>${e.failingSince ? html` (failing since ${when(e.failingSince)})` : ''}
+                  : html`<span class="ok">enabled</span
+                      >${e.failingSince ? html` (failing since ${when(e.failingSince)}: one delivery at a time until one succeeds)` : ''}
                       <form class="inline" method="post" action="${base}/disable">${csrfField(input.csrf)}<button id="disable">Disable</button></form>`
               }
             </td>
