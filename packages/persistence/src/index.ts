@@ -16,6 +16,7 @@ export { migrate } from './migrate';
 export { createPool } from './pg-pool';
 export { SnakeNamingStrategy } from './naming-strategy';
 export { upsertOwned, type OwnedUpsert, type UpsertOutcome } from './owned-upsert';
+export { CreatedAt, pennies, UpdatedAt, UuidPrimaryColumn } from './columns';
 export { References } from './references';
 export { ENTITY_GLOBS, schemaDifference, type SchemaDifference, type SchemaStatement } from './schema-difference';
 export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations, pendingMigrationsAt } from './pending-migrations';

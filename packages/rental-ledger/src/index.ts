@@ -31,3 +31,4 @@ export {
 export { billRentals, promotionTermsOf, type BilledRentals, type StoredPromotionTerms } from './billing';
 export { balanceAfterPayment, recordedPayment, recordPayments, type PaymentToRecord, type RecordedPayment } from './payments';
 export { postCurrentRentInBulk, type RentalOwingCurrentPeriod } from './bulk-rent-charges';
+export { Payment } from './entities/payment.entity';

@@ -21,3 +21,7 @@ export {
   type BulkVehicle,
 } from './bulk-rentals';
 export { forgetRentals } from './forget-rentals';
+export { RENTAL_STATUSES, RentalRecord, RentalService, type RentalStatus } from './entities/rental-record.entity';
+export { CoverageEnrollment } from './entities/coverage-enrollment.entity';
+export { GateCode } from './entities/gate-code.entity';
+export { Vehicle } from './entities/vehicle.entity';

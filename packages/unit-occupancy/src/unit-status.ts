@@ -1,11 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { query, sql } from '@storage/persistence';
+import type { UnitStatus } from './entities/unit.entity';
 import { repriceUnitGroup } from './unit-group-rates';
 
-/** What occupancy counts: a unit is let (occupied) or free to rent (vacant). */
-export type OccupancyStatus = 'occupied' | 'vacant';
-
-const SET_STATUS = sql<{ unitGroupUuid: string }, [string, OccupancyStatus]>(
+const SET_STATUS = sql<{ unitGroupUuid: string }, [string, UnitStatus]>(
   'UPDATE units SET status = $2 WHERE uuid = $1 RETURNING unit_group_uuid AS "unitGroupUuid"',
 );
 
@@ -13,7 +11,7 @@ const SET_STATUS = sql<{ unitGroupUuid: string }, [string, OccupancyStatus]>(
  * Marks a unit occupied or vacant and reprices its unit group, whose current rates follow occupancy.
  * The caller holds the lock of the unit (or of the rental on it).
  */
-export async function setUnitStatus(db: EntityManager, unitUuid: string, status: OccupancyStatus): Promise<void> {
+export async function setUnitStatus(db: EntityManager, unitUuid: string, status: UnitStatus): Promise<void> {
   const [unit] = await query(db, SET_STATUS, [unitUuid, status]);
   if (unit === undefined) throw new Error(`unit ${unitUuid} vanished inside its own transaction`);
   await repriceUnitGroup(db, unit.unitGroupUuid);

@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { UuidPrimaryColumn } from './columns';
+import { References, UuidPrimaryColumn } from '@storage/persistence';
 
 @Entity('amenities')
 export class Amenity {

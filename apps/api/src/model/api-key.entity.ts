@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { CreatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, UuidPrimaryColumn } from '@storage/persistence';
 
 export const API_KEY_SCOPES = ['read', 'write', 'admin'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

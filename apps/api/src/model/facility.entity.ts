@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, UpdatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, References, UpdatedAt, UuidPrimaryColumn } from '@storage/persistence';
 
 /** Opening hours per day, e.g. `{ "monday": { "open": "08:00", "close": "18:00" } }`; a closed day is null. */
 export type OperatingHours = Record<string, { open: string; close: string } | null>;

@@ -1,8 +1,10 @@
+import { Payment } from '@storage/rental-ledger';
+import { CoverageEnrollment, GateCode, RentalRecord, RentalService, Vehicle } from '@storage/rentals';
+import { Unit, UnitGroup } from '@storage/unit-occupancy';
 import { Amenity } from './amenity.entity';
 import { ApiKey } from './api-key.entity';
-import { Coverage, CoverageEnrollment } from './coverage.entity';
+import { Coverage } from './coverage.entity';
 import { Facility } from './facility.entity';
-import { GateCode } from './gate-code.entity';
 import { ItemType } from './item-type.entity';
 import { Lead } from './lead.entity';
 import { LeadMarketingSource, LeadSource } from './lead-source.entity';
@@ -14,16 +16,15 @@ import { Portfolio } from './portfolio.entity';
 import { PromotionRecord } from './promotion.entity';
 import { RatePlan } from './rate-plan.entity';
 import { RentalPromotion } from './rental-promotion.entity';
-import { RentalRecord, RentalService } from './rental-record.entity';
 import { SizeAndTypeGroup } from './size-and-type-group.entity';
-import { Unit } from './unit.entity';
-import { UnitGroup, UnitGroupAmenity } from './unit-group.entity';
+import { UnitGroupAmenity } from './unit-group-amenity.entity';
 import { UnitType } from './unit-type.entity';
 import { TenantVerificationCode } from './verification-code.entity';
-import { Vehicle } from './vehicle.entity';
-import { Payment } from '../rentals/payment.entity';
 
-/** Every table the api owns, for its DataSource. */
+/**
+ * The entities of the api's DataSource: the tables the api owns, and those of the owners it writes through
+ * (rentals, unit occupancy, the ledger's payments), whose entities live next to their writers.
+ */
 export const API_ENTITIES = [
   Amenity,
   ApiKey,

@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { pennies, UuidPrimaryColumn } from './columns';
+import { pennies, References, UuidPrimaryColumn } from '@storage/persistence';
 
 export const ITEM_TYPE_KINDS = ['SERVICE', 'FEE', 'COVERAGE'] as const;
 export type ItemTypeKind = (typeof ITEM_TYPE_KINDS)[number];

@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { UuidPrimaryColumn } from './columns';
+import { References, UuidPrimaryColumn } from '@storage/persistence';
 
 @Entity('lead_sources')
 export class LeadSource {

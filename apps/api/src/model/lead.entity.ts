@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, UpdatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, References, UpdatedAt, UuidPrimaryColumn } from '@storage/persistence';
 
 export const LEAD_STATUSES = ['OPEN', 'LEASE_SENT', 'CONVERTED', 'LOST'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];

@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, pennies, UuidPrimaryColumn } from './columns';
+import { CreatedAt, pennies, References, UuidPrimaryColumn } from '@storage/persistence';
 
 export const LEASE_STATUSES = ['SENT', 'SIGNED', 'VOID'] as const;
 export type LeaseStatus = (typeof LEASE_STATUSES)[number];

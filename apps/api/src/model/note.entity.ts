@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, References, UuidPrimaryColumn } from '@storage/persistence';
 
 export const NOTE_TEXT_MAX_LENGTH = 1500;
 

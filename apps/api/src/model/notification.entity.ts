@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, References, UuidPrimaryColumn } from '@storage/persistence';
 import { CONTACT_METHODS, type ContactMethod } from './lease.entity';
 
 /** A message sent through the notification port, its secret left out; the embedded adapter's store, listed by the notifications extension. */

@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, UpdatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, References, UpdatedAt, UuidPrimaryColumn } from '@storage/persistence';
 
 export const ACCOUNT_TYPES = ['PERSONAL', 'BUSINESS'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { CreatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, UuidPrimaryColumn } from '@storage/persistence';
 
 /** The tenancy scope of a client; `portfolioId` is the `{portfolio}` path segment. */
 @Entity('portfolios')

@@ -1,7 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
+import { CreatedAt, pennies, References, UuidPrimaryColumn } from '@storage/persistence';
 import { PROMOTION_DISCOUNT_TYPES, PROMOTION_TENANT_TYPES, type PromotionDiscountType, type PromotionTenantType } from '@storage/domain';
-import { CreatedAt, pennies, UuidPrimaryColumn } from './columns';
 
 export const PROMOTION_FAMILIES = ['RENT', 'DISCOUNTED_SERVICE'] as const;
 export type PromotionFamilyKind = (typeof PROMOTION_FAMILIES)[number];

@@ -1,7 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
+import { References, UuidPrimaryColumn } from '@storage/persistence';
 import type { OccupancyBand } from '@storage/domain';
-import { UuidPrimaryColumn } from './columns';
 
 /** Occupancy-driven pricing: the band holding a unit group's occupancy adjusts its base rates. */
 @Entity('rate_plans')

@@ -1,7 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
+import { CreatedAt, pennies, References, UuidPrimaryColumn } from '@storage/persistence';
 import { PROMOTION_DISCOUNT_TYPES, type PromotionDiscountType } from '@storage/domain';
-import { CreatedAt, pennies, UuidPrimaryColumn } from './columns';
 import { PROMOTION_FAMILIES, type PromotionFamilyKind } from './promotion.entity';
 
 /**

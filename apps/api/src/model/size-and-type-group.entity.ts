@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { UuidPrimaryColumn } from './columns';
+import { References, UuidPrimaryColumn } from '@storage/persistence';
 
 /** Units of one size and type at a facility; its unit groups split it by tier, amenities and rate plan. */
 @Entity('size_and_type_groups')

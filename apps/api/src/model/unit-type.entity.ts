@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { UuidPrimaryColumn } from './columns';
+import { References, UuidPrimaryColumn } from '@storage/persistence';
 
 /** A unit type (climate controlled, drive-up, parking…); its uuid is `entityAttributeOrganizationUuid` and the webhook `unitTypes` filter. */
 @Entity('unit_types')

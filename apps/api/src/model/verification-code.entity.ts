@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, References, UuidPrimaryColumn } from '@storage/persistence';
 
 /** A code mailed to a returning tenant (check-preexisting), checked by operation 2. Stored hashed. */
 @Entity('tenant_verification_codes')

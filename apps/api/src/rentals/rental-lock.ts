@@ -3,8 +3,8 @@ import type { EntityManager } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
 import { lockTenantOf } from '@storage/rental-events';
+import type { RentalStatus } from '@storage/rentals';
 import { notFound } from '../common';
-import type { RentalStatus } from '../model/rental-record.entity';
 
 /** Which rental an operator action is about: the path's portfolio, facility and rental record. */
 export interface RentalRef {

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { DELINQUENCY_STATUSES, type DelinquencyStatus } from '@storage/domain';
+import { RENTAL_STATUSES, type RentalStatus } from '@storage/rentals';
 import { IsPageLimit, IsUuidString, type PageLimit } from '../common';
-import { RENTAL_STATUSES, type RentalStatus } from '../model/rental-record.entity';
 
 export const RENTAL_RECORDS_PAGE_LIMIT: PageLimit = { default: 50, max: 200 };
 

@@ -2,9 +2,9 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min, Validate } from 'class-validator';
 import { SERVICE_FEE_TYPES, type ServiceFeeType } from '@storage/domain';
 import type { RentalEventContext } from '@storage/rental-events';
+import { RENTAL_STATUSES, type RentalStatus } from '@storage/rentals';
 import { IsUuidString } from '../common';
 import { IsCalendarDateString } from '../common/calendar-date';
-import { RENTAL_STATUSES, type RentalStatus } from '../model/rental-record.entity';
 
 /** Bounds that keep every balance inside the integer column, whatever the sequence of operations. */
 const MAX_PAYMENT_IN_PENNIES = 100_000_000;

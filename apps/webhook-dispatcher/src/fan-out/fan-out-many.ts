@@ -1,10 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { webhookDeliveryBody } from '@storage/domain';
 import { processedMarks } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
 import { claimedMessage, IN_FLIGHT_LIMIT, type ClaimedMessage, type ClaimedRow } from '../delivery/message-store';
 import { endpointMatches } from './endpoint-match';
-import type { FanOutEvent } from './fan-out';
+import { deliveryBodyOf, NEW_MESSAGE_ID, type FanOutEvent } from './fan-out';
 
 /** One event of a batch: the consumer group and key its processed-event mark is written under. */
 export interface MarkedEvent {
@@ -62,7 +61,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
  mark AS (
    ${processedMarks('SELECT grp, key FROM i')}),
  new AS (
-   SELECT 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body,
+   SELECT ${NEW_MESSAGE_ID} AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body,
           i.ordering_key, i.n, ${IN_FLIGHT_LIMIT} AS max_in_flight,
           e.listen_api_key IS NULL AND (i.ordering_key IS NULL OR NOT EXISTS (
             SELECT 1 FROM webhook_messages p
@@ -157,7 +156,7 @@ function eventInput({ group, key, event }: MarkedEvent, n: number) {
     portfolio: event.portfolio,
     event_id: event.eventId,
     type: event.type,
-    body: webhookDeliveryBody(event.payload, { test: event.test }),
+    body: deliveryBodyOf(event),
     facility: event.filters.facilityUuid,
     unit_type: event.filters.unitType,
     amenities: event.filters.amenityUuids,

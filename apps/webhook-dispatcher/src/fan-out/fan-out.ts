@@ -39,6 +39,12 @@ export interface FanOutOptions {
   onlyEndpoint?: string;
 }
 
+/** What a receiver gets for the event: its payload in the delivery body, `test` telling a test message. */
+export const deliveryBodyOf = (event: FanOutEvent): string => webhookDeliveryBody(event.payload, { test: event.test });
+
+/** A new message's id, in SQL: `msg_` and a random uuid's hex, also the `hook-id` header its receiver sees. */
+export const NEW_MESSAGE_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
+
 /** Who has applied the event: the consumer group and the key its processed-event mark is written under. */
 export interface ProcessedMark {
   group: string;
@@ -105,7 +111,7 @@ function messagesCte(redeliver: boolean, gate: string): string {
     : 'DO NOTHING';
   return `created AS (
      INSERT INTO webhook_messages (id, endpoint_id, portfolio, event_id, event_type, body, ordering_key, status, attempts, next_attempt_at, created_at)
-     SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.portfolio, $2, $3, $4, $10, 'pending', 0, $5, $5
+     SELECT ${NEW_MESSAGE_ID}, e.id, e.portfolio, $2, $3, $4, $10, 'pending', 0, $5, $5
      FROM webhook_endpoints e
      WHERE ${gate} ${endpointMatches('$1', '$3', '$6::uuid', '$7::uuid', '$8::uuid[]', '$9', '$11')}
      ON CONFLICT (endpoint_id, event_id) ${onConflict}
@@ -117,7 +123,7 @@ function params(event: FanOutEvent, options: FanOutOptions): FanOutValues {
     event.portfolio,
     event.eventId,
     event.type,
-    webhookDeliveryBody(event.payload, { test: event.test }),
+    deliveryBodyOf(event),
     options.now,
     event.filters.facilityUuid,
     event.filters.unitType,

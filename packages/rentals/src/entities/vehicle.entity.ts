@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, UpdatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, References, UpdatedAt, UuidPrimaryColumn } from '@storage/persistence';
 
 @Entity('vehicles')
 export class Vehicle {

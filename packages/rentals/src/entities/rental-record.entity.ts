@@ -1,6 +1,5 @@
 import { Check, Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, pennies, UpdatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, pennies, References, UpdatedAt, UuidPrimaryColumn } from '@storage/persistence';
 
 export const RENTAL_STATUSES = ['ACTIVE', 'MOVED_OUT'] as const;
 export type RentalStatus = (typeof RENTAL_STATUSES)[number];

@@ -1,6 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { References } from '@storage/persistence';
-import { pennies, UuidPrimaryColumn } from './columns';
+import { Column, Entity, Index } from 'typeorm';
+import { pennies, References, UuidPrimaryColumn } from '@storage/persistence';
 
 @Entity('unit_groups')
 export class UnitGroup {
@@ -16,10 +15,4 @@ export class UnitGroup {
   @Column(pennies()) currentStreetRateInPennies!: number;
   @Column(pennies()) currentWebRateInPennies!: number;
   @Column('boolean', { default: true }) canShowUnitGroupTenantPortal!: boolean;
-}
-
-@Entity('unit_group_amenities')
-export class UnitGroupAmenity {
-  @References('unit_groups', 'CASCADE') @PrimaryColumn('uuid') unitGroupUuid!: string;
-  @Index() @References('amenities', 'CASCADE') @PrimaryColumn('uuid') amenityUuid!: string;
 }

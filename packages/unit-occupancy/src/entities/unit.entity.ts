@@ -1,7 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { UuidPrimaryColumn } from './columns';
+import { References, UuidPrimaryColumn } from '@storage/persistence';
 
+/** What occupancy counts: a unit is let (occupied) or free to rent (vacant). */
 export const UNIT_STATUSES = ['vacant', 'occupied'] as const;
 export type UnitStatus = (typeof UNIT_STATUSES)[number];
 

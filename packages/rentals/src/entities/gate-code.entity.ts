@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, UuidPrimaryColumn } from './columns';
+import { CreatedAt, References, UuidPrimaryColumn } from '@storage/persistence';
 
 /** A rental's gate access code, unique within its facility. */
 @Entity('gate_codes')

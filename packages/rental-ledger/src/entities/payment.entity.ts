@@ -1,6 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { References } from '@storage/persistence';
-import { CreatedAt, pennies, UuidPrimaryColumn } from '../model/columns';
+import { CreatedAt, pennies, References, UuidPrimaryColumn } from '@storage/persistence';
 
 /** A payment recorded against a rental's balance (operator extension `POST .../payments`). */
 @Entity('payments')
