@@ -6,7 +6,7 @@ import { ApiIdempotencyKey, ApiInvalidResponse, IdempotencyKey, markReplayed, re
 import { MoveOutService } from './move-out.service';
 import { PaymentsService } from './payments.service';
 import { RentChangeService } from './rent-change.service';
-import type { RentalRef } from './rental-lock';
+import type { RentalPath } from './rental-lock';
 import { RentalServicesService } from './rental-services.service';
 import { AddServiceRequest, PaymentRecorded, RecordPaymentRequest, RentalView, RentChangeRequest, TransferRequest, TransferResult } from './rentals.dto';
 import { RENTAL_DELINQUENT_PROBLEM, TransferService } from './transfer.service';
@@ -151,7 +151,7 @@ export class RentalsController {
   }
 }
 
-const rentalRef = (portfolio: PortfolioRef, facilityUuid: string, rentalRecordUuid: string): RentalRef => ({
+const rentalRef = (portfolio: PortfolioRef, facilityUuid: string, rentalRecordUuid: string): RentalPath => ({
   portfolioUuid: portfolio.uuid,
   portfolioId: portfolio.portfolioId,
   facilityUuid,

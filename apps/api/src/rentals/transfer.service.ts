@@ -7,7 +7,7 @@ import { transferBalance } from '@storage/rental-ledger';
 import { transfer as transferRental } from '@storage/rentals';
 import { carryAppliedPromotions } from '../lease-signing/applied-promotions';
 import { LifecyclePublisher } from './lifecycle-publisher';
-import { lockActiveRental, type RentalRef } from './rental-lock';
+import { lockActiveRental, type RentalPath } from './rental-lock';
 import { rentalView, type TransferResult } from './rentals.dto';
 
 interface TargetUnit {
@@ -47,7 +47,7 @@ export class TransferService {
     @Inject(LifecyclePublisher) private readonly events: LifecyclePublisher,
   ) {}
 
-  async transfer(ref: RentalRef, newUnitUuid: string): Promise<TransferResult> {
+  async transfer(ref: RentalPath, newUnitUuid: string): Promise<TransferResult> {
     return this.dataSource.transaction(async (db) => {
       const old = await lockActiveRental(db, ref);
       const target = await lockTargetUnit(db, old.facilityUuid, newUnitUuid);
