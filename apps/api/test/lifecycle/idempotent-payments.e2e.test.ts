@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { query, sql } from '@storage/persistence';
 import { eventually, sessionsWaitingForLocks } from '@storage/testing';
-import { PaymentsService } from '../../src/rentals/payments.service';
+import { PaymentsService } from '../../src/rentals/use-cases/payment';
 import type { RentalPath } from '../../src/rentals/rental-lock';
 import type { Reply } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';

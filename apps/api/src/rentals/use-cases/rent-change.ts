@@ -11,10 +11,10 @@ import {
   rentalEventContextOf,
   type RentalEventContextRow,
 } from '@storage/rental-events';
-import { SERVICE_NAME } from '../service-info';
-import type { RentalPath } from './rental-lock';
-import { rentalView, type RentalView } from './rentals.dto';
-import { VersionedWrites, type VersionedReadValues, type VersionedRow } from './versioned-writes';
+import { SERVICE_NAME } from '../../service-info';
+import type { RentalPath } from '../rental-lock';
+import { rentalView, type RentalView } from '../rentals.dto';
+import { VersionedWrites, type VersionedReadValues, type VersionedRow } from '../versioned-writes';
 
 /** The rentals with their event context (the joins include `facilities f`). */
 const READ = sql<RentalRow, VersionedReadValues>(

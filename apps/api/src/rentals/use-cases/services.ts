@@ -3,10 +3,10 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { query, sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { addService, endService } from '@storage/rentals';
-import { notFound } from '../common';
-import { LifecyclePublisher } from './lifecycle-publisher';
-import { lockActiveRental, type ActiveRental, type RentalPath } from './rental-lock';
-import { rentalView, type RentalView } from './rentals.dto';
+import { notFound } from '../../common';
+import { LifecyclePublisher } from '../lifecycle-publisher';
+import { lockActiveRental, type ActiveRental, type RentalPath } from '../rental-lock';
+import { rentalView, type RentalView } from '../rentals.dto';
 
 interface ServiceItem {
   name: string;

@@ -4,11 +4,11 @@ import { DataSource } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
 import { sql, uniqueViolation, type Queryable } from '@storage/persistence';
 import { balanceAfterPayment, recordedPayment, recordPayments, type PaymentToRecord, type RecordedPayment } from '@storage/rental-ledger';
-import { keyedUuid } from '../common';
-import { SERVICE_NAME } from '../service-info';
-import type { RentalPath } from './rental-lock';
-import type { PaymentRecorded } from './rentals.dto';
-import { VersionedWrites, type VersionedReadValues, type VersionedRow } from './versioned-writes';
+import { keyedUuid } from '../../common';
+import { SERVICE_NAME } from '../../service-info';
+import type { RentalPath } from '../rental-lock';
+import type { PaymentRecorded } from '../rentals.dto';
+import { VersionedWrites, type VersionedReadValues, type VersionedRow } from '../versioned-writes';
 
 const READ = sql<RentalRow, VersionedReadValues>(
   `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { endRental } from '@storage/rentals';
-import { LifecyclePublisher } from './lifecycle-publisher';
-import { lockActiveRental, type RentalPath } from './rental-lock';
-import { rentalView, type RentalView } from './rentals.dto';
+import { LifecyclePublisher } from '../lifecycle-publisher';
+import { lockActiveRental, type RentalPath } from '../rental-lock';
+import { rentalView, type RentalView } from '../rentals.dto';
 
 /**
  * Move-out: the rental ends today, its services and coverage with it, the unit is vacant again and the gate code
