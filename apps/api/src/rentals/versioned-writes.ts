@@ -35,9 +35,9 @@ const MAX_BATCH = 200;
 /**
  * The api's hot writes (rent changes, payments) in two round trips instead of a transaction of several: one read
  * of the rental, then one statement, its own transaction, that writes the change and its event only if the
- * rental row is still the version read (the rental's version, of @storage/rentals). Every writer of a rental (lifecycle actions, payments, the
- * delinquency run's late fees) updates its row, so an unchanged version means what was read is still the
- * rental's.
+ * rental row is still the version read (`RentalVersion` of @storage/rentals). Every writer of a rental (lifecycle
+ * actions, payments, the delinquency run's late fees) updates its row, so an unchanged version means what was read
+ * is still the rental's.
  *
  * A write that finds the rental changed since its read does not race again: it queues on the rental's row lock,
  * then reads, decides and writes in that transaction, where no other writer can change the row between its read
