@@ -4,12 +4,11 @@ import { addDays, type Auction, type CalendarDate } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
 import { applyAuctionProceeds } from '@storage/rental-ledger';
-import { endRental } from '@storage/rentals';
+import { endRental, eventTimes, type RentalRef } from '@storage/rentals';
 import { AUCTION_BIDDING_DAYS, auctionEventObject, newAuction, pendingAuction, saveAuction, type AuctionRow } from './auctions';
 import { operatorTransition } from './delinquency.service';
 import { DelinquencyConflict, InvalidDelinquencyInput } from './errors';
-import { eventTimes } from './event-times';
-import { lockRental, type LockedRental, type RentalRef } from './locked-rental';
+import { lockWithDelinquency, type LockedRental } from './locked-rental';
 import { publishRentalEvents } from './rental-event-batch';
 import { writeTransition } from './transition-writer';
 
@@ -93,7 +92,7 @@ export class AuctionService {
 
   private inTransaction<T>(ref: RentalRef, work: (manager: EntityManager, rental: LockedRental) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
-      const rental = await lockRental(manager, ref);
+      const rental = await lockWithDelinquency(manager, ref);
       if (!rental.active) throw new DelinquencyConflict('The rental has moved out.');
       return work(manager, rental);
     });

@@ -2,13 +2,8 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { isUuid, transitionsForBusinessDate, type CalendarDate, type DelinquencySchedule, type DelinquencyTransition } from '@storage/domain';
 import { OUTBOX_CHANNEL } from '@storage/messaging';
 import { bind, query, sql, transactionsInOneMessage } from '@storage/persistence';
-import {
-  LOCK_TENANTS_OF,
-  RENTAL_EVENT_CONTEXT_COLUMNS,
-  RENTAL_EVENT_CONTEXT_JOINS,
-  rentalEventContextOf,
-  type RentalEventContextRow,
-} from '@storage/rental-events';
+import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
+import { LOCK_TENANTS_OF } from '@storage/rentals';
 import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
 import { STATE_VERSION, transitionWrite, transitionWritesValues, VERSIONED_TRANSITION_WRITES, type TransitionWriteArguments } from './transition-write';

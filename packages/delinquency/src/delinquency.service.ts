@@ -8,8 +8,9 @@ import {
   type PaymentRecordedPayload,
 } from '@storage/domain';
 import { OutboxPublisher } from '@storage/messaging';
+import type { RentalRef } from '@storage/rentals';
 import { DelinquencyConflict, RentalNotFound } from './errors';
-import { delinquencyState, lockRental, type LockedRental, type RentalRef } from './locked-rental';
+import { delinquencyState, lockWithDelinquency, type LockedRental } from './locked-rental';
 import { facilitySchedule } from './schedules';
 import type { DelinquencyView } from './transition-write';
 import { writeTransition } from './transition-writer';
@@ -30,7 +31,7 @@ export class DelinquencyService {
   async resolvePayment(manager: EntityManager, payment: PaymentRecordedPayload): Promise<DelinquencyTransition | null> {
     // Rentals are never deleted: a payment of a rental this database does not hold belongs to another deployment
     // sharing the broker's topic. There is nothing to resolve, and retrying it would only hold up the partition.
-    const rental = await lockRental(manager, { rentalRecordUuid: payment.rentalRecordUuid }).catch((error: unknown) => {
+    const rental = await lockWithDelinquency(manager, { rentalRecordUuid: payment.rentalRecordUuid }).catch((error: unknown) => {
       if (error instanceof RentalNotFound) return null;
       throw error;
     });
@@ -59,7 +60,7 @@ export class DelinquencyService {
 
   private operatorAction(ref: RentalRef, trigger: DelinquencyTrigger): Promise<DelinquencyView> {
     return this.dataSource.transaction(async (manager) => {
-      const rental = await lockRental(manager, ref);
+      const rental = await lockWithDelinquency(manager, ref);
       return writeTransition(manager, this.publisher, rental, operatorTransition(rental, trigger));
     });
   }

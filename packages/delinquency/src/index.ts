@@ -9,7 +9,6 @@ export { BusinessDayAdvancer, type AdvanceResult, type BusinessDayWorker } from 
 export { DelinquencyModule } from './delinquency.module';
 export { DelinquencyService } from './delinquency.service';
 export { DelinquencyConflict, InvalidDelinquencyInput, RentalNotFound } from './errors';
-export { type RentalRef } from './locked-rental';
 export { openDelinquencyStatus, type OpenDelinquencyStatus } from './open-delinquency';
 export { facilitySchedule, saveFacilitySchedule, type FacilitySchedule } from './schedules';
 export { type DelinquencyView } from './transition-write';

@@ -1,15 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { BusinessDateInput, CalendarDate, DelinquencyState, PausableStatus, RentalDelinquencyStatus } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
-import { lockTenantOf } from '@storage/rental-events';
+import { lockRental, type RentalRef } from '@storage/rentals';
 import { RentalNotFound } from './errors';
-
-/** Which rental an operation is about; facility and portfolio, when given, must match (else not found). */
-export interface RentalRef {
-  rentalRecordUuid: string;
-  facilityUuid?: string;
-  portfolioUuid?: string;
-}
 
 export interface DelinquencyRow {
   delinquencyUuid: string;
@@ -54,11 +47,10 @@ export interface LockedRentalRow {
 }
 
 /*
- * Every writer of a rental's delinquency locks the rental row first (with its tenant's other rentals, whose
- * balances the events show: `lockTenantOf`), so the delinquency row needs no lock of its own and a payment
- * recorded by the api waits for us, or we for it. The state is read by a second statement: one that waited for
- * the lock would still see the snapshot from before the holder's commit (Postgres rechecks only the locked row,
- * not the joined delinquency).
+ * Every writer of a rental's delinquency takes the rental's lock first (`lockRental` of @storage/rentals), so the
+ * delinquency row needs no lock of its own and a payment recorded by the api waits for us, or we for it. The state
+ * is read by a second statement: one that waited for the lock would still see the snapshot from before the
+ * holder's commit (Postgres rechecks only the locked row, not the joined delinquency).
  */
 const STATE = sql<LockedRentalRow, [string]>(`
 SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS rental_status, r.balance_in_pennies, r.oldest_open_due_on::text AS oldest_open_due_on,
@@ -70,8 +62,9 @@ SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS r
   LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
  WHERE r.uuid = $1`);
 
-export async function lockRental(manager: EntityManager, ref: RentalRef): Promise<LockedRental> {
-  if (!(await lockTenantOf(manager, ref))) throw new RentalNotFound(ref.rentalRecordUuid);
+/** Takes the rental's lock and reads it with its delinquency: RentalNotFound when there is no such rental. */
+export async function lockWithDelinquency(manager: EntityManager, ref: RentalRef): Promise<LockedRental> {
+  if (!(await lockRental(manager, ref))) throw new RentalNotFound(ref.rentalRecordUuid);
   const [row] = await query(manager, STATE, [ref.rentalRecordUuid]);
   if (!row) throw new RentalNotFound(ref.rentalRecordUuid);
   return lockedRentalFromRow(row);

@@ -16,9 +16,9 @@ import { outboxInsert } from '@storage/messaging';
 import { fragment, sql } from '@storage/persistence';
 import { entriesJson, entriesOfRows, lateFeeEntry, postEntriesQuery, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
 import type { RentalEventContext } from '@storage/rental-events';
+import { eventTimes } from '@storage/rentals';
 import { auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { DelinquencyConflict } from './errors';
-import { eventTimes } from './event-times';
 import { delinquencyState, type LockedRental } from './locked-rental';
 import { envelopeOf, type PendingEvent } from './rental-event-batch';
 

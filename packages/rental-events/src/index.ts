@@ -7,4 +7,3 @@ export {
   type RentalEventContextRow,
 } from './rental-event-context';
 export { rentalEnvelope, type AddedObject } from './rental-envelope';
-export { lockTenant, lockTenantOf, LOCK_TENANTS_OF } from './tenant-lock';

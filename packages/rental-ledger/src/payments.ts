@@ -10,7 +10,7 @@ import { paymentEntry } from './rental-money';
  * and its `payment-recorded` fact, written together.
  */
 
-/** A payment to record against a rental read at `version` (its row's xmin) with `balanceInPennies`. */
+/** A payment to record against a rental read at `version` (the rental's version of @storage/rentals: its row's xmin) with `balanceInPennies`. */
 export interface PaymentToRecord {
   rentalRecordUuid: string;
   /** The `{portfolio}` id events name their portfolio by. */
@@ -45,7 +45,7 @@ const RECORD_PAYMENTS = sql<{ uuid: string }, RecordPaymentsValues>(
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::json[], $12::json[])
     WITH ORDINALITY AS i(uuid, payment_uuid, amount, paid_on, version, topic, key, type, event_id, envelope, ledger_entries, ord)
 ), locked AS (
-  -- In uuid order, as every writer of several rentals locks them (the tenant lock of @storage/rental-events, billing),
+  -- In uuid order, as every writer of several rentals locks them (the rental's lock of @storage/rentals, billing),
   -- so none of them waits for another holding a rental it has itself: no deadlock.
   SELECT r.uuid FROM rental_records r WHERE r.uuid = ANY($1::uuid[]) ORDER BY r.uuid FOR NO KEY UPDATE
 ), changed AS (

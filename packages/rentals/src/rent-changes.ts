@@ -1,8 +1,9 @@
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsert, outboxValues, type OutboxValues } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
+import type { RentalVersion } from './aggregate/version';
 
-/** A rent change of a rental read at `version` (its row's xmin), with the event that announces it. */
+/** A rent change of a rental read at `version`, with the event that announces it. */
 export interface RentChange {
   rentalRecordUuid: string;
   rentInPennies: number;
@@ -11,7 +12,7 @@ export interface RentChange {
   effectiveDate: CalendarDate;
   /** The event time, stamped on the rental as its last event. */
   occurredAt: Date;
-  version: string;
+  version: RentalVersion;
   envelope: EventEnvelope;
 }
 
@@ -38,7 +39,7 @@ const CHANGE_RENTS = sql<{ uuid: string }, ChangeRentsValues>(
                        $11::int[], $12::date[])
     WITH ORDINALITY AS i(uuid, rent, occurred_at, version, topic, key, type, event_id, envelope, previous_rent, effective_date, ord)
 ), locked AS (
-  -- In uuid order, as every writer of several rentals locks them (the tenant lock of @storage/rental-events, billing),
+  -- In uuid order, as every writer of several rentals locks them (the rental's lock, billing),
   -- so none of them waits for another holding a rental it has itself: no deadlock.
   SELECT r.uuid FROM rental_records r WHERE r.uuid = ANY($1::uuid[]) ORDER BY r.uuid FOR NO KEY UPDATE
 ), changed AS (

@@ -41,8 +41,9 @@ export interface Transfer {
 /**
  * The tenancy on the new unit: a new rental keeping the tenant's billing (day, next due date, tenancy start,
  * autopay), with what belongs to the tenant rather than the unit (running services and coverage, restarting there
- * today; vehicles; the gate code); the old rental ended as a move-out ends it, the new unit occupied. The caller
- * carries the balance and the promotions in the same transaction. Returns the new rental's uuid.
+ * today; vehicles; the gate code); the old rental ended as a move-out ends it, the new unit occupied. The rental's
+ * part of a transfer: the api's transfer use case (`moveTenancy`) moves the balance and the promotions with it, in
+ * the same transaction. Returns the new rental's uuid.
  */
 export async function transfer(db: EntityManager, move: Transfer): Promise<string> {
   const rows = await query(db, INSERT_TRANSFERRED_RENTAL, [move.rentalRecordUuid, move.toUnitUuid, move.toUnitGroupUuid, move.rentInPennies, move.on]);

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { AuctionService, DelinquencyService, facilitySchedule, type RentalRef } from '@storage/delinquency';
+import { AuctionService, DelinquencyService, facilitySchedule } from '@storage/delinquency';
+import type { RentalRef } from '@storage/rentals';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
 import { ApiInvalidResponse, requireFacility, UuidPipe } from '../common';
 import { DelinquencyErrorsInterceptor } from './delinquency-errors.interceptor';

@@ -1,15 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { moveInCharges } from '@storage/domain';
-import { billRentals, promotionTermsOf, type StoredPromotionTerms } from '@storage/rental-ledger';
-import { lockTenant } from '@storage/rental-events';
-import { moveIn } from '@storage/rentals';
-import { SERVICE_NAME } from '../service-info';
+import { promotionTermsOf, type StoredPromotionTerms } from '@storage/rental-ledger';
 import { SHOWN_GATE_CODE } from '../rentals/gate-codes';
-import { LifecyclePublisher } from '../rentals/lifecycle-publisher';
+import { MoveInService } from '../rentals/use-cases/move-in';
 import type { EligibleAutoAppliedPromotion } from '../shopping/promotions.dto';
 import { PromotionsService } from '../shopping/promotions.service';
-import { recordAppliedPromotions } from './applied-promotions';
 import type { LeaseOffer, ShownPromotion, SignedRental } from './lease-page';
 import { loadLeaseTerms, type LeaseTerms } from './lease-terms';
 import { claimVacantUnit } from './move-in';
@@ -29,7 +25,7 @@ export class LeaseSigningService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(PromotionsService) private readonly promotions: PromotionsService,
-    @Inject(LifecyclePublisher) private readonly events: LifecyclePublisher,
+    @Inject(MoveInService) private readonly moveIns: MoveInService,
   ) {}
 
   async view(token: string): Promise<LeaseOutcome> {
@@ -43,9 +39,8 @@ export class LeaseSigningService {
   }
 
   /**
-   * Signs in one transaction: a rental on a vacant unit of the lease's group with the promotions the page
-   * shows, the lead converted, the lease signed and moved-in in the outbox. Signing a signed lease again
-   * changes nothing.
+   * Signs in one transaction: the move-in (`MoveInService`) on a vacant unit of the lease's group with the
+   * promotions the page shows. Signing a signed lease again changes nothing.
    */
   async sign(token: string): Promise<LeaseOutcome> {
     return this.dataSource.transaction(async (db) => {
@@ -57,18 +52,7 @@ export class LeaseSigningService {
       const promotions = await this.shownPromotions(db, terms);
       const unitUuid = await claimVacantUnit(db, terms.unitGroupUuid);
       if (unitUuid === null) return { kind: 'no-vacant-unit' };
-      // A returning tenant's other rentals: moved-in shows the tenant's balance, with theirs.
-      await lockTenant(db, terms.personUuid);
-      const rentalUuid = await moveIn(db, { ...terms, unitUuid, startDate: terms.facilityToday });
-      await recordAppliedPromotions(db, rentalUuid, terms.facilityToday, promotions);
-      // Move-in: the first period's charges, due today, posted with the rental (its next due date moves past them).
-      await billRentals(db, [rentalUuid], terms.facilityToday, { postedOn: terms.facilityToday, source: SERVICE_NAME });
-      await query(db, sql(`UPDATE leads SET status = 'CONVERTED', converted_rental_record_uuid = $2, updated_at = now() WHERE uuid = $1`), [
-        terms.leadUuid,
-        rentalUuid,
-      ]);
-      await query(db, sql(`UPDATE leases SET status = 'SIGNED', signed_at = now(), rental_record_uuid = $2 WHERE uuid = $1`), [terms.leaseUuid, rentalUuid]);
-      await this.events.publish(db, 'moved-in', rentalUuid, {}, null);
+      await this.moveIns.moveIn(db, { terms, unitUuid, promotions });
       return { kind: 'signed', rental: await signedRental(db, terms.leadUuid), firstTime: true };
     });
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { setAutopay } from '@storage/rentals';
-import { lockActiveRental, type RentalRef } from './rental-lock';
+import { lockActiveRental, type RentalPath } from './rental-lock';
 import type { AutopayView } from './autopay.dto';
 
 /**
@@ -14,7 +14,7 @@ export class AutopayService {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   /** Enables autopay with `paymentMethod`, or replaces the method; null disables it. 404 / 409 as other rental writes. */
-  set(ref: RentalRef, paymentMethod: string | null): Promise<AutopayView> {
+  set(ref: RentalPath, paymentMethod: string | null): Promise<AutopayView> {
     return this.dataSource.transaction(async (db) => {
       const rental = await lockActiveRental(db, ref);
       await setAutopay(db, rental.uuid, paymentMethod);

@@ -12,8 +12,7 @@ import {
   type RentalEventContextRow,
 } from '@storage/rental-events';
 import { query, sql } from '@storage/persistence';
-import { withEventTimeStamp } from '@storage/rentals';
-import { nextEventTime } from './event-time';
+import { eventTimes, withEventTimeStamp } from '@storage/rentals';
 
 const CONTEXT = sql<RentalEventContextRow, [string]>(
   `SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = $1`,
@@ -54,7 +53,7 @@ export class LifecyclePublisher {
     added: AddedObject<T> | ((context: RentalEventContext) => AddedObject<T>),
     previousEventAt: Date | null,
   ): Promise<RentalEventContext> {
-    const occurredAt = nextEventTime(previousEventAt);
+    const [occurredAt] = eventTimes(previousEventAt, 1);
     const context = contextOf(rentalRecordUuid, await query(db, STAMP_AND_CONTEXT, [rentalRecordUuid, occurredAt]));
     const addedObject = typeof added === 'function' ? added(context) : added;
     // EventEnvelope<T> is one member of the EventEnvelope union; TypeScript cannot see that for a generic T.

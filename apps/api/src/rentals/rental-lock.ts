@@ -2,21 +2,17 @@ import { ConflictException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
 import { query, sql } from '@storage/persistence';
-import { lockTenantOf } from '@storage/rental-events';
-import type { RentalStatus } from '@storage/rentals';
+import { lockRental, type RentalRef, type RentalStatus } from '@storage/rentals';
 import { notFound } from '../common';
 
 /** Which rental an operator action is about: the path's portfolio, facility and rental record. */
-export interface RentalRef {
-  portfolioUuid: string;
+export interface RentalPath extends Required<RentalRef> {
   /** The `{portfolio}` path segment, which events name their portfolio by. */
   portfolioId: string;
-  facilityUuid: string;
-  rentalRecordUuid: string;
 }
 
-/** An active rental row locked for the caller's transaction. */
-export interface LockedRental {
+/** An active rental, as an operator action reads it under the rental's lock. */
+export interface ActiveRental {
   uuid: string;
   portfolioUuid: string;
   facilityUuid: string;
@@ -34,13 +30,12 @@ export interface LockedRental {
 }
 
 /*
- * Lifecycle actions and delinquency runs lock the rental's row first, with the tenant's other rentals, whose
- * balances its events show (`lockTenantOf`, FOR NO KEY UPDATE, as the delinquency scheduler takes it), and rent
- * changes and payments write it only if unchanged since they read it (VersionedWrites), so the writers of one
+ * Lifecycle actions take the rental's lock (`lockRental` of @storage/rentals, as the delinquency writers do), and
+ * rent changes and payments write it only if unchanged since they read it (VersionedWrites), so the writers of one
  * rental take turns. The row is read by a statement after the lock: it sees what a writer the lock waited for
  * committed.
  */
-const LOCKED = sql<LockedRental & { status: RentalStatus }, [string, string, string]>(
+const LOCKED = sql<ActiveRental & { status: RentalStatus }, [string, string, string]>(
   `
 SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facilityUuid", r.unit_uuid AS "unitUuid",
        r.unit_group_uuid AS "unitGroupUuid", r.person_uuid AS "personUuid", r.lead_uuid AS "leadUuid",
@@ -56,20 +51,20 @@ SELECT r.uuid, r.portfolio_uuid AS "portfolioUuid", r.facility_uuid AS "facility
  * Locks the rental for an operator action. 404 when it is not a rental of this facility and portfolio
  * (the same answer either way), 409 when it has moved out.
  */
-export async function lockActiveRental(db: EntityManager, ref: RentalRef): Promise<LockedRental> {
-  await lockTenantOf(db, ref);
+export async function lockActiveRental(db: EntityManager, ref: RentalPath): Promise<ActiveRental> {
+  await lockRental(db, ref);
   return activeRental(await query(db, LOCKED, [ref.rentalRecordUuid, ref.facilityUuid, ref.portfolioUuid]), ref);
 }
 
 /** The rental row of `ref` read by its key, facility and portfolio: 404 when there is none, 409 when it has moved out. */
-export function activeRental<Row extends { status: string }>(rows: Row[], ref: RentalRef): Row {
+export function activeRental<Row extends { status: string }>(rows: Row[], ref: RentalPath): Row {
   const row = foundRental(rows, ref);
   if (row.status !== 'ACTIVE') throw new ConflictException(`Rental record ${ref.rentalRecordUuid} has moved out.`);
   return row;
 }
 
 /** The rental row of `ref`, moved out or not: 404 when there is none. */
-export function foundRental<Row>(rows: Row[], ref: RentalRef): Row {
+export function foundRental<Row>(rows: Row[], ref: RentalPath): Row {
   const row = rows[0];
   if (row === undefined) throw notFound('Rental record', ref.rentalRecordUuid);
   return row;

@@ -3,13 +3,13 @@ import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocess
 import type { FastifyReply } from 'fastify';
 import { ApiKeyAuth, CurrentPortfolio, type PortfolioRef } from '../auth';
 import { ApiIdempotencyKey, ApiInvalidResponse, IdempotencyKey, markReplayed, replayedHeaderDoc, UuidPipe } from '../common';
-import { MoveOutService } from './move-out.service';
-import { PaymentsService } from './payments.service';
-import { RentChangeService } from './rent-change.service';
-import type { RentalRef } from './rental-lock';
-import { RentalServicesService } from './rental-services.service';
+import { MoveOutService } from './use-cases/move-out';
+import { PaymentsService } from './use-cases/payment';
+import { RentChangeService } from './use-cases/rent-change';
+import type { RentalPath } from './rental-lock';
+import { RentalServicesService } from './use-cases/services';
 import { AddServiceRequest, PaymentRecorded, RecordPaymentRequest, RentalView, RentChangeRequest, TransferRequest, TransferResult } from './rentals.dto';
-import { RENTAL_DELINQUENT_PROBLEM, TransferService } from './transfer.service';
+import { RENTAL_DELINQUENT_PROBLEM, TransferService } from './use-cases/transfer';
 
 const MOVED_OUT = 'The rental has moved out.';
 
@@ -151,7 +151,7 @@ export class RentalsController {
   }
 }
 
-const rentalRef = (portfolio: PortfolioRef, facilityUuid: string, rentalRecordUuid: string): RentalRef => ({
+const rentalRef = (portfolio: PortfolioRef, facilityUuid: string, rentalRecordUuid: string): RentalPath => ({
   portfolioUuid: portfolio.uuid,
   portfolioId: portfolio.portfolioId,
   facilityUuid,

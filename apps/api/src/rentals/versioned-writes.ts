@@ -1,14 +1,14 @@
 import type { DataSource } from 'typeorm';
-import { query, sql, type Queryable, type Sql } from '@storage/persistence';
+import { query, type Queryable, type Sql } from '@storage/persistence';
+import { lockRental, type RentalVersion } from '@storage/rentals';
 import { Batcher } from '../common';
-import { activeRental, foundRental, type RentalRef } from './rental-lock';
+import { activeRental, foundRental, type RentalPath } from './rental-lock';
 
 /** A rental row as a versioned read returns it: `ord` is its request's place in the batch (from 1). */
 export interface VersionedRow {
   ord: number;
   status: string;
-  /** The row's xmin when read. */
-  version: string;
+  version: RentalVersion;
 }
 
 /** What a write needs to be placed: its rental. */
@@ -28,10 +28,6 @@ export interface VersionedStatements<Row extends VersionedRow, Write extends Ren
   movedOut?: 'accept';
 }
 
-/** The rental's row, locked for the transaction of a write that lost its version to another writer. */
-const LOCK_RENTAL = sql<{ uuid: string }, [string]>('SELECT uuid FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE', {
-  prepared: 'api_versioned_lock',
-});
 /** Batches of reads, and of writes, in flight at once (each holds a pooled connection for a round trip). */
 const BATCHES_IN_FLIGHT = 2;
 const MAX_BATCH = 200;
@@ -39,9 +35,9 @@ const MAX_BATCH = 200;
 /**
  * The api's hot writes (rent changes, payments) in two round trips instead of a transaction of several: one read
  * of the rental, then one statement, its own transaction, that writes the change and its event only if the
- * rental row is still the version read (xmin). Every writer of a rental (lifecycle actions, payments, the
- * delinquency run's late fees) updates its row, so an unchanged version means what was read is still the
- * rental's.
+ * rental row is still the version read (`RentalVersion` of @storage/rentals). Every writer of a rental (lifecycle
+ * actions, payments, the delinquency run's late fees) updates its row, so an unchanged version means what was read
+ * is still the rental's.
  *
  * A write that finds the rental changed since its read does not race again: it queues on the rental's row lock,
  * then reads, decides and writes in that transaction, where no other writer can change the row between its read
@@ -53,9 +49,9 @@ const MAX_BATCH = 200;
  * updated, and takes no row it would wait for, so a batch and a letting cannot wait for each other.
  */
 export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite> {
-  private readonly reads: Batcher<RentalRef, Row | undefined>;
+  private readonly reads: Batcher<RentalPath, Row | undefined>;
   private readonly writes: Batcher<Write, boolean>;
-  private readonly rentalOf: (row: Row | undefined, ref: RentalRef) => Row;
+  private readonly rentalOf: (row: Row | undefined, ref: RentalPath) => Row;
   /** The last change of each rental under way in this process, which the next one waits for. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
@@ -94,7 +90,7 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
    * rental's lock. Before each attempt, `answered` may give the answer of the same request made earlier (an
    * idempotent retry): nothing is written then, whatever the rental's state now.
    */
-  async apply<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
+  async apply<Result>(ref: RentalPath, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
     // This process's changes of one rental take turns: read together, they would all but one lose their version
     // and queue on the lock. Only writers elsewhere (other replicas, other kinds) race it.
     const key = ref.rentalRecordUuid;
@@ -107,7 +103,7 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
     }
   }
 
-  private async attempt<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
+  private async attempt<Result>(ref: RentalPath, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
     const earlier = await answered?.(this.dataSource);
     if (earlier !== undefined) return earlier;
     const { write, result } = decide(this.rentalOf(await this.reads.run(ref), ref));
@@ -115,10 +111,13 @@ export class VersionedWrites<Row extends VersionedRow, Write extends RentalWrite
     return this.underLock(ref, decide, answered);
   }
 
-  /** The write of a rental another writer changed since it was read: after that writer, behind the rental's lock. */
-  private underLock<Result>(ref: RentalRef, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
+  /**
+   * The write of a rental another writer changed since it was read: after that writer, behind the rental's lock (the
+   * one every writer of a rental takes, with its tenant's other rentals).
+   */
+  private underLock<Result>(ref: RentalPath, decide: (row: Row) => { write: Write; result: Result }, answered?: Answered<Result>): Promise<Result> {
     return this.dataSource.transaction(async (manager) => {
-      await query(manager, LOCK_RENTAL, [ref.rentalRecordUuid]);
+      await lockRental(manager, ref);
       const earlier = await answered?.(manager);
       if (earlier !== undefined) return earlier;
       const [row] = await query(manager, this.statements.read, [[ref.rentalRecordUuid], [ref.facilityUuid], [ref.portfolioUuid]]);

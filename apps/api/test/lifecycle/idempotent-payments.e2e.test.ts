@@ -1,8 +1,8 @@
 import { HttpException } from '@nestjs/common';
 import { query, sql } from '@storage/persistence';
 import { eventually, sessionsWaitingForLocks } from '@storage/testing';
-import { PaymentsService } from '../../src/rentals/payments.service';
-import type { RentalRef } from '../../src/rentals/rental-lock';
+import { PaymentsService } from '../../src/rentals/use-cases/payment';
+import type { RentalPath } from '../../src/rentals/rental-lock';
 import type { Reply } from '../support/test-api';
 import { startLifecycleApi, type LifecycleApi } from '../support/lifecycle-api';
 import { DOWNTOWN, leadWithLease, rentalOf, rentalPath, signingPath } from '../support/lifecycle-flow';
@@ -139,10 +139,10 @@ async function paymentFactsOf(rental: string): Promise<number> {
 }
 
 /** The path's view of a rental, as the controller gives it to the payments. */
-async function refOf(rental: string): Promise<RentalRef> {
+async function refOf(rental: string): Promise<RentalPath> {
   const [row] = await query(
     api.db,
-    sql<RentalRef>(
+    sql<RentalPath>(
       `SELECT r.portfolio_uuid AS "portfolioUuid", p.portfolio_id AS "portfolioId", r.facility_uuid AS "facilityUuid", r.uuid AS "rentalRecordUuid"
          FROM rental_records r JOIN portfolios p ON p.uuid = r.portfolio_uuid WHERE r.uuid = $1`,
     ),

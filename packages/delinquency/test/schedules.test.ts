@@ -4,17 +4,6 @@ import { DEFAULT_DELINQUENCY_SCHEDULE, type DelinquencySchedule } from '@storage
 import { createDataSource, query, sql } from '@storage/persistence';
 import { createTestDatabase, insertRentalParents, type TestDatabase } from '@storage/testing';
 import { facilitySchedule, saveFacilitySchedule } from '../src';
-import { eventTimes } from '../src/event-times';
-
-describe('eventTimes', () => {
-  it('starts now, one millisecond apart', () => {
-    expect(eventTimes(null, 3, 1_000).map((time) => time.getTime())).toEqual([1_000, 1_001, 1_002]);
-  });
-
-  it('always comes after the rental’s previous event, even when the clock has not moved on', () => {
-    expect(eventTimes(new Date(5_000), 2, 4_000).map((time) => time.getTime())).toEqual([5_001, 5_002]);
-  });
-});
 
 describe('facilitySchedule', () => {
   let database: TestDatabase;

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
 import { sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
-import { changeRents, type RentChange } from '@storage/rentals';
+import { changeRents, eventTimes, type RentChange } from '@storage/rentals';
 import {
   RENTAL_EVENT_CONTEXT_COLUMNS,
   RENTAL_EVENT_CONTEXT_JOINS,
@@ -11,11 +11,10 @@ import {
   rentalEventContextOf,
   type RentalEventContextRow,
 } from '@storage/rental-events';
-import { SERVICE_NAME } from '../service-info';
-import { nextEventTime } from './event-time';
-import type { RentalRef } from './rental-lock';
-import { rentalView, type RentalView } from './rentals.dto';
-import { VersionedWrites, type VersionedReadValues, type VersionedRow } from './versioned-writes';
+import { SERVICE_NAME } from '../../service-info';
+import type { RentalPath } from '../rental-lock';
+import { rentalView, type RentalView } from '../rentals.dto';
+import { VersionedWrites, type VersionedReadValues, type VersionedRow } from '../versioned-writes';
 
 /** The rentals with their event context (the joins include `facilities f`). */
 const READ = sql<RentalRow, VersionedReadValues>(
@@ -50,7 +49,7 @@ export class RentChangeService {
     });
   }
 
-  change(ref: RentalRef, newRentInPennies: number, effectiveDate: CalendarDate): Promise<RentalView> {
+  change(ref: RentalPath, newRentInPennies: number, effectiveDate: CalendarDate): Promise<RentalView> {
     return this.rentals.apply(ref, (rental) => {
       if (effectiveDate < rental.facilityToday) {
         throw new InvalidRequestException([{ field: 'effectiveDate', message: `effectiveDate must be today (${rental.facilityToday}) or later` }]);
@@ -64,7 +63,7 @@ export class RentChangeService {
         rentChangeDate: rental.facilityToday,
         rentChangeEffectiveDate: effectiveDate,
       };
-      const occurredAt = nextEventTime(rental.lastEventAt);
+      const [occurredAt] = eventTimes(rental.lastEventAt, 1);
       const envelope: EventEnvelope = rentalEnvelope('rent-change', context, { rentChange }, occurredAt);
       return {
         write: {

@@ -5,10 +5,10 @@ import { query, sql } from '@storage/persistence';
 import { InvalidRequestException, TypedProblemException } from '@storage/platform';
 import { transferBalance } from '@storage/rental-ledger';
 import { transfer as transferRental } from '@storage/rentals';
-import { carryAppliedPromotions } from '../lease-signing/applied-promotions';
-import { LifecyclePublisher } from './lifecycle-publisher';
-import { lockActiveRental, type RentalRef } from './rental-lock';
-import { rentalView, type TransferResult } from './rentals.dto';
+import { carryAppliedPromotions } from '../../lease-signing/applied-promotions';
+import { LifecyclePublisher } from '../lifecycle-publisher';
+import { lockActiveRental, type ActiveRental, type RentalPath } from '../rental-lock';
+import { rentalView, type TransferResult } from '../rentals.dto';
 
 interface TargetUnit {
   uuid: string;
@@ -47,7 +47,7 @@ export class TransferService {
     @Inject(LifecyclePublisher) private readonly events: LifecyclePublisher,
   ) {}
 
-  async transfer(ref: RentalRef, newUnitUuid: string): Promise<TransferResult> {
+  async transfer(ref: RentalPath, newUnitUuid: string): Promise<TransferResult> {
     return this.dataSource.transaction(async (db) => {
       const old = await lockActiveRental(db, ref);
       const target = await lockTargetUnit(db, old.facilityUuid, newUnitUuid);
@@ -60,24 +60,11 @@ export class TransferService {
           `Rental record ${old.uuid} is delinquent (${delinquency}): it can be transferred once paid (PAID) or written off.`,
         );
       }
-      const today = old.facilityToday;
-      const newRentalUuid = await transferRental(db, {
-        rentalRecordUuid: old.uuid,
-        unitUuid: old.unitUuid,
-        toUnitUuid: target.uuid,
-        toUnitGroupUuid: target.unitGroupUuid,
-        rentInPennies: target.webRateInPennies,
-        on: today,
-      });
-      // Promised at signing, so the promise follows the tenant unchanged; the old rental keeps its record of it.
-      await carryAppliedPromotions(db, old.uuid, newRentalUuid);
-      await transferBalance(db, { rentalRecordUuid: old.uuid, balanceInPennies: old.balanceInPennies }, newRentalUuid, today);
-      // Operation 3 shows the converted lead where the tenant is now.
-      await query(db, MOVE_CONVERTED_LEAD, [old.uuid, newRentalUuid]);
+      const newRentalUuid = await moveTenancy(db, old, target);
       // The balance moved with the tenant; the part of it that is credit is what the transfer credits.
       const transferCreditAmountInPennies = Math.max(0, -old.balanceInPennies);
       const transfer = {
-        transferDate: today,
+        transferDate: old.facilityToday,
         oldUnitRentalRecordUuid: old.uuid,
         oldUnitUuid: old.unitUuid,
         oldUnitRentAmountInPennies: old.rentInPennies,
@@ -89,6 +76,31 @@ export class TransferService {
       return { ...rentalView(context, 'ACTIVE'), oldRentalRecordUuid: old.uuid, transferCreditAmountInPennies };
     });
   }
+}
+
+/**
+ * The tenancy moved to the target unit, whole, in the caller's transaction: the rental's own rows (`transfer` of
+ * @storage/rentals: a new rental keeping the tenant's billing, services, coverage, vehicles and gate code; the old
+ * one ended), the promotions as signed for, the balance (each open charge with its due date, or the credit) and
+ * the converted lead. Nothing else moves a tenancy: a part of it alone would leave the tenant's money or promise on
+ * a moved-out rental. Answers the new rental's uuid.
+ */
+async function moveTenancy(db: EntityManager, old: ActiveRental, target: TargetUnit): Promise<string> {
+  const today = old.facilityToday;
+  const newRentalUuid = await transferRental(db, {
+    rentalRecordUuid: old.uuid,
+    unitUuid: old.unitUuid,
+    toUnitUuid: target.uuid,
+    toUnitGroupUuid: target.unitGroupUuid,
+    rentInPennies: target.webRateInPennies,
+    on: today,
+  });
+  // Promised at signing, so the promise follows the tenant unchanged; the old rental keeps its record of it.
+  await carryAppliedPromotions(db, old.uuid, newRentalUuid);
+  await transferBalance(db, { rentalRecordUuid: old.uuid, balanceInPennies: old.balanceInPennies }, newRentalUuid, today);
+  // Operation 3 shows the converted lead where the tenant is now.
+  await query(db, MOVE_CONVERTED_LEAD, [old.uuid, newRentalUuid]);
+  return newRentalUuid;
 }
 
 /** The target unit, locked: 400 when it is no unit of this facility, 409 when it is not vacant. */

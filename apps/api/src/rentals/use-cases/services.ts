@@ -3,10 +3,10 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { query, sql } from '@storage/persistence';
 import { InvalidRequestException } from '@storage/platform';
 import { addService, endService } from '@storage/rentals';
-import { notFound } from '../common';
-import { LifecyclePublisher } from './lifecycle-publisher';
-import { lockActiveRental, type LockedRental, type RentalRef } from './rental-lock';
-import { rentalView, type RentalView } from './rentals.dto';
+import { notFound } from '../../common';
+import { LifecyclePublisher } from '../lifecycle-publisher';
+import { lockActiveRental, type ActiveRental, type RentalPath } from '../rental-lock';
+import { rentalView, type RentalView } from '../rentals.dto';
 
 interface ServiceItem {
   name: string;
@@ -31,7 +31,7 @@ export class RentalServicesService {
     @Inject(LifecyclePublisher) private readonly events: LifecyclePublisher,
   ) {}
 
-  async add(ref: RentalRef, itemTypeUuid: string): Promise<RentalView> {
+  async add(ref: RentalPath, itemTypeUuid: string): Promise<RentalView> {
     return this.change(ref, async (db, rental) => {
       const item = await serviceItem(db, ref.portfolioUuid, itemTypeUuid);
       if (await activeServiceUuid(db, rental, itemTypeUuid)) throw new ConflictException(`The rental already has service ${itemTypeUuid}.`);
@@ -45,7 +45,7 @@ export class RentalServicesService {
     });
   }
 
-  async remove(ref: RentalRef, itemTypeUuid: string): Promise<RentalView> {
+  async remove(ref: RentalPath, itemTypeUuid: string): Promise<RentalView> {
     return this.change(ref, async (db, rental) => {
       const serviceUuid = await activeServiceUuid(db, rental, itemTypeUuid);
       if (serviceUuid === null) throw notFound('Service of the rental with item type', itemTypeUuid);
@@ -53,7 +53,7 @@ export class RentalServicesService {
     });
   }
 
-  private change(ref: RentalRef, apply: (db: EntityManager, rental: LockedRental) => Promise<void>): Promise<RentalView> {
+  private change(ref: RentalPath, apply: (db: EntityManager, rental: ActiveRental) => Promise<void>): Promise<RentalView> {
     return this.dataSource.transaction(async (db) => {
       const rental = await lockActiveRental(db, ref);
       const before = await this.events.context(db, rental.uuid);
@@ -88,7 +88,7 @@ async function serviceItem(db: EntityManager, portfolioUuid: string, itemTypeUui
 }
 
 /** The rental's service of this item type still running today, if any. */
-async function activeServiceUuid(db: EntityManager, rental: LockedRental, itemTypeUuid: string): Promise<string | null> {
+async function activeServiceUuid(db: EntityManager, rental: ActiveRental, itemTypeUuid: string): Promise<string | null> {
   const rows = await query(db, ACTIVE_SERVICE, [rental.uuid, itemTypeUuid, rental.facilityToday]);
   return rows[0]?.uuid ?? null;
 }

@@ -4,11 +4,11 @@ import { DataSource } from 'typeorm';
 import type { CalendarDate } from '@storage/domain';
 import { sql, uniqueViolation, type Queryable } from '@storage/persistence';
 import { balanceAfterPayment, recordedPayment, recordPayments, type PaymentToRecord, type RecordedPayment } from '@storage/rental-ledger';
-import { keyedUuid } from '../common';
-import { SERVICE_NAME } from '../service-info';
-import type { RentalRef } from './rental-lock';
-import type { PaymentRecorded } from './rentals.dto';
-import { VersionedWrites, type VersionedReadValues, type VersionedRow } from './versioned-writes';
+import { keyedUuid } from '../../common';
+import { SERVICE_NAME } from '../../service-info';
+import type { RentalPath } from '../rental-lock';
+import type { PaymentRecorded } from '../rentals.dto';
+import { VersionedWrites, type VersionedReadValues, type VersionedRow } from '../versioned-writes';
 
 const READ = sql<RentalRow, VersionedReadValues>(
   `SELECT k.ord::int AS ord, x.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS k(uuid, facility_uuid, portfolio_uuid, ord)
@@ -55,7 +55,7 @@ export class PaymentsService {
    * request take turns on the rental (in this process, then at its row), and each looks the key's payment up before
    * it reads the rental, so all but the first find it.
    */
-  async record(ref: RentalRef, amountInPennies: number, idempotencyKey?: string): Promise<PaymentAnswer> {
+  async record(ref: RentalPath, amountInPennies: number, idempotencyKey?: string): Promise<PaymentAnswer> {
     const paymentUuid = idempotencyKey === undefined ? randomUUID() : keyedUuid('payment', ref.portfolioUuid, idempotencyKey);
     const decide = (rental: RentalRow) => paymentOf(ref, amountInPennies, paymentUuid, rental);
     const answered =
@@ -76,7 +76,7 @@ export class PaymentsService {
 }
 
 /** The payment of `amountInPennies` against the rental as read, and the answer it gives once written. */
-function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string, rental: RentalRow): { write: PaymentToRecord; result: PaymentAnswer } {
+function paymentOf(ref: RentalPath, amountInPennies: number, paymentUuid: string, rental: RentalRow): { write: PaymentToRecord; result: PaymentAnswer } {
   const payment: PaymentToRecord = {
     rentalRecordUuid: ref.rentalRecordUuid,
     portfolioId: ref.portfolioId,
@@ -92,7 +92,7 @@ function paymentOf(ref: RentalRef, amountInPennies: number, paymentUuid: string,
 }
 
 /** The first answer to the key, when the request is the same payment: another rental or amount is another payment. */
-function replay(earlier: RecordedPayment, ref: RentalRef, amountInPennies: number): PaymentRecorded {
+function replay(earlier: RecordedPayment, ref: RentalPath, amountInPennies: number): PaymentRecorded {
   if (earlier.rentalRecordUuid !== ref.rentalRecordUuid || earlier.amountInPennies !== amountInPennies) {
     throw new UnprocessableEntityException(
       `This Idempotency-Key was first used for a payment of ${earlier.amountInPennies} pennies to rental record ${earlier.rentalRecordUuid}; a different payment needs a key of its own.`,

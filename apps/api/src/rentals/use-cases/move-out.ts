@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { endRental } from '@storage/rentals';
-import { LifecyclePublisher } from './lifecycle-publisher';
-import { lockActiveRental, type RentalRef } from './rental-lock';
-import { rentalView, type RentalView } from './rentals.dto';
+import { LifecyclePublisher } from '../lifecycle-publisher';
+import { lockActiveRental, type RentalPath } from '../rental-lock';
+import { rentalView, type RentalView } from '../rentals.dto';
 
 /**
  * Move-out: the rental ends today, its services and coverage with it, the unit is vacant again and the gate code
@@ -16,7 +16,7 @@ export class MoveOutService {
     @Inject(LifecyclePublisher) private readonly events: LifecyclePublisher,
   ) {}
 
-  async moveOut(ref: RentalRef): Promise<RentalView> {
+  async moveOut(ref: RentalPath): Promise<RentalView> {
     return this.dataSource.transaction(async (db) => {
       const rental = await lockActiveRental(db, ref);
       await endRental(db, { rentalRecordUuid: rental.uuid, unitUuid: rental.unitUuid, endDate: rental.facilityToday });
