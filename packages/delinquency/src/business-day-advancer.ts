@@ -1,7 +1,7 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import { isUuid, transitionsForBusinessDate, type CalendarDate, type DelinquencySchedule, type DelinquencyTransition } from '@storage/domain';
 import { OUTBOX_CHANNEL } from '@storage/messaging';
-import { bind, query, sql, transactionsInOneMessage } from '@storage/persistence';
+import { bind, query, sql, transactionInOneRoundTrip } from '@storage/persistence';
 import {
   LOCK_TENANTS_OF,
   RENTAL_EVENT_CONTEXT_COLUMNS,
@@ -16,12 +16,12 @@ import { STATE_VERSION, transitionWrite, transitionWritesValues, VERSIONED_TRANS
 /*
  * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
  * by the transition write (`transitionWrite`, the statement `writeTransition` runs too), a worker's batch of
- * rentals in one transaction sent as one message (`transactionsInOneMessage` of `@storage/persistence`).
+ * rentals in one transaction sent in one round trip (`transactionInOneRoundTrip` of `@storage/persistence`).
  *
  * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
- * decides each rental's transition from what it read, and sends `BEGIN; lock the batch's rentals; write them with
- * one statement of data-modifying CTEs (VERSIONED_TRANSITION_WRITES: late fees, delinquencies, auctions, gate
- * suspensions, outbox rows), which answers the rentals it wrote; COMMIT`: one commit, one lock round and one
+ * decides each rental's transition from what it read, and sends one transaction: lock the batch's rentals, write them
+ * with one statement of data-modifying CTEs (VERSIONED_TRANSITION_WRITES: late fees, delinquencies, auctions, gate
+ * suspensions, outbox rows), which answers the rentals it wrote, commit: one commit, one lock round and one
  * statement per batch rather than per rental, which is what a transition mostly cost. Each rental is written only
  * if it is still as read: the state version (STATE_VERSION) read under the lock must equal the one the decision was
  * made on. Otherwise nothing of it is written and the rental is read and decided again, as it is after a transition when the date brings
@@ -226,24 +226,22 @@ export class BusinessDayWorker {
   }
 
   /**
-   * The writes in one transaction, sent as one message: lock the rentals with their tenants' other rentals
+   * The writes in one transaction, sent in one round trip: lock the rentals with their tenants' other rentals
    * (`LOCK_TENANTS_OF`: a worker writing another rental of a tenant holds it until its commit, and the write then
    * sees that rental changed, and reads and decides again), write those unchanged (one statement for the batch),
    * commit. Says which wrote. Should the statement fail, nothing is written and the error is thrown.
    */
   private async write(writes: readonly Write[]): Promise<boolean[]> {
     const uuids = writes.map(({ row }) => row.rental_record_uuid);
-    const [answer = []] = await transactionsInOneMessage(this.runner, [
-      [
-        bind(LOCK_TENANTS_OF, [uuids, null, null]),
-        bind(
-          VERSIONED_TRANSITION_WRITES,
-          transitionWritesValues(
-            writes.map(({ write }) => write),
-            this.source,
-          ),
+    const answer = await transactionInOneRoundTrip(this.runner, [
+      bind(LOCK_TENANTS_OF, [uuids, null, null]),
+      bind(
+        VERSIONED_TRANSITION_WRITES,
+        transitionWritesValues(
+          writes.map(({ write }) => write),
+          this.source,
         ),
-      ],
+      ),
     ]);
     const written = new Set(answer.map((row) => row.uuid));
     const applied = uuids.map((uuid) => written.has(uuid));

@@ -28,7 +28,7 @@ import { envelopeOf, type PendingEvent } from './rental-event-batch';
  * rows, decided by `transitionWrite` from the rental as read and written by one statement of data-modifying
  * CTEs (`transitionWritesSql`) for any number of rentals at once. Both writers run that statement: the
  * business-day advancer for a batch of rentals, each guarded by the state version it was decided on, prepared
- * per connection and sent with the batch's lock in one message (its speed: one statement per batch, not per
+ * per connection and sent with the batch's lock in one round trip (its speed: one statement per batch, not per
  * rental); `writeTransition` for one rental locked inside the caller's transaction (payments, operator actions,
  * auction completion), unguarded, with bound parameters. Running the same statement everywhere keeps the two
  * from drifting apart.

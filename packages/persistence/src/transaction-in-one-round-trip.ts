@@ -1,0 +1,101 @@
+import { Query, type ClientBase, type Connection, type QueryResult } from 'pg';
+import { prepareValue } from 'pg/lib/utils';
+import { QueryFailedError, type QueryRunner } from 'typeorm';
+import { pgConnection } from './query';
+import type { Sql } from './sql';
+
+/** A prepared statement with its values, one step of a transaction sent in one round trip with others. */
+export interface Bound<Row> {
+  readonly statement: Sql<Row>;
+  readonly values: readonly unknown[];
+}
+
+export function bind<Row, Values extends readonly unknown[]>(statement: Sql<Row, Values>, values: Values): Bound<Row> {
+  return { statement, values };
+}
+
+/** A transaction's statements; the last one's rows are its answer. */
+export type Transaction<Row> = readonly [...Bound<unknown>[], Bound<Row>];
+
+/** pg's record of the statements prepared on a connection (untyped by @types/pg), shared with `query`'s named statements. */
+interface PreparedOn {
+  parsedStatements: Record<string, string | undefined>;
+  submittedNamedStatements: Record<string, string | undefined>;
+}
+
+/**
+ * Runs one short transaction in one round trip on a connection outside any transaction (a QueryRunner, or a pg client),
+ * and answers its last statement's rows. pg sends each query with a Sync of its own, so a transaction of two statements
+ * would cost four round trips (BEGIN, each statement, COMMIT). Here every statement goes by the extended protocol
+ * (Bind, Describe, Execute: its values bound as `query` binds them) and one Sync ends them all: PostgreSQL runs what
+ * comes before a Sync as one implicit transaction, each statement with a snapshot of its own, committed at the Sync,
+ * or rolled back, the rest skipped, when one fails (the error is thrown as a `QueryFailedError`, as from `query`).
+ * The statements must be named (`prepared`): one not yet prepared on the connection is first parsed in a round trip
+ * of its own, under pg's own record, as `query` would.
+ */
+export async function transactionInOneRoundTrip<Row>(connection: QueryRunner | ClientBase, steps: Transaction<Row>): Promise<Row[]> {
+  const client = (await pgConnection(connection)) as ClientBase;
+  for (const { statement } of steps) await prepare(client, statement);
+  const round = new OneSync(steps);
+  try {
+    const results = await answer(client, round);
+    return (results.at(-1)?.rows ?? []) as Row[];
+  } catch (error) {
+    throw new QueryFailedError(textOf(steps), undefined, error as Error);
+  }
+}
+
+const textOf = (steps: Transaction<unknown>): string => steps.map(({ statement }) => statement.text).join(';\n');
+
+const nameOf = (statement: Sql<unknown>): string => {
+  if (statement.name === undefined) throw new Error(`Only prepared statements go in one round trip: ${statement.text.slice(0, 60)}`);
+  return statement.name;
+};
+
+/** Parses the statement unless pg has on this connection (Parse, Sync: a round trip once per connection and statement). */
+async function prepare(client: ClientBase, statement: Sql<unknown>): Promise<void> {
+  const name = nameOf(statement);
+  const prepared = (client as unknown as { connection: PreparedOn }).connection;
+  if (prepared.parsedStatements[name] !== undefined) return;
+  // Named and with its text, so pg records it as parsed when PostgreSQL answers ParseComplete (forgets it on an error).
+  const parsing = new Query({ name, text: statement.text });
+  parsing.submit = (connection) => {
+    connection.parse({ name, text: statement.text, types: [] }, false);
+    prepared.submittedNamedStatements[name] = statement.text;
+    connection.sync();
+  };
+  try {
+    await answer(client, parsing);
+  } catch (error) {
+    throw new QueryFailedError(statement.text, undefined, error as Error);
+  }
+}
+
+/** The steps' Bind, Describe and Execute, and one Sync; pg's Query gathers a result per statement. */
+class OneSync extends Query {
+  constructor(steps: Transaction<unknown>) {
+    super({ text: textOf(steps) });
+    this.submit = (connection: Connection) => {
+      connection.stream.cork();
+      try {
+        for (const { statement, values } of steps) {
+          connection.bind({ statement: nameOf(statement), values: values as string[], valueMapper: prepareValue }, false);
+          connection.describe({ type: 'P', name: '' }, false);
+          connection.execute({ portal: '' }, false);
+        }
+        connection.sync();
+      } finally {
+        connection.stream.uncork();
+      }
+    };
+  }
+}
+
+/** Submits a query and answers its results, one per statement (pg answers a lone result bare). */
+function answer(client: ClientBase, submitted: Query): Promise<QueryResult[]> {
+  return new Promise((resolve, reject) => {
+    submitted.on('end', (results: QueryResult | QueryResult[]) => resolve(Array.isArray(results) ? results : [results]));
+    submitted.on('error', reject);
+    client.query(submitted);
+  });
+}
