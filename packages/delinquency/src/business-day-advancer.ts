@@ -11,7 +11,8 @@ import {
 } from '@storage/rental-events';
 import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
-import { STATE_VERSION, transitionWrite, transitionWritesValues, VERSIONED_TRANSITION_WRITES, type TransitionWriteArguments } from './transition-write';
+import { STATE_VERSION, VERSIONED_RENTAL } from './state-version';
+import { transitionWrite, transitionWritesValues, VERSIONED_TRANSITION_WRITES, type TransitionWriteArguments } from './transition-write';
 
 /*
  * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
@@ -29,6 +30,12 @@ import { STATE_VERSION, transitionWrite, transitionWritesValues, VERSIONED_TRANS
  * would still see the snapshot from before the holder's commit (Postgres rechecks only the locked row, not the
  * joined delinquency). Should any write of a batch fail, the whole batch is rolled back and each of its rentals
  * written in a transaction of its own, so one bad rental is reported alone and the others go on, once each.
+ *
+ * The run's read and write are planned for each batch rather than prepared once per connection: they look rows up by
+ * key in auctions and gate code suspensions, which on a new deployment were empty when autovacuum last analysed them
+ * and which the run itself fills. A plan is made for the table as it is when planned (its size, not its statistics),
+ * but a connection's cached plan (the generic plan of a prepared statement) would go on scanning them whole for every
+ * batch as they grow. Planning costs little against the batch it plans (benchmark log, issue 38).
  *
  * Outbox rows carry no NOTIFY in every transaction: a transaction that notifies holds a cluster-wide lock
  * through its commit, which serialises every commit of the run behind one WAL flush each. Instead a worker
@@ -54,10 +61,8 @@ SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text A
        END AS pending_auction,
        ${RENTAL_EVENT_CONTEXT_COLUMNS},
        ${STATE_VERSION} AS state_version
-  FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS}
-  LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
+  FROM ${VERSIONED_RENTAL} ${RENTAL_EVENT_CONTEXT_JOINS}
  WHERE r.uuid = ANY($1::uuid[])`,
-  { prepared: 'delinquency_run_states' },
 );
 
 interface StateRow extends RentalEventContextRow, LockedRentalRow {
@@ -65,14 +70,6 @@ interface StateRow extends RentalEventContextRow, LockedRentalRow {
   state_version: string;
 }
 
-/**
- * Set for a worker's session, reset on release. Every statement of the run looks rows up by key, but a table
- * that was empty when last analysed (auctions or gate suspensions on a new deployment) is planned as a
- * sequential scan, and the connection's cached plan goes on scanning it as the run fills it: at a million
- * rentals that doubled the cost of a transition.
- */
-const KEY_LOOKUPS_ONLY = sql('SET enable_seqscan = off');
-const SEQUENTIAL_SCANS_AGAIN = sql('RESET enable_seqscan');
 const NOTIFY_OUTBOX = sql<unknown>(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 
 /** What a worker did with its rentals: transitions applied, and the rentals it could not advance. */
@@ -95,14 +92,7 @@ export class BusinessDayAdvancer {
 
   /** A worker holding one pooled connection until released. */
   async worker(): Promise<BusinessDayWorker> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      await query(runner, KEY_LOOKUPS_ONLY);
-    } catch (error) {
-      await runner.release();
-      throw error;
-    }
-    return new BusinessDayWorker(runner, this.source, this.notifications);
+    return new BusinessDayWorker(this.dataSource.createQueryRunner(), this.source, this.notifications);
   }
 }
 
@@ -215,7 +205,6 @@ export class BusinessDayWorker {
   async release(): Promise<void> {
     try {
       if (this.unnotified) await this.notify();
-      await query(this.runner, SEQUENTIAL_SCANS_AGAIN);
     } finally {
       await this.runner.release();
     }

@@ -30,12 +30,13 @@ interface PreparedOn {
  * (Bind, Describe, Execute: its values bound as `query` binds them) and one Sync ends them all: PostgreSQL runs what
  * comes before a Sync as one implicit transaction, each statement with a snapshot of its own, committed at the Sync,
  * or rolled back, the rest skipped, when one fails (the error is thrown as a `QueryFailedError`, as from `query`).
- * The statements must be named (`prepared`): one not yet prepared on the connection is first parsed in a round trip
- * of its own, under pg's own record, as `query` would.
+ * A named statement (`prepared`) not yet prepared on the connection is first parsed in a round trip of its own, under
+ * pg's own record, as `query` would; an unnamed one is parsed in the round trip, and planned for the values it is
+ * sent with.
  */
 export async function transactionInOneRoundTrip<Row>(connection: QueryRunner | ClientBase, steps: Transaction<Row>): Promise<Row[]> {
   const client = (await pgConnection(connection)) as ClientBase;
-  for (const { statement } of steps) await prepare(client, statement);
+  for (const { statement } of steps) if (statement.name !== undefined) await prepare(client, statement.name, statement.text);
   const round = new OneSync(steps);
   try {
     const results = await answer(client, round);
@@ -47,31 +48,25 @@ export async function transactionInOneRoundTrip<Row>(connection: QueryRunner | C
 
 const textOf = (steps: Transaction<unknown>): string => steps.map(({ statement }) => statement.text).join(';\n');
 
-const nameOf = (statement: Sql<unknown>): string => {
-  if (statement.name === undefined) throw new Error(`Only prepared statements go in one round trip: ${statement.text.slice(0, 60)}`);
-  return statement.name;
-};
-
 /** Parses the statement unless pg has on this connection (Parse, Sync: a round trip once per connection and statement). */
-async function prepare(client: ClientBase, statement: Sql<unknown>): Promise<void> {
-  const name = nameOf(statement);
+async function prepare(client: ClientBase, name: string, text: string): Promise<void> {
   const prepared = (client as unknown as { connection: PreparedOn }).connection;
   if (prepared.parsedStatements[name] !== undefined) return;
   // Named and with its text, so pg records it as parsed when PostgreSQL answers ParseComplete (forgets it on an error).
-  const parsing = new Query({ name, text: statement.text });
+  const parsing = new Query({ name, text });
   parsing.submit = (connection) => {
-    connection.parse({ name, text: statement.text, types: [] }, false);
-    prepared.submittedNamedStatements[name] = statement.text;
+    connection.parse({ name, text, types: [] }, false);
+    prepared.submittedNamedStatements[name] = text;
     connection.sync();
   };
   try {
     await answer(client, parsing);
   } catch (error) {
-    throw new QueryFailedError(statement.text, undefined, error as Error);
+    throw new QueryFailedError(text, undefined, error as Error);
   }
 }
 
-/** The steps' Bind, Describe and Execute, and one Sync; pg's Query gathers a result per statement. */
+/** The steps' Bind, Describe and Execute (after Parse for an unnamed one), and one Sync; pg's Query gathers a result per statement. */
 class OneSync extends Query {
   constructor(steps: Transaction<unknown>) {
     super({ text: textOf(steps) });
@@ -79,7 +74,9 @@ class OneSync extends Query {
       connection.stream.cork();
       try {
         for (const { statement, values } of steps) {
-          connection.bind({ statement: nameOf(statement), values: values as string[], valueMapper: prepareValue }, false);
+          // The unnamed statement: each Parse replaces the last one.
+          if (statement.name === undefined) connection.parse({ name: '', text: statement.text, types: [] }, false);
+          connection.bind({ statement: statement.name ?? '', values: values as string[], valueMapper: prepareValue }, false);
           connection.describe({ type: 'P', name: '' }, false);
           connection.execute({ portal: '' }, false);
         }

@@ -134,10 +134,12 @@ describe('query and transactionInOneRoundTrip', () => {
       }
     });
 
-    it('refuses a statement that is not prepared', async () => {
+    it('parses an unnamed statement in the round trip, planned for the values it is sent with', async () => {
       const runner = dataSource.createQueryRunner();
       try {
-        await expect(transactionInOneRoundTrip(runner, [bind(COUNT, [])])).rejects.toThrow('Only prepared statements');
+        await query(dataSource, INSERT_NOTE, [1, 'one', null, null]);
+        expect(await transactionInOneRoundTrip(runner, [bind(RENAME, ['first', 1]), bind(COUNT, [])])).toEqual([{ notes: 1 }]);
+        expect(await query(runner, NOTE, [1])).toEqual([{ id: 1, body: 'first', tags: null, at: null }]);
       } finally {
         await runner.release();
       }
