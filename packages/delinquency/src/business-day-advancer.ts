@@ -19,7 +19,7 @@ import { transitionWrite, transitionWritesValues, VERSIONED_TRANSITION_WRITES, t
  * by the transition write (`transitionWrite`, the statement `writeTransition` runs too), a worker's batch of
  * rentals in one transaction sent in one round trip (`transactionInOneRoundTrip` of `@storage/persistence`).
  *
- * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
+ * The work is optimistic. A worker reads the state and then the event context of many rentals in one round trip,
  * decides each rental's transition from what it read, and sends one transaction: lock the batch's rentals, write them
  * with one statement of data-modifying CTEs (VERSIONED_TRANSITION_WRITES: late fees, delinquencies, auctions, gate
  * suspensions, outbox rows), which answers the rentals it wrote, commit: one commit, one lock round and one
@@ -31,11 +31,12 @@ import { transitionWrite, transitionWritesValues, VERSIONED_TRANSITION_WRITES, t
  * joined delinquency). Should any write of a batch fail, the whole batch is rolled back and each of its rentals
  * written in a transaction of its own, so one bad rental is reported alone and the others go on, once each.
  *
- * The run's read and write are planned for each batch rather than prepared once per connection: they look rows up by
- * key in auctions and gate code suspensions, which on a new deployment were empty when autovacuum last analysed them
- * and which the run itself fills. A plan is made for the table as it is when planned (its size, not its statistics),
- * but a connection's cached plan (the generic plan of a prepared statement) would go on scanning them whole for every
- * batch as they grow. Planning costs little against the batch it plans (benchmark log, issue 38).
+ * The statements that read the tables the run fills (the state read and the write: auctions, gate code suspensions,
+ * delinquencies) are planned for each batch rather than prepared once per connection: on a new deployment those
+ * tables were empty when autovacuum last analysed them. A plan is made for a table as it is when planned (its size,
+ * not its statistics), but a connection's cached plan (the generic plan of a prepared statement) would go on scanning
+ * them whole for every batch as the run fills them. The event contexts, which read none of them and cost most of the
+ * read's planning, stay prepared (benchmark log, issue 38).
  *
  * Outbox rows carry no NOTIFY in every transaction: a transaction that notifies holds a cluster-wide lock
  * through its commit, which serialises every commit of the run behind one WAL flush each. Instead a worker
@@ -49,25 +50,44 @@ const NOTIFY_EVERY_MS = 100;
 /** How often a rental may change under a worker between its read and its write before the run gives up on it. */
 const MAX_CONFLICTS = 10;
 
-/** The rentals' states, pending auctions (canceled if the rental is cleared), event contexts and state versions. */
+/**
+ * The rentals' delinquency states, pending auctions (canceled if the rental is cleared) and state versions: what a
+ * transition is decided on. Planned for each batch (it reads auctions, which the run fills).
+ */
 const STATES = sql<StateRow, [readonly string[]]>(
   `
-SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text AS facility_today, r.oldest_open_due_on::text AS oldest_open_due_on,
+SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS rental_status, r.balance_in_pennies,
+       (SELECT (now() AT TIME ZONE tz.time_zone)::date::text FROM facilities tz WHERE tz.uuid = r.facility_uuid) AS facility_today,
+       r.oldest_open_due_on::text AS oldest_open_due_on,
        d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
        d.status_changed_on::text AS status_changed_on, d.last_business_date::text AS last_business_date, d.last_event_at,
        CASE WHEN d.status IN ('OVERDUE', 'OVERLOCK', 'LIEN', 'AUCTION') THEN
          (SELECT row_to_json(a) FROM (SELECT ${AUCTION_COLUMNS} FROM auctions
                                        WHERE rental_record_uuid = r.uuid AND stage IN ('CREATED', 'SCHEDULED')) a)
        END AS pending_auction,
-       ${RENTAL_EVENT_CONTEXT_COLUMNS},
        ${STATE_VERSION} AS state_version
-  FROM ${VERSIONED_RENTAL} ${RENTAL_EVENT_CONTEXT_JOINS}
+  FROM ${VERSIONED_RENTAL}
  WHERE r.uuid = ANY($1::uuid[])`,
 );
 
-interface StateRow extends RentalEventContextRow, LockedRentalRow {
+interface StateRow extends LockedRentalRow {
   pending_auction: AuctionRow | null;
   state_version: string;
+}
+
+/**
+ * The rentals' event contexts, read after their states, so whatever changed in between changes the state version
+ * too, and the rental is written only if nothing did. Prepared: the run fills none of the tables it reads, and its
+ * plan is most of what planning the read would cost.
+ */
+const CONTEXTS = sql<RentalEventContextRow, [readonly string[]]>(
+  `SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = ANY($1::uuid[])`,
+  { prepared: 'delinquency_run_contexts' },
+);
+
+/** A rental as read: its state, then its event context. */
+interface ReadRow extends StateRow {
+  context: RentalEventContextRow;
 }
 
 const NOTIFY_OUTBOX = sql<unknown>(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
@@ -134,9 +154,9 @@ export class BusinessDayWorker {
       return false;
     });
     while (pending.length > 0) {
-      let rows: StateRow[];
+      let rows: ReadRow[];
       try {
-        rows = await this.readStates(pending);
+        rows = await this.read(pending);
       } catch (error) {
         result.failures.push(...pending.map((rentalRecordUuid) => ({ rentalRecordUuid, error })));
         return result;
@@ -156,11 +176,11 @@ export class BusinessDayWorker {
       const tenants = new Set<string>();
       const together = writes.filter((write) => {
         if (alone.has(write.row.rental_record_uuid)) return false;
-        if (tenants.has(write.row.person_uuid)) {
+        if (tenants.has(write.row.context.person_uuid)) {
           again.push(write.row.rental_record_uuid);
           return false;
         }
-        tenants.add(write.row.person_uuid);
+        tenants.add(write.row.context.person_uuid);
         return true;
       });
       const batches = [
@@ -210,8 +230,17 @@ export class BusinessDayWorker {
     }
   }
 
-  private async readStates(rentalRecordUuids: readonly string[]): Promise<StateRow[]> {
-    return query(this.runner, STATES, [rentalRecordUuids]);
+  /**
+   * The rentals' states and then their event contexts, in one round trip; a rental gone in between is not read.
+   * Two statements, so only the state's (the one that reads the tables the run fills) is planned for each batch.
+   */
+  private async read(rentalRecordUuids: readonly string[]): Promise<ReadRow[]> {
+    const [states, contexts] = await transactionInOneRoundTrip(this.runner, [bind(STATES, [rentalRecordUuids]), bind(CONTEXTS, [rentalRecordUuids])]);
+    const contextOf = new Map(contexts.map((context) => [context.rental_record_uuid, context]));
+    return states.flatMap((state) => {
+      const context = contextOf.get(state.rental_record_uuid);
+      return context === undefined ? [] : [{ ...state, context }];
+    });
   }
 
   /**
@@ -222,7 +251,7 @@ export class BusinessDayWorker {
    */
   private async write(writes: readonly Write[]): Promise<boolean[]> {
     const uuids = writes.map(({ row }) => row.rental_record_uuid);
-    const answer = await transactionInOneRoundTrip(this.runner, [
+    const [, answer] = await transactionInOneRoundTrip(this.runner, [
       bind(LOCK_TENANTS_OF, [uuids, null, null]),
       bind(
         VERSIONED_TRANSITION_WRITES,
@@ -247,7 +276,7 @@ export class BusinessDayWorker {
   }
 
   /** A business-day transition as the arguments of the transition write, made only if the rental is still as read. */
-  private writeArguments(row: StateRow, decision: Decision, businessDate: CalendarDate, schedule: DelinquencySchedule): TransitionWriteArguments {
+  private writeArguments(row: ReadRow, decision: Decision, businessDate: CalendarDate, schedule: DelinquencySchedule): TransitionWriteArguments {
     const { rental, transition } = decision;
     if (transition.trigger !== 'STAGE_ADVANCE' && transition.trigger !== 'PAYMENT_CLEARED') {
       throw new Error(`A business day does not ${transition.trigger}`);
@@ -256,7 +285,7 @@ export class BusinessDayWorker {
       rental,
       transition,
       pendingAuction: row.pending_auction,
-      context: rentalEventContextOf(row),
+      context: rentalEventContextOf(row.context),
       stateVersion: row.state_version,
       options: {
         businessDate,
@@ -270,7 +299,7 @@ export class BusinessDayWorker {
 
 /** A rental's transition, decided from its state as read, and the arguments of its write. */
 interface Write {
-  row: StateRow;
+  row: ReadRow;
   decision: Decision;
   write: TransitionWriteArguments;
 }

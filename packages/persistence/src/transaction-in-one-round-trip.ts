@@ -14,8 +14,11 @@ export function bind<Row, Values extends readonly unknown[]>(statement: Sql<Row,
   return { statement, values };
 }
 
-/** A transaction's statements; the last one's rows are its answer. */
-export type Transaction<Row> = readonly [...Bound<unknown>[], Bound<Row>];
+/** A transaction's statements, in order. */
+export type Transaction = readonly Bound<unknown>[];
+
+/** Each statement's rows, in the statements' order. */
+export type Answers<Steps extends Transaction> = { -readonly [Step in keyof Steps]: Steps[Step] extends Bound<infer Row> ? Row[] : never };
 
 /** pg's record of the statements prepared on a connection (untyped by @types/pg), shared with `query`'s named statements. */
 interface PreparedOn {
@@ -25,7 +28,7 @@ interface PreparedOn {
 
 /**
  * Runs one short transaction in one round trip on a connection outside any transaction (a QueryRunner, or a pg client),
- * and answers its last statement's rows. pg sends each query with a Sync of its own, so a transaction of two statements
+ * and answers each statement's rows. pg sends each query with a Sync of its own, so a transaction of two statements
  * would cost four round trips (BEGIN, each statement, COMMIT). Here every statement goes by the extended protocol
  * (Bind, Describe, Execute: its values bound as `query` binds them) and one Sync ends them all: PostgreSQL runs what
  * comes before a Sync as one implicit transaction, each statement with a snapshot of its own, committed at the Sync,
@@ -34,19 +37,19 @@ interface PreparedOn {
  * pg's own record, as `query` would; an unnamed one is parsed in the round trip, and planned for the values it is
  * sent with.
  */
-export async function transactionInOneRoundTrip<Row>(connection: QueryRunner | ClientBase, steps: Transaction<Row>): Promise<Row[]> {
+export async function transactionInOneRoundTrip<const Steps extends Transaction>(connection: QueryRunner | ClientBase, steps: Steps): Promise<Answers<Steps>> {
   const client = (await pgConnection(connection)) as ClientBase;
   for (const { statement } of steps) if (statement.name !== undefined) await prepare(client, statement.name, statement.text);
   const round = new OneSync(steps);
   try {
     const results = await answer(client, round);
-    return (results.at(-1)?.rows ?? []) as Row[];
+    return steps.map((_, index): unknown[] => results[index]?.rows ?? []) as Answers<Steps>;
   } catch (error) {
     throw new QueryFailedError(textOf(steps), undefined, error as Error);
   }
 }
 
-const textOf = (steps: Transaction<unknown>): string => steps.map(({ statement }) => statement.text).join(';\n');
+const textOf = (steps: Transaction): string => steps.map(({ statement }) => statement.text).join(';\n');
 
 /** Parses the statement unless pg has on this connection (Parse, Sync: a round trip once per connection and statement). */
 async function prepare(client: ClientBase, name: string, text: string): Promise<void> {
@@ -68,7 +71,7 @@ async function prepare(client: ClientBase, name: string, text: string): Promise<
 
 /** The steps' Bind, Describe and Execute (after Parse for an unnamed one), and one Sync; pg's Query gathers a result per statement. */
 class OneSync extends Query {
-  constructor(steps: Transaction<unknown>) {
+  constructor(steps: Transaction) {
     super({ text: textOf(steps) });
     this.submit = (connection: Connection) => {
       connection.stream.cork();

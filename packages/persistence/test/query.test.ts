@@ -98,7 +98,7 @@ describe('query and transactionInOneRoundTrip', () => {
   });
 
   describe('transactionInOneRoundTrip', () => {
-    it("commits the transaction and answers its last statement's rows, values as query binds them", async () => {
+    it("commits the transaction and answers each statement's rows, values as query binds them", async () => {
       const runner = dataSource.createQueryRunner();
       try {
         const at = new Date('2026-11-24T03:00:00Z');
@@ -108,7 +108,12 @@ describe('query and transactionInOneRoundTrip', () => {
         ];
         const answers = [];
         for (const values of notes) answers.push(await transactionInOneRoundTrip(runner, [bind(INSERT_NOTE, values), bind(NOTE, [values[0]])]));
-        expect(answers).toEqual([[{ id: 1, body: `it's \\ quoted $v$`, tags: ['x', null, `y'z`], at }], [{ id: 2, body: null, tags: null, at: null }]]);
+        const first = { id: 1, body: `it's \\ quoted $v$`, tags: ['x', null, `y'z`], at };
+        const second = { id: 2, body: null, tags: null, at: null };
+        expect(answers).toEqual([
+          [[first], [first]],
+          [[second], [second]],
+        ]);
         // query shares the statements prepared for the round trip, and the round trip query's.
         expect(await query(runner, NOTE, [2])).toEqual([{ id: 2, body: null, tags: null, at: null }]);
       } finally {
@@ -128,7 +133,7 @@ describe('query and transactionInOneRoundTrip', () => {
         expect(error).toBeInstanceOf(QueryFailedError);
         expect((error as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('23505');
         expect(await query(runner, sql<{ id: number }>('SELECT id FROM notes ORDER BY id'))).toEqual([{ id: 1 }]);
-        expect(await transactionInOneRoundTrip(runner, [bind(NOTE, [1])])).toEqual([{ id: 1, body: 'kept', tags: null, at: null }]);
+        expect(await transactionInOneRoundTrip(runner, [bind(NOTE, [1])])).toEqual([[{ id: 1, body: 'kept', tags: null, at: null }]]);
       } finally {
         await runner.release();
       }
@@ -138,7 +143,7 @@ describe('query and transactionInOneRoundTrip', () => {
       const runner = dataSource.createQueryRunner();
       try {
         await query(dataSource, INSERT_NOTE, [1, 'one', null, null]);
-        expect(await transactionInOneRoundTrip(runner, [bind(RENAME, ['first', 1]), bind(COUNT, [])])).toEqual([{ notes: 1 }]);
+        expect(await transactionInOneRoundTrip(runner, [bind(RENAME, ['first', 1]), bind(COUNT, [])])).toEqual([[{ id: 1, body: 'first' }], [{ notes: 1 }]]);
         expect(await query(runner, NOTE, [1])).toEqual([{ id: 1, body: 'first', tags: null, at: null }]);
       } finally {
         await runner.release();
