@@ -22,14 +22,14 @@ const FILLED_BY_THE_RUN = ['auctions', 'gate_code_suspensions'];
 
 const CANDIDATES = sql<{ uuid: string }>('SELECT uuid FROM rental_records WHERE balance_in_pennies > 0 ORDER BY uuid');
 /** Every rental not among `$1` suspended: the table as a run at scale leaves it, not analysed since it was empty. */
-const SUSPEND_OTHERS = sql<never, [string[]]>(
+const SUSPEND_OTHERS = sql<never, [string[], string]>(
   `INSERT INTO gate_code_suspensions (rental_record_uuid, facility_uuid, suspended_on)
-   SELECT uuid, facility_uuid, '${BUSINESS_DATE}' FROM rental_records WHERE uuid <> ALL($1::uuid[])`,
+   SELECT uuid, facility_uuid, $2::date FROM rental_records WHERE uuid <> ALL($1::uuid[])`,
 );
 /** An auction of every rental not among `$1`, as rows a run at scale leaves, not analysed since the table was empty. */
-const AUCTION_OTHERS = sql<never, [string[]]>(
+const AUCTION_OTHERS = sql<never, [string[], string]>(
   `INSERT INTO auctions (uuid, rental_record_uuid, delinquency_uuid, facility_uuid, stage, scheduled_on, start_date, end_date, minimum_bid_in_pennies)
-   SELECT gen_random_uuid(), uuid, gen_random_uuid(), facility_uuid, 'COMPLETED', '${BUSINESS_DATE}', '${BUSINESS_DATE}', '${BUSINESS_DATE}', 100
+   SELECT gen_random_uuid(), uuid, gen_random_uuid(), facility_uuid, 'COMPLETED', $2::date, $2::date, $2::date, 100
      FROM rental_records WHERE uuid <> ALL($1::uuid[])`,
 );
 
@@ -90,8 +90,8 @@ describe('business-day plans on tables the run fills', () => {
       // The worker's first batches run on the young tables.
       const first = await worker.advance(candidates.slice(0, 32), BUSINESS_DATE, DEFAULT_DELINQUENCY_SCHEDULE);
       expect(first.failures).toEqual([]);
-      await query(admin, SUSPEND_OTHERS, [candidates]);
-      await query(admin, AUCTION_OTHERS, [candidates]);
+      await query(admin, SUSPEND_OTHERS, [candidates, BUSINESS_DATE]);
+      await query(admin, AUCTION_OTHERS, [candidates, BUSINESS_DATE]);
       plans.length = 0;
       const then = await worker.advance(candidates.slice(32, 96), BUSINESS_DATE, DEFAULT_DELINQUENCY_SCHEDULE);
       expect(then.failures).toEqual([]);
