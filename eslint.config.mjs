@@ -9,7 +9,11 @@ const deepPackageImports = { group: ['@storage/*/*'], message: 'Import a package
 // One way to reach the database: SQL runs through @storage/persistence's query(db, sql<Row>(…), values), in every
 // workspace's sources, tests and benches; only query itself and the migrations (TypeORM's QueryRunner) call `.query(`.
 const queryThroughPersistence = ['apps', 'packages', 'tools'].map((root) => `${root}/*/{src,test,bench}/**/*.ts`);
-const queryItself = ['packages/persistence/src/query.ts', 'packages/persistence/src/transactions-in-one-message.ts', 'packages/persistence/src/migrations/**'];
+const queryItself = [
+  'packages/persistence/src/query.ts',
+  'packages/persistence/src/transaction-in-one-round-trip.ts',
+  'packages/persistence/src/migrations/**',
+];
 const runThroughPersistence = {
   selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
   message: 'Run SQL with query(db, sql<Row>(text), values) of @storage/persistence: bound values, typed rows, RETURNING rows answered.',

@@ -1,22 +1,23 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import { isUuid, transitionsForBusinessDate, type CalendarDate, type DelinquencySchedule, type DelinquencyTransition } from '@storage/domain';
 import { OUTBOX_CHANNEL } from '@storage/messaging';
-import { bind, query, sql, transactionsInOneMessage } from '@storage/persistence';
+import { bind, query, sql, transactionInOneRoundTrip } from '@storage/persistence';
 import { RENTAL_EVENT_CONTEXT_COLUMNS, RENTAL_EVENT_CONTEXT_JOINS, rentalEventContextOf, type RentalEventContextRow } from '@storage/rental-events';
 import { LOCK_TENANTS_OF } from '@storage/rentals';
 import { AUCTION_COLUMNS, type AuctionRow } from './auctions';
 import { delinquencyInput, lockedRentalFromRow, type LockedRental, type LockedRentalRow } from './locked-rental';
-import { STATE_VERSION, transitionWrite, transitionWritesValues, VERSIONED_TRANSITION_WRITES, type TransitionWriteArguments } from './transition-write';
+import { STATE_VERSION, VERSIONED_RENTAL } from './state-version';
+import { transitionWrite, transitionWritesValues, VERSIONED_TRANSITION_WRITES, type TransitionWriteArguments } from './transition-write';
 
 /*
  * The business-day run: the transitions a business date brings (STAGE_ADVANCE and PAYMENT_CLEARED), written
  * by the transition write (`transitionWrite`, the statement `writeTransition` runs too), a worker's batch of
- * rentals in one transaction sent as one message (`transactionsInOneMessage` of `@storage/persistence`).
+ * rentals in one transaction sent in one round trip (`transactionInOneRoundTrip` of `@storage/persistence`).
  *
- * The work is optimistic. A worker reads the state and event context of many rentals in one statement,
- * decides each rental's transition from what it read, and sends `BEGIN; lock the batch's rentals; write them with
- * one statement of data-modifying CTEs (VERSIONED_TRANSITION_WRITES: late fees, delinquencies, auctions, gate
- * suspensions, outbox rows), which answers the rentals it wrote; COMMIT`: one commit, one lock round and one
+ * The work is optimistic. A worker reads the state and then the event context of many rentals in one round trip,
+ * decides each rental's transition from what it read, and sends one transaction: lock the batch's rentals, write them
+ * with one statement of data-modifying CTEs (VERSIONED_TRANSITION_WRITES: late fees, delinquencies, auctions, gate
+ * suspensions, outbox rows), which answers the rentals it wrote, commit: one commit, one lock round and one
  * statement per batch rather than per rental, which is what a transition mostly cost. Each rental is written only
  * if it is still as read: the state version (STATE_VERSION) read under the lock must equal the one the decision was
  * made on. Otherwise nothing of it is written and the rental is read and decided again, as it is after a transition when the date brings
@@ -24,6 +25,13 @@ import { STATE_VERSION, transitionWrite, transitionWritesValues, VERSIONED_TRANS
  * would still see the snapshot from before the holder's commit (Postgres rechecks only the locked row, not the
  * joined delinquency). Should any write of a batch fail, the whole batch is rolled back and each of its rentals
  * written in a transaction of its own, so one bad rental is reported alone and the others go on, once each.
+ *
+ * The statements that read the tables the run fills (the state read and the write: auctions, gate code suspensions,
+ * delinquencies) are planned for each batch rather than prepared once per connection: on a new deployment those
+ * tables were empty when autovacuum last analysed them. A plan is made for a table as it is when planned (its size,
+ * not its statistics), but a connection's cached plan (the generic plan of a prepared statement) would go on scanning
+ * them whole for every batch as the run fills them. The event contexts, which read none of them and cost most of the
+ * read's planning, stay prepared (benchmark log, issue 38).
  *
  * Outbox rows carry no NOTIFY in every transaction: a transaction that notifies holds a cluster-wide lock
  * through its commit, which serialises every commit of the run behind one WAL flush each. Instead a worker
@@ -37,37 +45,46 @@ const NOTIFY_EVERY_MS = 100;
 /** How often a rental may change under a worker between its read and its write before the run gives up on it. */
 const MAX_CONFLICTS = 10;
 
-/** The rentals' states, pending auctions (canceled if the rental is cleared), event contexts and state versions. */
+/**
+ * The rentals' delinquency states, pending auctions (canceled if the rental is cleared) and state versions: what a
+ * transition is decided on. Planned for each batch (it reads auctions, which the run fills).
+ */
 const STATES = sql<StateRow, [readonly string[]]>(
   `
-SELECT r.status AS rental_status, (now() AT TIME ZONE f.time_zone)::date::text AS facility_today, r.oldest_open_due_on::text AS oldest_open_due_on,
+SELECT r.uuid AS rental_record_uuid, r.facility_uuid, r.unit_uuid, r.status AS rental_status, r.balance_in_pennies,
+       (SELECT (now() AT TIME ZONE tz.time_zone)::date::text FROM facilities tz WHERE tz.uuid = r.facility_uuid) AS facility_today,
+       r.oldest_open_due_on::text AS oldest_open_due_on,
        d.delinquency_uuid, d.status AS delinquency_status, d.paused_from, d.past_due_since::text AS past_due_since,
        d.status_changed_on::text AS status_changed_on, d.last_business_date::text AS last_business_date, d.last_event_at,
        CASE WHEN d.status IN ('OVERDUE', 'OVERLOCK', 'LIEN', 'AUCTION') THEN
          (SELECT row_to_json(a) FROM (SELECT ${AUCTION_COLUMNS} FROM auctions
                                        WHERE rental_record_uuid = r.uuid AND stage IN ('CREATED', 'SCHEDULED')) a)
        END AS pending_auction,
-       ${RENTAL_EVENT_CONTEXT_COLUMNS},
        ${STATE_VERSION} AS state_version
-  FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS}
-  LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
+  FROM ${VERSIONED_RENTAL}
  WHERE r.uuid = ANY($1::uuid[])`,
-  { prepared: 'delinquency_run_states' },
 );
 
-interface StateRow extends RentalEventContextRow, LockedRentalRow {
+interface StateRow extends LockedRentalRow {
   pending_auction: AuctionRow | null;
   state_version: string;
 }
 
 /**
- * Set for a worker's session, reset on release. Every statement of the run looks rows up by key, but a table
- * that was empty when last analysed (auctions or gate suspensions on a new deployment) is planned as a
- * sequential scan, and the connection's cached plan goes on scanning it as the run fills it: at a million
- * rentals that doubled the cost of a transition.
+ * The rentals' event contexts, read after their states, so whatever changed in between changes the state version
+ * too, and the rental is written only if nothing did. Prepared: the run fills none of the tables it reads, and its
+ * plan is most of what planning the read would cost.
  */
-const KEY_LOOKUPS_ONLY = sql('SET enable_seqscan = off');
-const SEQUENTIAL_SCANS_AGAIN = sql('RESET enable_seqscan');
+const CONTEXTS = sql<RentalEventContextRow, [readonly string[]]>(
+  `SELECT ${RENTAL_EVENT_CONTEXT_COLUMNS} FROM rental_records r ${RENTAL_EVENT_CONTEXT_JOINS} WHERE r.uuid = ANY($1::uuid[])`,
+  { prepared: 'delinquency_run_contexts' },
+);
+
+/** A rental as read: its state, then its event context. */
+interface ReadRow extends StateRow {
+  context: RentalEventContextRow;
+}
+
 const NOTIFY_OUTBOX = sql<unknown>(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 
 /** What a worker did with its rentals: transitions applied, and the rentals it could not advance. */
@@ -90,14 +107,7 @@ export class BusinessDayAdvancer {
 
   /** A worker holding one pooled connection until released. */
   async worker(): Promise<BusinessDayWorker> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      await query(runner, KEY_LOOKUPS_ONLY);
-    } catch (error) {
-      await runner.release();
-      throw error;
-    }
-    return new BusinessDayWorker(runner, this.source, this.notifications);
+    return new BusinessDayWorker(this.dataSource.createQueryRunner(), this.source, this.notifications);
   }
 }
 
@@ -139,9 +149,9 @@ export class BusinessDayWorker {
       return false;
     });
     while (pending.length > 0) {
-      let rows: StateRow[];
+      let rows: ReadRow[];
       try {
-        rows = await this.readStates(pending);
+        rows = await this.read(pending);
       } catch (error) {
         result.failures.push(...pending.map((rentalRecordUuid) => ({ rentalRecordUuid, error })));
         return result;
@@ -161,11 +171,11 @@ export class BusinessDayWorker {
       const tenants = new Set<string>();
       const together = writes.filter((write) => {
         if (alone.has(write.row.rental_record_uuid)) return false;
-        if (tenants.has(write.row.person_uuid)) {
+        if (tenants.has(write.row.context.person_uuid)) {
           again.push(write.row.rental_record_uuid);
           return false;
         }
-        tenants.add(write.row.person_uuid);
+        tenants.add(write.row.context.person_uuid);
         return true;
       });
       const batches = [
@@ -210,35 +220,41 @@ export class BusinessDayWorker {
   async release(): Promise<void> {
     try {
       if (this.unnotified) await this.notify();
-      await query(this.runner, SEQUENTIAL_SCANS_AGAIN);
     } finally {
       await this.runner.release();
     }
   }
 
-  private async readStates(rentalRecordUuids: readonly string[]): Promise<StateRow[]> {
-    return query(this.runner, STATES, [rentalRecordUuids]);
+  /**
+   * The rentals' states and then their event contexts, in one round trip; a rental gone in between is not read.
+   * Two statements, so only the state's (the one that reads the tables the run fills) is planned for each batch.
+   */
+  private async read(rentalRecordUuids: readonly string[]): Promise<ReadRow[]> {
+    const [states, contexts] = await transactionInOneRoundTrip(this.runner, [bind(STATES, [rentalRecordUuids]), bind(CONTEXTS, [rentalRecordUuids])]);
+    const contextOf = new Map(contexts.map((context) => [context.rental_record_uuid, context]));
+    return states.flatMap((state) => {
+      const context = contextOf.get(state.rental_record_uuid);
+      return context === undefined ? [] : [{ ...state, context }];
+    });
   }
 
   /**
-   * The writes in one transaction, sent as one message: lock the rentals with their tenants' other rentals
+   * The writes in one transaction, sent in one round trip: lock the rentals with their tenants' other rentals
    * (`LOCK_TENANTS_OF`: a worker writing another rental of a tenant holds it until its commit, and the write then
    * sees that rental changed, and reads and decides again), write those unchanged (one statement for the batch),
    * commit. Says which wrote. Should the statement fail, nothing is written and the error is thrown.
    */
   private async write(writes: readonly Write[]): Promise<boolean[]> {
     const uuids = writes.map(({ row }) => row.rental_record_uuid);
-    const [answer = []] = await transactionsInOneMessage(this.runner, [
-      [
-        bind(LOCK_TENANTS_OF, [uuids, null, null]),
-        bind(
-          VERSIONED_TRANSITION_WRITES,
-          transitionWritesValues(
-            writes.map(({ write }) => write),
-            this.source,
-          ),
+    const [, answer] = await transactionInOneRoundTrip(this.runner, [
+      bind(LOCK_TENANTS_OF, [uuids, null, null]),
+      bind(
+        VERSIONED_TRANSITION_WRITES,
+        transitionWritesValues(
+          writes.map(({ write }) => write),
+          this.source,
         ),
-      ],
+      ),
     ]);
     const written = new Set(answer.map((row) => row.uuid));
     const applied = uuids.map((uuid) => written.has(uuid));
@@ -255,7 +271,7 @@ export class BusinessDayWorker {
   }
 
   /** A business-day transition as the arguments of the transition write, made only if the rental is still as read. */
-  private writeArguments(row: StateRow, decision: Decision, businessDate: CalendarDate, schedule: DelinquencySchedule): TransitionWriteArguments {
+  private writeArguments(row: ReadRow, decision: Decision, businessDate: CalendarDate, schedule: DelinquencySchedule): TransitionWriteArguments {
     const { rental, transition } = decision;
     if (transition.trigger !== 'STAGE_ADVANCE' && transition.trigger !== 'PAYMENT_CLEARED') {
       throw new Error(`A business day does not ${transition.trigger}`);
@@ -264,7 +280,7 @@ export class BusinessDayWorker {
       rental,
       transition,
       pendingAuction: row.pending_auction,
-      context: rentalEventContextOf(row),
+      context: rentalEventContextOf(row.context),
       stateVersion: row.state_version,
       options: {
         businessDate,
@@ -278,7 +294,7 @@ export class BusinessDayWorker {
 
 /** A rental's transition, decided from its state as read, and the arguments of its write. */
 interface Write {
-  row: StateRow;
+  row: ReadRow;
   decision: Decision;
   write: TransitionWriteArguments;
 }

@@ -13,7 +13,7 @@ import {
   type RentalDelinquencyStatus,
 } from '@storage/domain';
 import { outboxInsert } from '@storage/messaging';
-import { fragment, sql } from '@storage/persistence';
+import { sql } from '@storage/persistence';
 import { entriesJson, entriesOfRows, lateFeeEntry, postEntriesQuery, writeOffEntry, type NewLedgerEntry } from '@storage/rental-ledger';
 import type { RentalEventContext } from '@storage/rental-events';
 import { eventTimes } from '@storage/rentals';
@@ -21,14 +21,15 @@ import { auctionEventObject, newAuction, type AuctionRow } from './auctions';
 import { DelinquencyConflict } from './errors';
 import { delinquencyState, type LockedRental } from './locked-rental';
 import { envelopeOf, type PendingEvent } from './rental-event-batch';
+import { STATE_VERSION, VERSIONED_RENTAL } from './state-version';
 
 /*
  * The one implementation of a delinquency transition's effects: the late fee through the ledger, the
  * delinquency row, the auction created or canceled, the gate code suspended or restored, and the outbox
  * rows, decided by `transitionWrite` from the rental as read and written by one statement of data-modifying
  * CTEs (`transitionWritesSql`) for any number of rentals at once. Both writers run that statement: the
- * business-day advancer for a batch of rentals, each guarded by the state version it was decided on, prepared
- * per connection and sent with the batch's lock in one message (its speed: one statement per batch, not per
+ * business-day advancer for a batch of rentals, each guarded by the state version it was decided on, sent with
+ * the batch's lock in one round trip (its speed: one statement per batch, not per
  * rental); `writeTransition` for one rental locked inside the caller's transaction (payments, operator actions,
  * auction completion), unguarded, with bound parameters. Running the same statement everywhere keeps the two
  * from drifting apart.
@@ -72,19 +73,6 @@ export interface TransitionInput {
   stateVersion: string | null;
   options?: TransitionOptions;
 }
-
-/**
- * Everything a transition and its events are decided from, as the versions (xmin) of the rows read: the
- * rental, its delinquency, tenant, auctions, services and the tenant's other rentals (their balances are in
- * the payload), and the facility's date. Any committed change to one of them changes the version: a
- * changed row has the xmin of a transaction that committed after the read. The lists are not ordered (no
- * sort to pay for): the same rows read in another order only cost a needless retry.
- */
-export const STATE_VERSION = fragment(`format('%s/%s/%s/%s/%s/%s/%s', r.xmin, d.xmin, p.xmin,
-  (SELECT (now() AT TIME ZONE tz.time_zone)::date FROM facilities tz WHERE tz.uuid = r.facility_uuid),
-  (SELECT string_agg(a.xmin::text, ',') FROM auctions a WHERE a.rental_record_uuid = r.uuid),
-  (SELECT string_agg(s.xmin::text, ',') FROM rental_services s WHERE s.rental_record_uuid = r.uuid),
-  (SELECT string_agg(t.xmin::text, ',') FROM rental_records t WHERE t.person_uuid = r.person_uuid AND t.uuid <> r.uuid))`);
 
 /** What one transition writes: a row of the transition write's input. */
 export interface TransitionWriteArguments {
@@ -212,7 +200,7 @@ export function transitionWritesValues(writes: readonly TransitionWriteArguments
 
 /**
  * The transition write of a batch, each rental guarded by `guard` (a condition on the input row `i`, the rental
- * `r`, its delinquency `d` and tenant `p`): writes the transitions whose guard holds, nothing of the others, and
+ * `r` and its delinquency `d` of `VERSIONED_RENTAL`): writes the transitions whose guard holds, nothing of the others, and
  * answers a row per rental written. The ledger entries are posted by the ledger's own function
  * (`@storage/rental-ledger`), referenced by the final SELECT because a CTE that only reads is run only when used.
  * Outbox rows are not notified here.
@@ -226,10 +214,7 @@ WITH input AS (
     WITH ORDINALITY AS i(rental_record_uuid, facility_uuid, delinquency_uuid, status, paused_from, past_due_since, day, business_date,
                          last_event_at, gate, state_version, written_off_in_pennies, ledger_entries, auctions, ord)
 ), unchanged AS (
-  SELECT i.* FROM input i
-    JOIN rental_records r ON r.uuid = i.rental_record_uuid
-    JOIN persons p ON p.uuid = r.person_uuid
-    LEFT JOIN delinquencies d ON d.rental_record_uuid = r.uuid
+  SELECT i.* FROM input i JOIN ${VERSIONED_RENTAL} ON r.uuid = i.rental_record_uuid
    WHERE ${guard}
 ), ledger AS (
   ${postEntriesQuery(entriesOfRows('unchanged r'), 'EXISTS (SELECT FROM unchanged u WHERE json_array_length(u.ledger_entries) > 0)')}
@@ -281,11 +266,9 @@ export interface TransitionWritten {
 /**
  * The business-day run's: writes a rental only if it is still at the state version its transition was decided on.
  * Its own text rather than one guard with "or no version given", so the run's hot statement keeps the plain
- * equality it was measured with. Prepared per connection.
+ * equality it was measured with. Planned for each batch, not prepared (why: business-day-advancer.ts).
  */
-export const VERSIONED_TRANSITION_WRITES = sql<TransitionWritten, TransitionWritesValues>(transitionWritesSql(`${STATE_VERSION} = i.state_version`), {
-  prepared: 'delinquency_run_write',
-});
+export const VERSIONED_TRANSITION_WRITES = sql<TransitionWritten, TransitionWritesValues>(transitionWritesSql(`${STATE_VERSION} = i.state_version`));
 
 /** `writeTransition`'s: its caller read the rental under the lock, so there is no version to check (null). */
 export const TRANSITION_WRITES = sql<TransitionWritten, TransitionWritesValues>(transitionWritesSql('i.state_version IS NULL'));

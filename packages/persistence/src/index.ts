@@ -23,6 +23,6 @@ export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations
 export { sql, type Sql } from './sql';
 export { fragment, type SqlFragment } from './sql-fragment';
 export { query, type Queryable } from './query';
-export { bind, transactionsInOneMessage, type Bound, type Transaction } from './transactions-in-one-message';
+export { bind, transactionInOneRoundTrip, type Answers, type Bound, type Transaction } from './transaction-in-one-round-trip';
 export { uniqueViolation, type UniqueViolation } from './unique-violation';
 export { passingFailureOf, wraps, type PassingFailure } from './passing-failure';

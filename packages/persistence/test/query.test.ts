@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { QueryFailedError, type DataSource } from 'typeorm';
-import { freePort, bind, createDataSource, query, sql, startEmbeddedPostgres, transactionsInOneMessage, type RunningEmbeddedPostgres } from '../src';
+import { freePort, bind, createDataSource, query, sql, startEmbeddedPostgres, transactionInOneRoundTrip, type RunningEmbeddedPostgres } from '../src';
 
 interface Note {
   id: number;
@@ -20,7 +20,7 @@ const NOTE = sql<Note, [number]>('SELECT * FROM notes WHERE id = $1::int', { pre
 const RENAME = sql<{ id: number; body: string }, [string, number]>('UPDATE notes SET body = $1 WHERE id = $2 RETURNING id, body');
 const COUNT = sql<{ notes: number }>('SELECT count(*)::int AS notes FROM notes');
 
-describe('query and transactionsInOneMessage', () => {
+describe('query and transactionInOneRoundTrip', () => {
   let dataDir: string;
   let server: RunningEmbeddedPostgres;
   let dataSource: DataSource;
@@ -97,51 +97,54 @@ describe('query and transactionsInOneMessage', () => {
     expect((error as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('23505');
   });
 
-  describe('transactionsInOneMessage', () => {
-    it("commits each transaction and answers its last statement's rows, values as query binds them", async () => {
+  describe('transactionInOneRoundTrip', () => {
+    it("commits the transaction and answers each statement's rows, values as query binds them", async () => {
       const runner = dataSource.createQueryRunner();
       try {
         const at = new Date('2026-11-24T03:00:00Z');
         const notes: [number, string | null, string[] | null, Date | null][] = [
-          [1, `it's \\ quoted`, ['x', null as unknown as string, `y'z`], at],
+          [1, `it's \\ quoted $v$`, ['x', null as unknown as string, `y'z`], at],
           [2, null, null, null],
-          [3, 'ends with $v', ['$v$', '$', 'x$v', '$v0$'], null],
         ];
-        const answers = await transactionsInOneMessage(
-          runner,
-          notes.map((values) => [bind(INSERT_NOTE, values), bind(NOTE, [values[0]])] as const),
-        );
+        const answers = [];
+        for (const values of notes) answers.push(await transactionInOneRoundTrip(runner, [bind(INSERT_NOTE, values), bind(NOTE, [values[0]])]));
+        const first = { id: 1, body: `it's \\ quoted $v$`, tags: ['x', null, `y'z`], at };
+        const second = { id: 2, body: null, tags: null, at: null };
         expect(answers).toEqual([
-          [{ id: 1, body: `it's \\ quoted`, tags: ['x', null, `y'z`], at }],
-          [{ id: 2, body: null, tags: null, at: null }],
-          [{ id: 3, body: 'ends with $v', tags: ['$v$', '$', 'x$v', '$v0$'], at: null }],
+          [[first], [first]],
+          [[second], [second]],
         ]);
-        // A second message reuses the statements the first prepared.
-        expect(await transactionsInOneMessage(runner, [[bind(NOTE, [2])]])).toEqual([[{ id: 2, body: null, tags: null, at: null }]]);
+        // query shares the statements prepared for the round trip, and the round trip query's.
+        expect(await query(runner, NOTE, [2])).toEqual([{ id: 2, body: null, tags: null, at: null }]);
       } finally {
         await runner.release();
       }
     });
 
-    it('keeps the transactions before a failing one, rolls the failing one back and leaves the connection usable', async () => {
+    it('rolls the whole transaction back when a statement fails, and leaves the connection usable', async () => {
       const runner = dataSource.createQueryRunner();
       try {
-        const error: unknown = await transactionsInOneMessage(runner, [
-          [bind(INSERT_NOTE, [1, 'kept', null, null])],
-          [bind(INSERT_NOTE, [2, 'rolled back', null, null]), bind(INSERT_NOTE, [1, 'duplicate', null, null])],
-          [bind(INSERT_NOTE, [3, 'skipped', null, null])],
+        await query(dataSource, INSERT_NOTE, [1, 'kept', null, null]);
+        const error: unknown = await transactionInOneRoundTrip(runner, [
+          bind(INSERT_NOTE, [2, 'rolled back', null, null]),
+          bind(INSERT_NOTE, [1, 'duplicate', null, null]),
+          bind(NOTE, [1]),
         ]).catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(QueryFailedError);
+        expect((error as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('23505');
         expect(await query(runner, sql<{ id: number }>('SELECT id FROM notes ORDER BY id'))).toEqual([{ id: 1 }]);
+        expect(await transactionInOneRoundTrip(runner, [bind(NOTE, [1])])).toEqual([[{ id: 1, body: 'kept', tags: null, at: null }]]);
       } finally {
         await runner.release();
       }
     });
 
-    it('refuses a statement that is not prepared', async () => {
+    it('parses an unnamed statement in the round trip, planned for the values it is sent with', async () => {
       const runner = dataSource.createQueryRunner();
       try {
-        await expect(transactionsInOneMessage(runner, [[bind(COUNT, [])]])).rejects.toThrow('Only prepared statements');
+        await query(dataSource, INSERT_NOTE, [1, 'one', null, null]);
+        expect(await transactionInOneRoundTrip(runner, [bind(RENAME, ['first', 1]), bind(COUNT, [])])).toEqual([[{ id: 1, body: 'first' }], [{ notes: 1 }]]);
+        expect(await query(runner, NOTE, [1])).toEqual([{ id: 1, body: 'first', tags: null, at: null }]);
       } finally {
         await runner.release();
       }

@@ -24,7 +24,7 @@ export const LOCK_TENANTS_OF = sql<{ uuid: string }, [rentalRecordUuids: readonl
     WHERE person_uuid IN (SELECT person_uuid FROM rental_records
                            WHERE uuid = ANY($1::uuid[]) AND ($2::uuid IS NULL OR facility_uuid = $2) AND ($3::uuid IS NULL OR portfolio_uuid = $3))
     ORDER BY uuid FOR NO KEY UPDATE`,
-  // Prepared: the business-day run sends it with each batch's write, in one message.
+  // Prepared: the business-day run sends it with each batch's write, in one round trip.
   { prepared: 'lock_tenants_of' },
 );
 
