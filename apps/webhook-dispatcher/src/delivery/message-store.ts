@@ -60,12 +60,15 @@ const BODY_TO_SEND = `CASE WHEN right(m.body, 2) = ']}'
        ELSE m.body END`;
 
 /**
- * Whether message `p` holds message `m` (of endpoint `e`) back, `now` being the time: an earlier message of the same
- * rental to the same endpoint that is in flight or due (so without failures they go one at a time, in order), or, when
- * the endpoint asks for strict order, that waits for a retry.
+ * Whether message `p` holds a message of endpoint `e` back, `now` being the time: an earlier message of the same rental to
+ * the same endpoint that is in flight or due (so without failures they go one at a time, in order), or, when the
+ * endpoint asks for strict order, that waits for a retry. The held message is stored (`holdsBack`: `m`) or being created
+ * by fan-out (`holdsBackNew`: event `i` to endpoint `e`, the latest of its rental, so every stored one is earlier).
  */
-export const holdsBack = (now: string): string => `p.endpoint_id = m.endpoint_id AND p.ordering_key = m.ordering_key AND p.status = 'pending'
-         AND p.emission_order < m.emission_order AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= ${now})`;
+const holdsMessage = (endpointId: string, orderingKey: string, earlier: string, now: string): string =>
+  `p.endpoint_id = ${endpointId} AND p.ordering_key = ${orderingKey} AND p.status = 'pending'${earlier} AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= ${now})`;
+export const holdsBack = (now: string): string => holdsMessage('m.endpoint_id', 'm.ordering_key', ' AND p.emission_order < m.emission_order', now);
+export const holdsBackNew = (now: string): string => holdsMessage('e.id', 'i.ordering_key', '', now);
 
 /** Whether message `m` may be sent now (`$1`) as far as its rental's order goes. Messages without a rental are never held. */
 export const NOT_HELD = `(m.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM webhook_messages p WHERE ${holdsBack('$1')}))`;

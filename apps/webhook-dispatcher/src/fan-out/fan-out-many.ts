@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { processedMarks } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
-import { claimedMessage, IN_FLIGHT_LIMIT, type ClaimedMessage, type ClaimedRow } from '../delivery/message-store';
+import { claimedMessage, holdsBackNew, IN_FLIGHT_LIMIT, type ClaimedMessage, type ClaimedRow } from '../delivery/message-store';
 import { endpointMatches } from './endpoint-match';
 import { deliveryBodyOf, NEW_MESSAGE_ID, type FanOutEvent } from './fan-out';
 
@@ -50,7 +50,7 @@ const ONE_EVENT = `SELECT 0 AS n, $5::text AS grp, $6::text AS key, $7::text AS 
 /**
  * The fan-out of the events `events` (MANY_EVENTS or ONE_EVENT); $1 is now, $2 the lease's end, $3 how many to claim,
  * $4 the claimer's settled attempts (`ClaimOnCreate`).
- * A new message is created claimed when it may go now as far as its rental's order goes (`NOT_HELD`: it is its
+ * A new message is created claimed when it may go now as far as its rental's order goes (`holdsBackNew`: it is its
  * rental's latest) and its endpoint's limit across replicas leaves room (`webhook_endpoint_room`, asked in the order
  * of the endpoints' ids, as the claims do); a listen
  * session's are claimed by the replica holding its stream (`MessageStore.claimDue`).
@@ -64,9 +64,7 @@ const fanOutSql = (events: string): string => `WITH i AS (
    SELECT ${NEW_MESSAGE_ID} AS id, e.id AS endpoint_id, e.portfolio, i.event_id, i.type, i.body,
           i.ordering_key, i.n, ${IN_FLIGHT_LIMIT} AS max_in_flight,
           e.listen_api_key IS NULL AND (i.ordering_key IS NULL OR NOT EXISTS (
-            SELECT 1 FROM webhook_messages p
-            WHERE p.endpoint_id = e.id AND p.ordering_key = i.ordering_key AND p.status = 'pending'
-              AND (e.ordered_delivery OR p.claimed OR p.next_attempt_at <= $1))) AS free
+            SELECT 1 FROM webhook_messages p WHERE ${holdsBackNew('$1')})) AS free
    FROM i
    JOIN mark ON mark.consumer_group = i.grp AND mark.event_id = i.key
    JOIN webhook_endpoints e ON ${endpointMatches('i.portfolio', 'i.type', 'i.facility', 'i.unit_type', 'i.amenities', 'false', 'NULL')}),
