@@ -1,4 +1,4 @@
-export { OutboxPublisher, MESSAGING_SERVICE, outboxInsert, outboxValues, type OutboxValues } from './outbox-publisher';
+export { OutboxPublisher, MESSAGING_SERVICE, OUTBOX_RETURNING, outboxAnnouncements, outboxInsert, outboxValues, type OutboxValues } from './outbox-publisher';
 export { MessagingModule, MESSAGING_READINESS, type MessagingOptions } from './messaging.module';
 export { eventTransport, type EventTransportOptions } from './event-transport';
 export { EventContext, type Redelivery } from './consumer/event-context';

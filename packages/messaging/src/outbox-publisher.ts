@@ -11,8 +11,9 @@ export const MESSAGING_SERVICE = Symbol('MESSAGING_SERVICE');
  * An INSERT of outbox rows, for writers that batch their events into statements of their own (a fragment of the
  * caller's statement, whose `Values` type its parameters). `events` is the caller's FROM item aliased `e` with the
  * columns topic, key, type, event_id and envelope (json), in the order to publish; `source` the caller's expression
- * (a bound parameter) for the producing service. It notifies nobody: the writer sends
- * `pg_notify(OUTBOX_CHANNEL, '')` itself, after commit (the log is also polled).
+ * (a bound parameter) for the producing service. It notifies nobody: a writer of a few rows ends it with
+ * OUTBOX_RETURNING and announces them with `outboxAnnouncements`; a bulk writer sends `pg_notify(OUTBOX_CHANNEL, '')`
+ * once (the log is also polled).
  *
  * The transaction id is taken (pg_current_xact_id, in a subquery that runs first) before the outbox ids, which the
  * column's default takes as each row is inserted, in the order of `events`; the embedded LogReader relies on it to
@@ -42,21 +43,30 @@ export function outboxValues(envelopes: readonly EventEnvelope[]): OutboxValues 
   ];
 }
 
+/** What an outbox INSERT (`outboxInsert`) returns for `outboxAnnouncements`. */
+export const OUTBOX_RETURNING = fragment('RETURNING id, topic, key, type, event_id, source, envelope, created_at');
+
 /**
- * One event, notifying at commit, so a rolled-back event wakes nobody; on its topic's channel (`topicChannel`),
- * so only the followers of that topic wake; with the row as payload (`AnnouncedRecords`), so a follower whose
- * next row it is need not read the log. A row too large for a payload (8000 bytes) is notified without it.
+ * A scalar subquery (the number of rows announced) that notifies, at commit, each row the CTE `entry` (an
+ * `outboxInsert` ending in OUTBOX_RETURNING) wrote: on its topic's channel (`topicChannel`), so only the followers of
+ * that topic wake, and with the row as payload (`AnnouncedRecords`), so a follower whose next row it is need not read
+ * the log. A rolled-back write wakes nobody. A row too large for a payload (8000 bytes) is notified without it. For
+ * writes of a few rows (a payload each); a bulk writer notifies once (`outboxInsert`).
  */
-const INSERT_AND_NOTIFY = sql<{ pg_notify: string }, [string, string | null, string, string, string, string]>(
+export function outboxAnnouncements(entry: string): SqlFragment {
+  return fragment(`(SELECT count(pg_notify('${OUTBOX_CHANNEL}:' || a.topic, CASE WHEN octet_length(a.payload) < 8000 THEN a.payload ELSE '' END))
+     FROM (SELECT topic, json_build_object('position', id::text, 'topic', topic, 'key', key, 'type', type, 'eventId', event_id,
+                    'source', source, 'createdAt', created_at, 'envelope', envelope)::text AS payload
+             FROM ${entry}) AS a)`);
+}
+
+/** One event, announced at commit (`outboxAnnouncements`). */
+const INSERT_AND_NOTIFY = sql<{ announced: number }, [string, string | null, string, string, string, string]>(
   `
 WITH entry AS (
   ${outboxInsert('(VALUES ($1::text, $2, $3, $4, $6::json)) AS e(topic, key, type, event_id, envelope)', '$5')}
-  RETURNING id, topic, key, type, event_id, source, envelope, created_at),
-announcement AS (
-  SELECT topic, json_build_object('position', id::text, 'topic', topic, 'key', key, 'type', type, 'eventId', event_id,
-           'source', source, 'createdAt', created_at, 'envelope', envelope)::text AS payload
-    FROM entry)
-SELECT pg_notify('${OUTBOX_CHANNEL}:' || topic, CASE WHEN octet_length(payload) < 8000 THEN payload ELSE '' END) FROM announcement`,
+  ${OUTBOX_RETURNING})
+SELECT ${outboxAnnouncements('entry')}::int AS announced`,
   // Prepared: every lifecycle write runs it, and planning the statement anew cost PostgreSQL about as much as running it.
   { prepared: 'outbox_insert_and_notify' },
 );

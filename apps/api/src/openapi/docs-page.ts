@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+// Only the path helper: the package's index evaluates the whole Swagger UI bundle, 38 MB of RSS for a browser's script.
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -25,12 +26,17 @@ export function serveDocsPage(app: NestFastifyApplication, jsonUrl: string): voi
   fastify.get('/', (_request, reply) =>
     reply.send({ service: 'Storage Rental Service API', docs: '/docs', openapi: jsonUrl, health: '/health/ready', authentication: 'x-api-key header' }),
   );
-  const root = getAbsoluteFSPath();
-  const assets = new Map(Object.entries(ASSETS).map(([file, type]) => [file, { type, body: readFileSync(path.join(root, file)) }]));
+  // Read when first asked for (most replicas never serve them), then kept.
+  const bodies = new Map<string, Buffer>();
+  const bodyOf = (file: string): Buffer => {
+    let body = bodies.get(file);
+    if (body === undefined) bodies.set(file, (body = readFileSync(path.join(getAbsoluteFSPath(), file))));
+    return body;
+  };
   fastify.get('/docs', (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE(jsonUrl)));
   fastify.get<{ Params: { file: string } }>('/docs/:file', (request, reply) => {
-    const asset = assets.get(request.params.file);
-    if (asset === undefined) return reply.callNotFound();
-    return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
+    const file = request.params.file;
+    if (!Object.hasOwn(ASSETS, file)) return reply.callNotFound();
+    return reply.type(ASSETS[file]).header('cache-control', 'public, max-age=86400').send(bodyOf(file));
   });
 }

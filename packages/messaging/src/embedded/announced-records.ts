@@ -1,6 +1,6 @@
 import type { LogRecord } from './log-reader';
 
-/** The notification payload OutboxPublisher sends for each event: the row, as JSON (see `ANNOUNCEMENT_SQL`). */
+/** The notification payload OutboxPublisher sends for each event: the row, as JSON (`outboxAnnouncements`). */
 interface Announcement {
   position: string;
   topic: string;

@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { Kafka, Producer, ProducerBatch } from 'kafkajs';
 import { describe } from '../consumer/deliver';
-import { PARTITIONER } from './kafka-client';
+import { partitioner } from './kafka-client';
 
 /**
  * An idempotent producer (acks from all replicas, one request in flight) that is started again after a failed send.
@@ -43,7 +43,7 @@ export class IdempotentProducer {
 
   private current(): Promise<Producer> {
     if (this.producer === undefined) {
-      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: PARTITIONER });
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: partitioner() });
       const connected = producer.connect().then(() => producer);
       // A producer that could not connect is not kept: the next call starts another.
       connected.catch(() => {
