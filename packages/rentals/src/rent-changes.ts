@@ -1,5 +1,5 @@
 import type { CalendarDate, EventEnvelope } from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxInsert, outboxValues, type OutboxValues } from '@storage/messaging';
+import { OUTBOX_RETURNING, outboxAnnouncements, outboxInsert, outboxValues, type OutboxValues } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 import type { RentalVersion } from './aggregate/version';
 
@@ -50,9 +50,9 @@ const CHANGE_RENTS = sql<{ uuid: string }, ChangeRentsValues>(
   SELECT i.uuid, i.effective_date, i.rent, i.previous_rent FROM input i JOIN changed c ON c.uuid = i.uuid
 ), entry AS (
   ${outboxInsert('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$10')}
-  RETURNING id
+  ${OUTBOX_RETURNING}
 )
-SELECT c.uuid::text AS uuid FROM changed c, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
+SELECT c.uuid::text AS uuid FROM changed c, ${outboxAnnouncements('entry')} AS notified`,
   { prepared: 'change_rents' },
 );
 
