@@ -67,7 +67,12 @@ const PROGRESS_EVERY = 1_000;
  */
 const FACILITIES_AT_ONCE = 2;
 
-/** At most this many rentals are read and decided at once; fewer when a facility has few, so every worker gets some. */
+/**
+ * At most this many rentals are read and decided at once; fewer when a facility has few, so every worker gets some.
+ * Not fewer than that: each batch is planned anew (its statements read tables the run fills), and a facility's
+ * candidates cut in four chunks per worker cost the worst day at 100,000 rentals 40 % more PostgreSQL CPU than one
+ * chunk per worker (docs/benchmarks/delinquency-scheduler.md).
+ */
 const MAX_CHUNK = 32;
 
 /**
@@ -175,7 +180,7 @@ export class BusinessDayRunner {
       done: 0,
       transitions: 0,
     };
-    const chunkSize = Math.min(MAX_CHUNK, Math.ceil(candidates.length / (workers * 4)));
+    const chunkSize = Math.min(MAX_CHUNK, Math.ceil(candidates.length / workers));
     let next = 0;
     // Each worker holds one connection for the run and takes the rentals a chunk at a time (their states are
     // read in one statement); concurrency stays below the pool size (the facility lock holds one).
