@@ -104,15 +104,22 @@ describe('webhooks resend and recover (CLI, dispatcher running)', () => {
 
   it("recovers an endpoint's failed messages since the time, each under its first hook-id, and none older", async () => {
     let gone = true;
+    // Answers wait until both messages exist: the first 410 disables the endpoint, which gets no message after it.
+    let answer: () => void = () => undefined;
+    const answering = new Promise<void>((resolve) => (answer = resolve));
     receiver.respond = (_request, res) => {
-      res.statusCode = gone ? 410 : 204;
-      res.end();
+      void answering.then(() => {
+        res.statusCode = gone ? 410 : 204;
+        res.end();
+      });
     };
     const { id: endpointId, secret } = await seedEndpoint(db, { url: receiver.url('/recover') });
     const old = sampleEnvelope('moved-out');
     const lost = sampleEnvelope('rent-change');
     await publish(old);
     await publish(lost);
+    await eventually(async () => expect(await query(db, MESSAGES, [endpointId])).toHaveLength(2), { timeoutMs: 15_000 });
+    answer();
     // 410 Gone fails the message at once and disables the endpoint; the other one waits as failed too.
     await eventually(async () => expect((await query(db, MESSAGES, [endpointId])).map((m) => m.status)).toEqual(['failed', 'failed']), { timeoutMs: 15_000 });
     const [older, recent] = await query(db, MESSAGES, [endpointId]);
