@@ -4,6 +4,7 @@ import { createEnvelope, topicFor, type CalendarDate } from '@storage/domain';
 import { OUTBOX_CHANNEL, outboxInsert } from '@storage/messaging';
 import { query, sql } from '@storage/persistence';
 import { recordPayments, type PaymentToRecord } from '@storage/rental-ledger';
+import { lockRental, type RentalVersion } from '@storage/rentals';
 import { SERVICE_NAME } from '../service-info';
 import { PAYMENT_PORT, type PaymentPort } from './payment.port';
 
@@ -31,9 +32,9 @@ SELECT a.uuid, a.rental_record_uuid AS "rentalRecordUuid", a.due_on::text AS "du
  WHERE a.status = 'PENDING' AND r.facility_uuid = $1 AND a.due_on <= $2::date
  ORDER BY a.due_on, a.uuid`);
 
-/** The rental locked for its payment, with the version and balance the payment is recorded against. */
-const LOCK_RENTAL = sql<{ version: string; balanceInPennies: number }, [rentalRecordUuid: string]>(
-  `SELECT xmin::text AS version, balance_in_pennies AS "balanceInPennies" FROM rental_records WHERE uuid = $1 FOR NO KEY UPDATE`,
+/** The version and balance the payment is recorded against, read under the rental's lock (after it: see lockRental). */
+const LOCKED_RENTAL = sql<{ version: RentalVersion; balanceInPennies: number }, [rentalRecordUuid: string]>(
+  `SELECT xmin::text AS version, balance_in_pennies AS "balanceInPennies" FROM rental_records WHERE uuid = $1`,
 );
 
 /** Settles an approved attempt, under the rental's lock taken before: no row when another run settled it first. */
@@ -122,7 +123,9 @@ export class AutopayDay {
   /** The attempt settled and its payment recorded in one transaction, so an approval is recorded once or not at all. */
   private approve(attempt: Attempt, reference: string, paidOn: CalendarDate): Promise<void> {
     return this.dataSource.transaction(async (db) => {
-      const [rental] = await query(db, LOCK_RENTAL, [attempt.rentalRecordUuid]);
+      // The rental's one lock (@storage/rentals), with its tenant's other rentals: a writer of any of them commits first.
+      await lockRental(db, { rentalRecordUuid: attempt.rentalRecordUuid });
+      const [rental] = await query(db, LOCKED_RENTAL, [attempt.rentalRecordUuid]);
       const settled = await query(db, APPROVE, [attempt.uuid, reference]);
       if (rental === undefined || settled.length === 0) return;
       // The money was taken: it is recorded even if the tenant paid or moved out meanwhile (a credit then).

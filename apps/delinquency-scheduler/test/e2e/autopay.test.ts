@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addDays, type CalendarDate } from '@storage/domain';
 import { ledgerEntries, postEntries } from '@storage/rental-ledger';
 import { query, sql } from '@storage/persistence';
+import { eventually, sessionsWaitingForLocks } from '@storage/testing';
 import { AutopayDay } from '../../src/autopay/autopay-day';
 import { EmbeddedPaymentPort } from '../../src/autopay/embedded-payment-port';
 import type { ChargeRequest, PaymentPort } from '../../src/autopay/payment.port';
@@ -163,6 +164,34 @@ describe('autopay on the business day', () => {
     expect(await paymentsOf(rental)).toHaveLength(1);
     expect(await balanceOf(rental)).toBe(0);
     expect(ofType(await outboxEvents(dataSource, rental), 'payment-recorded')).toHaveLength(1);
+  });
+
+  it('settles under the rental’s one lock: after a payment of the tenant’s other rental being recorded commits', async () => {
+    const { dataSource } = scheduler;
+    const rental = await seedRental(dataSource, facility, { balanceInPennies: 0, dueOn: '2025-02-01', autopayPaymentMethod: 'pm_card_visa' });
+    // The tenant's other rental bills on the 15th: the due date's billing leaves it alone.
+    const sibling = await seedRental(dataSource, facility, { balanceInPennies: 0, dueOn: '2025-02-15', sameTenantAs: rental });
+    await new BillingDay(dataSource).bill(facility.facilityUuid, DUE, 1);
+    const autopay = new AutopayDay(dataSource, new EmbeddedPaymentPort());
+
+    let charged: ReturnType<AutopayDay['charge']> | undefined;
+    await dataSource.transaction(async (m) => {
+      // A payment of the sibling recorded, not committed yet: its writer holds the sibling's row until its commit.
+      const paymentUuid = randomUUID();
+      await postEntries(m, sibling.rentalRecordUuid, [
+        { kind: 'PAYMENT', description: 'Paid ahead', amountInPennies: -5000, postedOn: DUE, dueOn: null, paymentUuid },
+      ]);
+      let settled = false;
+      charged = autopay.charge(facility.facilityUuid, DUE, 1).finally(() => (settled = true));
+      await eventually(async () => expect(settled || (await sessionsWaitingForLocks(dataSource)) === 1).toBe(true));
+      expect(settled).toBe(false);
+    });
+    expect(await charged).toEqual({ approved: 1, declined: 0, failures: [] });
+
+    const events = await outboxEvents(dataSource, rental.rentalRecordUuid);
+    expect(ofType(events, 'payment-recorded').map((event) => event.payload.balanceAfterInPennies)).toEqual([0]);
+    expect(await balanceOf(rental.rentalRecordUuid)).toBe(0);
+    expect(await balanceOf(sibling.rentalRecordUuid)).toBe(-5000);
   });
 
   it('one attempt per rental and due date, by a unique key', async () => {
