@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { addDays, type Auction, type AuctionStage, type CalendarDate } from '@storage/domain';
-import { query, sql } from '@storage/persistence';
+import { fragment, query, sql } from '@storage/persistence';
 
 /** Days of notice between entering AUCTION and the sale, and length of the bidding window, unless an operator sets them. */
 export const AUCTION_NOTICE_DAYS = 14;
@@ -22,10 +22,11 @@ export interface AuctionRow {
   winningBidInPennies: number | null;
 }
 
-export const AUCTION_COLUMNS = `uuid, rental_record_uuid AS "rentalRecordUuid", delinquency_uuid AS "delinquencyUuid",
+/** An auction row's columns as AuctionRow names them, for the statements that read one. */
+export const AUCTION_COLUMNS = fragment(`uuid, rental_record_uuid AS "rentalRecordUuid", delinquency_uuid AS "delinquencyUuid",
   facility_uuid AS "facilityUuid", stage, scheduled_on::text AS "scheduledOn", start_date::text AS "startDate",
   end_date::text AS "endDate", canceled_on::text AS "canceledOn", completed_on::text AS "completedOn",
-  minimum_bid_in_pennies AS "minimumBidInPennies", winning_bid_in_pennies AS "winningBidInPennies"`;
+  minimum_bid_in_pennies AS "minimumBidInPennies", winning_bid_in_pennies AS "winningBidInPennies"`);
 
 const PENDING_AUCTION = sql<AuctionRow, [string]>(
   `SELECT ${AUCTION_COLUMNS} FROM auctions WHERE rental_record_uuid = $1 AND stage IN ('CREATED', 'SCHEDULED')`,

@@ -28,6 +28,8 @@ describe('the lint rules hold in every workspace', () => {
       'export const STATEMENTS = { read: `SELECT uuid FROM units` };\n',
       'export const markSql = (id: string): string => `INSERT INTO marks VALUES (${id})`;\n',
       'export function deleteSql(id: string): string {\n  return `DELETE FROM marks WHERE id = ${id}`;\n}\n',
+      // A select list, spliced into another statement: no keyword but its aliases.
+      'export const MARK_COLUMNS = `uuid, unit_uuid AS "unitUuid"`;\n',
     ];
     for (const probe of bare) expect(await lintInWorkspace('packages/rentals', 'src/probe.ts', probe)).toContain('no-restricted-syntax');
     const typed =
