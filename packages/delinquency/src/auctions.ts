@@ -63,7 +63,23 @@ export function newAuction(input: {
   };
 }
 
-const SAVE_AUCTION = sql<never>(
+const SAVE_AUCTION = sql<
+  never,
+  [
+    uuid: string,
+    rentalRecordUuid: string,
+    delinquencyUuid: string,
+    facilityUuid: string,
+    stage: AuctionStage,
+    scheduledOn: CalendarDate,
+    startDate: CalendarDate,
+    endDate: CalendarDate,
+    canceledOn: CalendarDate | null,
+    completedOn: CalendarDate | null,
+    minimumBidInPennies: number,
+    winningBidInPennies: number | null,
+  ]
+>(
   `INSERT INTO auctions (uuid, rental_record_uuid, delinquency_uuid, facility_uuid, stage, scheduled_on, start_date, end_date,
                          canceled_on, completed_on, minimum_bid_in_pennies, winning_bid_in_pennies)
    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)

@@ -99,7 +99,10 @@ export interface ResealedSecrets {
   newPreviousSecret: string | null;
 }
 
-const STORE_RESEALED = sql<{ id: string }>(
+const STORE_RESEALED = sql<
+  { id: string },
+  [ids: string[], secrets: string[], previousSecrets: (string | null)[], newSecrets: string[], newPreviousSecrets: (string | null)[]]
+>(
   `UPDATE webhook_endpoints e SET secret = u.new_secret, previous_secret = u.new_previous_secret
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(id, secret, previous_secret, new_secret, new_previous_secret)
     WHERE e.id = u.id AND e.secret = u.secret AND e.previous_secret IS NOT DISTINCT FROM u.previous_secret

@@ -57,7 +57,23 @@ const COLUMNS = `id, portfolio, vendor_name AS "vendorName", url, description, e
   facility_uuids AS "facilityUuids", unit_types AS "unitTypes", amenity_uuids AS "amenityUuids",
   ordered_delivery AS "orderedDelivery", max_in_flight AS "maxInFlight"`;
 
-const INSERT = sql<SubscriptionEndpoint>(
+const INSERT = sql<
+  SubscriptionEndpoint,
+  [
+    id: string,
+    portfolio: string,
+    vendorName: string,
+    url: string,
+    description: string,
+    eventTypes: string[],
+    facilityUuids: string[],
+    unitTypes: string[],
+    amenityUuids: string[],
+    sealedSecret: string,
+    orderedDelivery: boolean,
+    maxInFlight: number,
+  ]
+>(
   `INSERT INTO webhook_endpoints
      (id, portfolio, vendor_name, url, description, event_types, facility_uuids, unit_types, amenity_uuids, secret, ordered_delivery, max_in_flight)
    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${COLUMNS}`,
