@@ -18,7 +18,10 @@ export class Html {
   }
 }
 
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+/** What a page interpolates: text and numbers (escaped), markup already built, or a list of them. */
+type HtmlPart = Html | string | number | boolean | null | undefined;
+
+export function html(strings: TemplateStringsArray, ...values: (HtmlPart | HtmlPart[])[]): Html {
   let out = strings[0] ?? '';
   values.forEach((value, index) => {
     const rendered = Array.isArray(value) ? value.map(part).join('') : part(value);
@@ -27,7 +30,7 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-const part = (value: unknown): string => (value instanceof Html ? value.value : escapeHtml(value as string | number | null | undefined));
+const part = (value: HtmlPart): string => (value instanceof Html ? value.value : escapeHtml(value));
 
 /**
  * Narrow screens first: lists (`table.list`) become a card per row on a phone, other tables and code blocks scroll
