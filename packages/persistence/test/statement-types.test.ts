@@ -83,10 +83,11 @@ describe('every typed SQL statement against the migrated schema', () => {
     expect(new Set(scanned.map(fileOf))).toEqual(new Set(calling.flat().filter((file) => file !== declaring)));
   });
 
-  // An owner's statements are what it runs for its callers: each value it binds is typed where the statement is.
-  it("type their values in a Values tuple, each statement of a package's sources that takes any", () => {
+  // Each value a statement binds is typed where the statement is, so the check compares it with its parameter.
+  it("type their values in a Values tuple, each statement of a workspace's sources that takes any", () => {
     const takesValues = (checked: Checked): boolean => Array.isArray(checked.statement.texts) && checked.statement.texts.some((text) => /\$\d/.test(text));
-    const untyped = scanned.filter((checked) => fileOf(checked).startsWith('packages/') && checked.statement.values === undefined && takesValues(checked));
+    const inSources = (checked: Checked): boolean => /^(apps|packages|tools)\/[^/]+\/src\//.test(fileOf(checked));
+    const untyped = scanned.filter((checked) => inSources(checked) && checked.statement.values === undefined && takesValues(checked));
     expect(untyped.map((checked) => checked.statement.at)).toEqual([]);
   });
 

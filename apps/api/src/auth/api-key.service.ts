@@ -59,7 +59,7 @@ export class ApiKeyService {
     if (cached) return cached;
     const rows = await query(
       this.dataSource,
-      sql<{ uuid: string; scope: ApiKeyScope; portfolio_uuids: string[] | null }>(
+      sql<{ uuid: string; scope: ApiKeyScope; portfolio_uuids: string[] | null }, [string]>(
         'SELECT uuid, scope, portfolio_uuids FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       ),
       [hash],
@@ -75,9 +75,11 @@ export class ApiKeyService {
   async reachablePortfolio(principal: ApiKeyPrincipal, portfolioId: string): Promise<PortfolioRef | null> {
     let portfolio = this.portfolios.get(portfolioId);
     if (portfolio === undefined) {
-      const rows = await query(this.dataSource, sql<PortfolioRef>('SELECT uuid, portfolio_id AS "portfolioId", name FROM portfolios WHERE portfolio_id = $1'), [
-        portfolioId,
-      ]);
+      const rows = await query(
+        this.dataSource,
+        sql<PortfolioRef, [string]>('SELECT uuid, portfolio_id AS "portfolioId", name FROM portfolios WHERE portfolio_id = $1'),
+        [portfolioId],
+      );
       portfolio = rows[0] ?? null;
       this.portfolios.set(portfolioId, portfolio);
     }
@@ -94,7 +96,7 @@ export class ApiKeyService {
   async reachablePortfolios(principal: ApiKeyPrincipal): Promise<PortfolioRef[]> {
     const rows = await query(
       this.dataSource,
-      sql<PortfolioRef>(
+      sql<PortfolioRef, [readonly string[] | null]>(
         'SELECT uuid, portfolio_id AS "portfolioId", name FROM portfolios WHERE $1::uuid[] IS NULL OR uuid = ANY($1::uuid[]) ORDER BY portfolio_id',
       ),
       [principal.portfolioUuids],

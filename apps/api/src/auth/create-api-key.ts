@@ -20,7 +20,7 @@ export async function createApiKey(dataSource: DataSource, options: NewApiKey): 
   if (options.portfolioIds !== null) {
     const rows = await query(
       dataSource,
-      sql<{ uuid: string; portfolio_id: string }>('SELECT uuid, portfolio_id FROM portfolios WHERE portfolio_id = ANY($1::text[])'),
+      sql<{ uuid: string; portfolio_id: string }, [string[]]>('SELECT uuid, portfolio_id FROM portfolios WHERE portfolio_id = ANY($1::text[])'),
       [options.portfolioIds],
     );
     const missing = options.portfolioIds.filter((id) => !rows.some((row) => row.portfolio_id === id));
@@ -31,7 +31,10 @@ export async function createApiKey(dataSource: DataSource, options: NewApiKey): 
   if (!key.startsWith(API_KEY_PREFIX) || key.length < 20) throw new Error(`An API key starts with ${API_KEY_PREFIX} and has at least 20 characters`);
   const rows = await query(
     dataSource,
-    sql<{ uuid: string }>(`INSERT INTO api_keys (key_hash, key_prefix, label, scope, portfolio_uuids) VALUES ($1, $2, $3, $4, $5)
+    sql<
+      { uuid: string },
+      [string, string, string, string, string[] | null]
+    >(`INSERT INTO api_keys (key_hash, key_prefix, label, scope, portfolio_uuids) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (key_hash) DO UPDATE SET scope = EXCLUDED.scope, portfolio_uuids = EXCLUDED.portfolio_uuids, revoked_at = NULL
      RETURNING uuid`),
     [hashApiKey(key), key.slice(0, 8), options.label ?? '', options.scope, portfolioUuids],

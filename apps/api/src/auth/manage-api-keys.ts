@@ -24,7 +24,7 @@ export async function listApiKeys(dataSource: DataSource, portfolioId?: string):
   if (portfolioId !== undefined) await assertPortfolios(dataSource, [portfolioId]);
   return query(
     dataSource,
-    sql<ApiKeyListing>(`SELECT k.uuid, k.key_prefix AS prefix, k.scope, k.label, k.created_at AS "createdAt", k.revoked_at AS "revokedAt",
+    sql<ApiKeyListing, [string | null]>(`SELECT k.uuid, k.key_prefix AS prefix, k.scope, k.label, k.created_at AS "createdAt", k.revoked_at AS "revokedAt",
             CASE WHEN k.portfolio_uuids IS NULL THEN NULL
                  ELSE coalesce((SELECT array_agg(p.portfolio_id ORDER BY p.portfolio_id) FROM portfolios p WHERE p.uuid = ANY(k.portfolio_uuids)), '{}') END AS portfolios
        FROM api_keys k
@@ -37,7 +37,9 @@ export async function listApiKeys(dataSource: DataSource, portfolioId?: string):
 
 /** Refuses (NotFound) portfolio ids that name no portfolio. */
 export async function assertPortfolios(dataSource: DataSource, portfolioIds: string[]): Promise<void> {
-  const rows = await query(dataSource, sql<{ id: string }>('SELECT portfolio_id AS id FROM portfolios WHERE portfolio_id = ANY($1::text[])'), [portfolioIds]);
+  const rows = await query(dataSource, sql<{ id: string }, [string[]]>('SELECT portfolio_id AS id FROM portfolios WHERE portfolio_id = ANY($1::text[])'), [
+    portfolioIds,
+  ]);
   const missing = portfolioIds.filter((id) => !rows.some((row) => row.id === id));
   if (missing.length > 0) throw new NotFound(`Unknown portfolio: ${missing.join(', ')}`);
 }
@@ -57,7 +59,7 @@ export async function revokeApiKey(dataSource: DataSource, id: string): Promise<
   }
   const [revoked] = await query(
     dataSource,
-    sql<{ revokedAt: Date }>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE uuid = $1 RETURNING revoked_at AS "revokedAt"'),
+    sql<{ revokedAt: Date }, [string]>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE uuid = $1 RETURNING revoked_at AS "revokedAt"'),
     [matches[0].uuid],
   );
   return { ...matches[0], revokedAt: revoked.revokedAt };

@@ -13,7 +13,10 @@ export async function recordAppliedPromotions(db: EntityManager, rentalUuid: str
   if (shown.length === 0) return;
   await query(
     db,
-    sql(`INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, ${TERMS}, discount_in_pennies, applied_on)
+    sql<
+      never,
+      [string, string, string[], number[]]
+    >(`INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, ${TERMS}, discount_in_pennies, applied_on)
      SELECT $1, p.uuid, ${TERMS}, s.discount, $2
        FROM unnest($3::uuid[], $4::int[]) AS s(promotion_uuid, discount)
        JOIN promotions p ON p.uuid = s.promotion_uuid`),
@@ -25,7 +28,7 @@ export async function recordAppliedPromotions(db: EntityManager, rentalUuid: str
 export async function carryAppliedPromotions(db: EntityManager, oldRentalUuid: string, newRentalUuid: string): Promise<void> {
   await query(
     db,
-    sql(`INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, ${TERMS}, discount_in_pennies, applied_on)
+    sql<never, [string, string]>(`INSERT INTO rental_promotions (rental_record_uuid, promotion_uuid, ${TERMS}, discount_in_pennies, applied_on)
      SELECT $2, promotion_uuid, ${TERMS}, discount_in_pennies, applied_on FROM rental_promotions WHERE rental_record_uuid = $1`),
     [oldRentalUuid, newRentalUuid],
   );

@@ -80,7 +80,10 @@ export class LeaseSigningService {
 async function signedRental(db: EntityManager, leadUuid: string): Promise<SignedRental> {
   const rows = await query(
     db,
-    sql<SignedRental>(`SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, ${SHOWN_GATE_CODE} AS "gateAccessCode", r.start_date::text AS "startDate",
+    sql<
+      SignedRental,
+      [string]
+    >(`SELECT f.name AS "facilityName", u.name AS "unitName", u.floor, ${SHOWN_GATE_CODE} AS "gateAccessCode", r.start_date::text AS "startDate",
             r.rent_in_pennies AS "rentInPennies", r.next_due_date::text AS "nextDueDate",
             rental_ledger_move_in_due(r.uuid) AS "amountDueAtMoveInInPennies", r.balance_in_pennies AS "balanceInPennies"
        FROM leads l
@@ -100,9 +103,12 @@ async function signedRental(db: EntityManager, leadUuid: string): Promise<Signed
 async function dueAtSigning(db: EntityManager, terms: LeaseTerms, shown: ShownPromotion[]): Promise<number> {
   const stored = await query(
     db,
-    sql<{
-      terms: StoredPromotionTerms;
-    }>(`SELECT json_build_object('uuid', p.uuid, 'name', p.name, 'itemTypeUuid', p.item_type_uuid, 'discountType', p.discount_type,
+    sql<
+      {
+        terms: StoredPromotionTerms;
+      },
+      [string[]]
+    >(`SELECT json_build_object('uuid', p.uuid, 'name', p.name, 'itemTypeUuid', p.item_type_uuid, 'discountType', p.discount_type,
                               'percentage', p.percentage::text, 'amountInPennies', p.amount_in_pennies, 'monthStarts', p.month_starts,
                               'durationInMonths', p.duration_in_months) AS terms
        FROM unnest($1::uuid[]) WITH ORDINALITY AS s(uuid, ord) JOIN promotions p ON p.uuid = s.uuid ORDER BY s.ord`),

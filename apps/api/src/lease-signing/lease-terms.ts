@@ -75,6 +75,6 @@ export const isSigningTokenShape = (token: string): boolean => /^[\w-]{1,128}$/.
  */
 export async function loadLeaseTerms(db: EntityManager, token: string, lock = false): Promise<LeaseTerms | null> {
   if (!isSigningTokenShape(token)) return null;
-  const rows = await query(db, sql<LeaseTerms>(lock ? `${TERMS_SQL} FOR UPDATE OF s, l` : TERMS_SQL), [hashSigningToken(token)]);
+  const rows = await query(db, sql<LeaseTerms, [tokenHash: string]>(lock ? `${TERMS_SQL} FOR UPDATE OF s, l` : TERMS_SQL), [hashSigningToken(token)]);
   return rows[0] ?? null;
 }

@@ -11,6 +11,6 @@ SELECT uuid FROM units WHERE unit_group_uuid = $1 AND status = 'vacant'
    FOR UPDATE SKIP LOCKED`;
 
 export async function claimVacantUnit(db: EntityManager, unitGroupUuid: string): Promise<string | null> {
-  const rows = await query(db, sql<{ uuid: string }>(CLAIM_UNIT_SQL), [unitGroupUuid]);
+  const rows = await query(db, sql<{ uuid: string }, [unitGroupUuid: string]>(CLAIM_UNIT_SQL), [unitGroupUuid]);
   return rows[0]?.uuid ?? null;
 }

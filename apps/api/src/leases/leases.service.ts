@@ -62,7 +62,7 @@ export class LeasesService {
         },
         db,
       );
-      await query(db, sql(`UPDATE leads SET status = 'LEASE_SENT', updated_at = now() WHERE uuid = $1`), [leadUuid]);
+      await query(db, sql<never, [string]>(`UPDATE leads SET status = 'LEASE_SENT', updated_at = now() WHERE uuid = $1`), [leadUuid]);
       return `Lease sent by ${method}.`;
     });
   }
@@ -74,7 +74,7 @@ export class LeasesService {
     if (existing !== undefined) return { uuid: existing.uuid, signingToken };
     const groups = await query(
       db,
-      sql<{ webRate: number; vacant: number }>(`SELECT current_web_rate_in_pennies AS "webRate",
+      sql<{ webRate: number; vacant: number }, [string | null, string]>(`SELECT current_web_rate_in_pennies AS "webRate",
               (SELECT count(*)::int FROM units u WHERE u.unit_group_uuid = g.uuid AND u.status = 'vacant') AS vacant
        FROM unit_groups g WHERE g.uuid = $1 AND g.facility_uuid = $2`),
       [lead.unitGroupUuid, facilityUuid],
@@ -85,7 +85,10 @@ export class LeasesService {
     }
     const inserted = await query(
       db,
-      sql<{ uuid: string }>(`INSERT INTO leases (lead_uuid, facility_uuid, unit_group_uuid, rent_in_pennies, signing_token_hash, status, sent_at)
+      sql<
+        { uuid: string },
+        [string, string, string | null, number, string]
+      >(`INSERT INTO leases (lead_uuid, facility_uuid, unit_group_uuid, rent_in_pennies, signing_token_hash, status, sent_at)
        VALUES ($1, $2, $3, $4, $5, 'SENT', now()) RETURNING uuid`),
       [lead.leadUuid, facilityUuid, lead.unitGroupUuid, group.webRate, hashSigningToken(signingToken)],
     );
@@ -96,7 +99,10 @@ export class LeasesService {
 async function lockLead(db: EntityManager, portfolioUuid: string, facilityUuid: string, leadUuid: string): Promise<LeadToLease> {
   const rows = await query(
     db,
-    sql<LeadToLease>(`SELECT l.uuid AS "leadUuid", l.status, l.unit_group_uuid AS "unitGroupUuid", p.uuid AS "personUuid", p.first_name AS "firstName",
+    sql<
+      LeadToLease,
+      [string, string, string]
+    >(`SELECT l.uuid AS "leadUuid", l.status, l.unit_group_uuid AS "unitGroupUuid", p.uuid AS "personUuid", p.first_name AS "firstName",
             p.last_name AS "lastName", p.email, p.phone, f.name AS "facilityName",
             EXISTS (SELECT 1 FROM leases s WHERE s.lead_uuid = l.uuid AND s.status = 'SIGNED') AS signed
      FROM leads l JOIN persons p ON p.uuid = l.person_uuid JOIN facilities f ON f.uuid = l.facility_uuid

@@ -40,7 +40,10 @@ export class EmbeddedNotificationAdapter implements NotificationPort, OnModuleDe
     const sentAt = new Date();
     const rows = await query(
       manager,
-      sql<{ uuid: string }>(`INSERT INTO notifications (portfolio_uuid, lead_uuid, person_uuid, channel, recipient, subject, body, lease_uuid)
+      sql<
+        { uuid: string },
+        [string, string | null, string | null, string, string, string, string, string | null]
+      >(`INSERT INTO notifications (portfolio_uuid, lead_uuid, person_uuid, channel, recipient, subject, body, lease_uuid)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING uuid`),
       [
         notification.portfolioUuid,

@@ -48,7 +48,10 @@ export class NotificationsController {
   async list(@CurrentPortfolio() portfolio: PortfolioRef, @Query() filter: NotificationsQuery): Promise<NotificationView[]> {
     return query(
       this.dataSource,
-      sql<NotificationView>(`SELECT uuid AS "notificationUuid", lead_uuid AS "leadUuid", channel, recipient, subject, body, created_at AS "createdAt"
+      sql<
+        NotificationView,
+        [string, string | null]
+      >(`SELECT uuid AS "notificationUuid", lead_uuid AS "leadUuid", channel, recipient, subject, body, created_at AS "createdAt"
        FROM notifications
        WHERE portfolio_uuid = $1 AND ($2::uuid IS NULL OR lead_uuid = $2::uuid)
        ORDER BY created_at DESC LIMIT ${NOTIFICATIONS_LIMIT}`),

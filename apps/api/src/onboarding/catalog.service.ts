@@ -31,13 +31,17 @@ export class CatalogService {
     if (uuid !== undefined) await refuseUuidOfAnother(db, portfolioId, uuid);
     const rows = await query(
       db,
-      sql<{ uuid: string; inserted: boolean }>(`INSERT INTO portfolios AS p (uuid, portfolio_id, name) VALUES (coalesce($3::uuid, gen_random_uuid()), $1, $2)
+      sql<
+        { uuid: string; inserted: boolean },
+        [string, string, string | null]
+      >(`INSERT INTO portfolios AS p (uuid, portfolio_id, name) VALUES (coalesce($3::uuid, gen_random_uuid()), $1, $2)
        ON CONFLICT (portfolio_id) DO UPDATE SET name = EXCLUDED.name WHERE p.name IS DISTINCT FROM EXCLUDED.name
        RETURNING uuid, (xmax = 0) AS inserted`),
       [portfolioId, body.name, uuid ?? null],
     );
     const [written] = rows;
-    const storedUuid = written?.uuid ?? (await query(db, sql<{ uuid: string }>('SELECT uuid FROM portfolios WHERE portfolio_id = $1'), [portfolioId]))[0].uuid;
+    const storedUuid =
+      written?.uuid ?? (await query(db, sql<{ uuid: string }, [string]>('SELECT uuid FROM portfolios WHERE portfolio_id = $1'), [portfolioId]))[0].uuid;
     if (uuid !== undefined && storedUuid !== uuid) throw new ConflictException(`portfolio ${portfolioId}'s uuid is ${storedUuid}, not ${uuid}`);
     const outcome: Outcome = written === undefined ? 'unchanged' : written.inserted ? 'created' : 'updated';
     return { uuid: storedUuid, portfolioId, name: body.name, outcome };
@@ -86,6 +90,6 @@ export class CatalogService {
 
 /** A uuid given for a portfolio (by an import file) must not be another portfolio's: refused by name, not by the key's error. */
 async function refuseUuidOfAnother(db: EntityManager, portfolioId: string, uuid: string): Promise<void> {
-  const [holder] = await query(db, sql<{ portfolioId: string }>('SELECT portfolio_id AS "portfolioId" FROM portfolios WHERE uuid = $1'), [uuid]);
+  const [holder] = await query(db, sql<{ portfolioId: string }, [string]>('SELECT portfolio_id AS "portfolioId" FROM portfolios WHERE uuid = $1'), [uuid]);
   if (holder !== undefined && holder.portfolioId !== portfolioId) throw new ConflictException(`uuid ${uuid} is portfolio ${holder.portfolioId}'s`);
 }

@@ -186,7 +186,7 @@ export class FacilitySetupService {
     const checked = delinquencyScheduleSchema.safeParse(body);
     if (!checked.success)
       throw new InvalidRequestException(checked.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message })));
-    const [existing] = await query(db, sql<unknown>('SELECT 1 FROM delinquency_schedules WHERE facility_uuid = $1'), [scope.facilityUuid]);
+    const [existing] = await query(db, sql<unknown, [string]>('SELECT 1 FROM delinquency_schedules WHERE facility_uuid = $1'), [scope.facilityUuid]);
     const written = await saveFacilitySchedule(db, scope.facilityUuid, checked.data);
     return !written ? 'unchanged' : existing === undefined ? 'created' : 'updated';
   }
@@ -201,7 +201,7 @@ async function requireTimeZone(db: EntityManager, timeZone: string): Promise<voi
     knownToNode = false;
   }
   const [row]: { known: boolean }[] = knownToNode
-    ? await query(db, sql('SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = $1) AS known'), [timeZone])
+    ? await query(db, sql<{ known: boolean }, [string]>('SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = $1) AS known'), [timeZone])
     : [{ known: false }];
   if (!row.known)
     throw new InvalidRequestException([{ field: 'timeZone', message: `timeZone "${timeZone}" is not an IANA time zone (e.g. America/New_York)` }]);
@@ -215,7 +215,7 @@ const DEFAULT_COVERAGE_LOCK = 7304;
  * pass: the coverage writes of one facility take turns, until commit.
  */
 async function lockFacilityCoverages(db: EntityManager, facilityUuid: string): Promise<void> {
-  await query(db, sql<unknown>('SELECT pg_advisory_xact_lock($1, hashtext($2))'), [DEFAULT_COVERAGE_LOCK, facilityUuid]);
+  await query(db, sql<unknown, [number, string]>('SELECT pg_advisory_xact_lock($1, hashtext($2))'), [DEFAULT_COVERAGE_LOCK, facilityUuid]);
 }
 
 /** The units' owner refuses what breaks their rules; the api answers it 409. */

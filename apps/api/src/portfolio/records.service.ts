@@ -37,7 +37,10 @@ export class RecordsService {
     await requireFacility(this.dataSource.manager, portfolioUuid, facilityUuid);
     return query(
       this.dataSource,
-      sql(`SELECT facility_uuid AS "facilityUuid", rental_record_uuid AS "rentalRecordUuid", uuid AS "vehicleUuid", created_at AS "createdAt",
+      sql<
+        VehicleView,
+        [string, string[]]
+      >(`SELECT facility_uuid AS "facilityUuid", rental_record_uuid AS "rentalRecordUuid", uuid AS "vehicleUuid", created_at AS "createdAt",
               updated_at AS "updatedAt", type, license_plate_number AS "licensePlateNumber", make, model, vin
        FROM vehicles WHERE facility_uuid = $1 AND uuid = ANY($2::uuid[]) ORDER BY created_at, uuid`),
       [facilityUuid, lowerUuids(uuids)],
@@ -49,7 +52,10 @@ export class RecordsService {
     await requireFacility(this.dataSource.manager, portfolioUuid, facilityUuid);
     return query(
       this.dataSource,
-      sql(`SELECT e.uuid AS "monumentCoverageEnrollmentUuid", e.rental_record_uuid AS "unitRentalRecordUuid", e.start_date AS "coverageStartDate",
+      sql<
+        CoverageHistoryRecord,
+        [string, string[]]
+      >(`SELECT e.uuid AS "monumentCoverageEnrollmentUuid", e.rental_record_uuid AS "unitRentalRecordUuid", e.start_date AS "coverageStartDate",
               u.name AS "unitNumber", e.coverage_uuid AS "coverageUuid", e.premium_in_pennies AS "coveragePremium",
               e.coverage_amount_in_pennies AS "coverageAmount", e.created_at AS "createdAt", e.updated_at AS "updatedAt",
               e.end_date AS "coverageEndDate", e.partner_coverage_id AS "partnerCoverageId"
@@ -100,7 +106,7 @@ export class RecordsService {
   async gateAccessCode(portfolioUuid: string, facilityUuid: string, rentalRecordUuid: string): Promise<string> {
     const rows = await query(
       this.dataSource,
-      sql<{ code: string }>(`SELECT ${SHOWN_GATE_CODE} AS code
+      sql<{ code: string }, [string, string, string]>(`SELECT ${SHOWN_GATE_CODE} AS code
          FROM gate_codes g JOIN rental_records r ON r.uuid = g.rental_record_uuid
         WHERE g.rental_record_uuid = $1 AND r.facility_uuid = $2 AND r.portfolio_uuid = $3`),
       [rentalRecordUuid, facilityUuid, portfolioUuid],

@@ -37,7 +37,7 @@ export class DemoExists extends Error {
 
 /** Seeds the demo portfolio in one transaction; an existing one is kept, replaced or refused (`whenExists`). */
 export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions): Promise<{ seeded: boolean; apiKey: string | null }> {
-  const exists = (await query(dataSource, sql<unknown>('SELECT 1 FROM portfolios WHERE portfolio_id = $1'), [DEMO_PORTFOLIO_ID])).length > 0;
+  const exists = (await query(dataSource, sql<unknown, [string]>('SELECT 1 FROM portfolios WHERE portfolio_id = $1'), [DEMO_PORTFOLIO_ID])).length > 0;
   if (exists && options.whenExists === 'refuse') throw new DemoExists();
   if (exists && options.whenExists === 'keep') {
     // A key given by the environment still has to work against an existing demo.

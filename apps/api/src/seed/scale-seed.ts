@@ -44,27 +44,29 @@ const VEHICLES = `(VALUES (0, 'RV', 'Winnebago', 'View 24D'), (1, 'Boat', 'Bayli
 export async function seedScale(dataSource: DataSource, options: ScaleSeedOptions): Promise<void> {
   const { facilities, rentals, portfolioId, log } = options;
   const started = Date.now();
-  const existing = await query(dataSource, sql<unknown>('SELECT 1 FROM portfolios WHERE portfolio_id = $1'), [portfolioId]);
+  const existing = await query(dataSource, sql<unknown, [string]>('SELECT 1 FROM portfolios WHERE portfolio_id = $1'), [portfolioId]);
   if (existing.length > 0) throw new Error(`Portfolio "${portfolioId}" exists already; choose another with --portfolio`);
 
   const [{ uuid: portfolioUuid }] = await query(
     dataSource,
-    sql<{ uuid: string }>('INSERT INTO portfolios (portfolio_id, name) VALUES ($1, $2) RETURNING uuid'),
+    sql<{ uuid: string }, [string, string]>('INSERT INTO portfolios (portfolio_id, name) VALUES ($1, $2) RETURNING uuid'),
     [portfolioId, `Scale test (${facilities} facilities, ${rentals} rentals)`],
   );
   await query(
     dataSource,
-    sql(`INSERT INTO unit_types (portfolio_uuid, description) SELECT $1, d FROM unnest($2::text[]) WITH ORDINALITY AS t(d, n) ORDER BY n`),
+    sql<never, [string, string[]]>(
+      `INSERT INTO unit_types (portfolio_uuid, description) SELECT $1, d FROM unnest($2::text[]) WITH ORDINALITY AS t(d, n) ORDER BY n`,
+    ),
     [portfolioUuid, ['Climate Controlled', 'Drive-Up', 'Standard Indoor', 'Vehicle Parking']],
   );
   await query(
     dataSource,
-    sql(
+    sql<never, [string]>(
       `INSERT INTO amenities (portfolio_uuid, description, is_smart_amenity) VALUES ($1, 'Climate controlled', false), ($1, 'Drive-up access', false), ($1, 'Smart lock', true)`,
     ),
     [portfolioUuid],
   );
-  await query(dataSource, sql(`INSERT INTO rate_plans (portfolio_uuid, name, occupancy_bands) VALUES ($1, 'Occupancy based', $2)`), [
+  await query(dataSource, sql<never, [string, string]>(`INSERT INTO rate_plans (portfolio_uuid, name, occupancy_bands) VALUES ($1, 'Occupancy based', $2)`), [
     portfolioUuid,
     JSON.stringify([
       { minOccupancyPercent: 0, maxOccupancyPercent: 50, streetAdjustmentPercent: -5, webAdjustmentPercent: -10 },
@@ -73,14 +75,17 @@ export async function seedScale(dataSource: DataSource, options: ScaleSeedOption
   ]);
   await query(
     dataSource,
-    sql(`INSERT INTO item_types (portfolio_uuid, name, kind, price_in_pennies, is_recurring)
+    sql<
+      never,
+      [string, ('SAFE_LEASE' | 'SECURE_LEASE' | 'STORAGE_SHIELD' | 'RV_PARK_N_PROTECT' | 'OTHER')[]]
+    >(`INSERT INTO item_types (portfolio_uuid, name, kind, price_in_pennies, is_recurring)
      SELECT $1::uuid, 'Disc lock rental', 'SERVICE'::item_type_kind, 500, true UNION ALL
      SELECT $1::uuid, 'Coverage premium (' || p || ')', 'COVERAGE'::item_type_kind, 0, true FROM unnest($2::text[]) AS p`),
     [portfolioUuid, [...COVERAGE_PROVIDERS]],
   );
   await query(
     dataSource,
-    sql(`INSERT INTO lead_sources (portfolio_uuid, description) SELECT $1, d FROM unnest(ARRAY['Website', 'Walk-in', 'Phone call']) AS d`),
+    sql<never, [string]>(`INSERT INTO lead_sources (portfolio_uuid, description) SELECT $1, d FROM unnest(ARRAY['Website', 'Walk-in', 'Phone call']) AS d`),
     [portfolioUuid],
   );
 

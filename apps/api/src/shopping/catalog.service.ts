@@ -19,15 +19,17 @@ export class CatalogService {
   }
 
   async leadSources(portfolioUuid: string): Promise<LeadSourceView[]> {
-    return query(this.dataSource, sql('SELECT uuid AS "leadSourceUuid", description FROM lead_sources WHERE portfolio_uuid = $1 ORDER BY description, uuid'), [
-      portfolioUuid,
-    ]);
+    return query(
+      this.dataSource,
+      sql<LeadSourceView, [string]>('SELECT uuid AS "leadSourceUuid", description FROM lead_sources WHERE portfolio_uuid = $1 ORDER BY description, uuid'),
+      [portfolioUuid],
+    );
   }
 
   async facilities(portfolioUuid: string): Promise<FacilityView[]> {
     return query(
       this.dataSource,
-      sql(`SELECT f.uuid AS "facilityUuid", f.name,
+      sql<FacilityView, [string]>(`SELECT f.uuid AS "facilityUuid", f.name,
               json_build_object('addressLine1', f.address_line1, 'addressLine2', f.address_line2, 'city', f.city, 'state', f.state,
                                 'zip', f.zip, 'country', f.country) AS address,
               f.phone, f.time_zone AS "timeZone", f.operating_hours AS "operatingHours",

@@ -116,11 +116,14 @@ function leadToCreate(request: CreateLeadRequest): LeadToCreate {
 async function checkReferences(db: EntityManager, portfolioUuid: string, facilityUuid: string, lead: LeadToCreate): Promise<void> {
   const [found] = await query(
     db,
-    sql<{
-      unitGroup: boolean;
-      leadSource: boolean;
-      marketingSource: boolean;
-    }>(`SELECT ($1::uuid IS NULL OR EXISTS (SELECT 1 FROM unit_groups WHERE uuid = $1 AND facility_uuid = $2)) AS "unitGroup",
+    sql<
+      {
+        unitGroup: boolean;
+        leadSource: boolean;
+        marketingSource: boolean;
+      },
+      [string | null, string, string | null, string | null, string]
+    >(`SELECT ($1::uuid IS NULL OR EXISTS (SELECT 1 FROM unit_groups WHERE uuid = $1 AND facility_uuid = $2)) AS "unitGroup",
             ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM lead_sources WHERE uuid = $3 AND portfolio_uuid = $5)) AS "leadSource",
             ($4::uuid IS NULL OR EXISTS (SELECT 1 FROM lead_marketing_sources WHERE uuid = $4 AND portfolio_uuid = $5)) AS "marketingSource"`),
     [lead.unitGroupUuid, facilityUuid, lead.leadSourceUuid, lead.leadMarketingSourceUuid, portfolioUuid],

@@ -75,14 +75,14 @@ export class PromotionsService {
       () =>
         query(
           db,
-          sql<{ uuid: string; webRate: number }>(`SELECT uuid, current_web_rate_in_pennies AS "webRate" FROM unit_groups
+          sql<{ uuid: string; webRate: number }, [string, string[] | null]>(`SELECT uuid, current_web_rate_in_pennies AS "webRate" FROM unit_groups
          WHERE facility_uuid = $1 AND ($2::uuid[] IS NULL OR uuid = ANY($2::uuid[])) ORDER BY uuid`),
           [facility.uuid, wanted],
         ),
       () =>
         query(
           db,
-          sql<PromotionRow>(`SELECT uuid, name, created_at AS "createdAt", tenant_type AS "tenantType", is_auto_pay_required AS "isAutoPayRequired",
+          sql<PromotionRow, [string]>(`SELECT uuid, name, created_at AS "createdAt", tenant_type AS "tenantType", is_auto_pay_required AS "isAutoPayRequired",
                 discount_type AS "discountType", percentage, amount_in_pennies AS "amountInPennies", month_starts AS "monthStarts",
                 duration_in_months AS "durationInMonths", unit_group_uuids AS "unitGroupUuids", to_char(valid_from, 'YYYY-MM-DD') AS "validFrom",
                 to_char(valid_to, 'YYYY-MM-DD') AS "validTo", family, item_type_uuid AS "itemTypeUuid"
@@ -92,7 +92,7 @@ export class PromotionsService {
       () =>
         query(
           db,
-          sql<ItemType>(`SELECT uuid AS "itemTypeUuid", name, price_in_pennies AS "priceInPennies" FROM item_types
+          sql<ItemType, [string]>(`SELECT uuid AS "itemTypeUuid", name, price_in_pennies AS "priceInPennies" FROM item_types
          WHERE uuid IN (SELECT item_type_uuid FROM promotions WHERE facility_uuid = $1 AND item_type_uuid IS NOT NULL)`),
           [facility.uuid],
         ),

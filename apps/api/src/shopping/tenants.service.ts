@@ -43,12 +43,13 @@ export class TenantsService {
     return this.dataSource.transaction(async (db) => {
       const code = generateCode();
       const expiresAt = new Date(Date.now() + CODE_LIFETIME_MS);
-      await query(db, sql('INSERT INTO tenant_verification_codes (facility_uuid, person_uuid, code_hash, expires_at) VALUES ($1, $2, $3, $4)'), [
-        facility.uuid,
-        person.uuid,
-        await hashCode(code, this.codeKey),
-        expiresAt,
-      ]);
+      await query(
+        db,
+        sql<never, [string, string, string, Date]>(
+          'INSERT INTO tenant_verification_codes (facility_uuid, person_uuid, code_hash, expires_at) VALUES ($1, $2, $3, $4)',
+        ),
+        [facility.uuid, person.uuid, await hashCode(code, this.codeKey), expiresAt],
+      );
       await this.notifications.send(
         {
           portfolioUuid,
@@ -79,27 +80,33 @@ export class TenantsService {
     return this.dataSource.transaction(async (db) => {
       const codes = await query(
         db,
-        sql<{
-          uuid: string;
-          codeHash: string;
-          expired: boolean;
-          failedAttempts: number;
-        }>(`SELECT uuid, code_hash AS "codeHash", expires_at < now() AS expired, failed_attempts AS "failedAttempts"
+        sql<
+          {
+            uuid: string;
+            codeHash: string;
+            expired: boolean;
+            failedAttempts: number;
+          },
+          [string]
+        >(`SELECT uuid, code_hash AS "codeHash", expires_at < now() AS expired, failed_attempts AS "failedAttempts"
          FROM tenant_verification_codes WHERE person_uuid = $1 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1 FOR UPDATE`),
         [person.uuid],
       );
       const latest = codes[0];
       if (latest === undefined || latest.failedAttempts >= MAX_CODE_ATTEMPTS) return NOT_VALID;
       if (!(await codeMatches(request.code, latest.codeHash, this.codeKey))) {
-        await query(db, sql('UPDATE tenant_verification_codes SET failed_attempts = failed_attempts + 1 WHERE uuid = $1'), [latest.uuid]);
+        await query(db, sql<never, [string]>('UPDATE tenant_verification_codes SET failed_attempts = failed_attempts + 1 WHERE uuid = $1'), [latest.uuid]);
         return NOT_VALID;
       }
       if (latest.expired) return { ...NOT_VALID, expired: true };
-      await query(db, sql('UPDATE tenant_verification_codes SET used_at = now() WHERE uuid = $1'), [latest.uuid]);
+      await query(db, sql<never, [string]>('UPDATE tenant_verification_codes SET used_at = now() WHERE uuid = $1'), [latest.uuid]);
       const verifyToken = randomBytes(24).toString('base64url');
       const leads = await query(
         db,
-        sql<{ uuid: string }>(`INSERT INTO leads (portfolio_uuid, facility_uuid, person_uuid, is_for_business, verify_token)
+        sql<
+          { uuid: string },
+          [string, string, string, boolean, string]
+        >(`INSERT INTO leads (portfolio_uuid, facility_uuid, person_uuid, is_for_business, verify_token)
          VALUES ($1, $2, $3, $4, $5) RETURNING uuid`),
         [portfolioUuid, facility.uuid, person.uuid, person.accountType === 'BUSINESS', verifyToken],
       );
@@ -120,7 +127,10 @@ export class TenantsService {
   async convertedLead(portfolioUuid: string, leadUuid: string): Promise<ConvertedLeadDetails> {
     const rows = await query(
       this.dataSource,
-      sql<ConvertedLeadDetails>(`SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(${SHOWN_GATE_CODE}, '') AS "gateAccessNumber",
+      sql<
+        ConvertedLeadDetails,
+        [string, string]
+      >(`SELECT u.name AS "unitName", ut.description AS "unitType", u.floor, coalesce(${SHOWN_GATE_CODE}, '') AS "gateAccessNumber",
               to_char(r.start_date, 'YYYY-MM-DD') AS "rentalStartDate", f.name AS "facilityName",
               concat_ws(', ', f.address_line1, f.address_line2, f.city, f.state || ' ' || f.zip) AS "facilityAddress",
               f.operating_hours AS "facilityOperatingHours", f.phone AS "facilityPhone",
@@ -149,7 +159,7 @@ type Tenant = Omit<Person, 'portfolioUuid' | 'createdAt' | 'updatedAt'>;
 async function findTenant(db: EntityManager, portfolioUuid: string, email: string): Promise<Tenant | null> {
   const rows = await query(
     db,
-    sql<Tenant>(`SELECT p.uuid, p.first_name AS "firstName", p.last_name AS "lastName", p.email, p.phone, p.phone_type AS "phoneType",
+    sql<Tenant, [string, string]>(`SELECT p.uuid, p.first_name AS "firstName", p.last_name AS "lastName", p.email, p.phone, p.phone_type AS "phoneType",
             p.is_sms_enrolled AS "isSmsEnrolled", p.address_line1 AS "addressLine1", p.address_line2 AS "addressLine2", p.city, p.state,
             p.country, p.zip, p.id_type AS "idType", p.id_code AS "idCode", p.id_state AS "idState", p.id_country AS "idCountry",
             to_char(p.id_issue_date, 'YYYY-MM-DD') AS "idIssueDate", to_char(p.id_expiration_date, 'YYYY-MM-DD') AS "idExpirationDate",
@@ -168,13 +178,16 @@ const asDateTime = (date: string | null): string | null => (date === null ? null
 async function personalInfo(db: EntityManager, person: Tenant, links: { facilityUuid: string; leadUuid: string }): Promise<PersonalInfo> {
   const vehicles = await query(
     db,
-    sql<{
-      type: string;
-      make: string;
-      model: string;
-      vin: string;
-      licensePlateNumber: string;
-    }>(`SELECT v.type, v.make, v.model, v.vin, v.license_plate_number AS "licensePlateNumber"
+    sql<
+      {
+        type: string;
+        make: string;
+        model: string;
+        vin: string;
+        licensePlateNumber: string;
+      },
+      [string]
+    >(`SELECT v.type, v.make, v.model, v.vin, v.license_plate_number AS "licensePlateNumber"
      FROM vehicles v JOIN rental_records r ON r.uuid = v.rental_record_uuid WHERE r.person_uuid = $1 ORDER BY v.created_at DESC LIMIT 1`),
     [person.uuid],
   );
