@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { billingDayFor, type CalendarDate } from '@storage/domain';
-import { query, sql } from '@storage/persistence';
+import { query, sql, type Sql } from '@storage/persistence';
 import { setUnitStatus } from '@storage/unit-occupancy';
 import type { NewService } from './services';
 
@@ -55,16 +55,83 @@ export interface ExistingRental {
 
 const midnightUtc = (date: CalendarDate | null): string | null => (date === null ? null : `${date}T00:00:00Z`);
 
+/** The columns an import writes, per table: each row given for a table has every one of them (else no compile). */
+const RENTAL_RECORD_COLUMNS = [
+  'uuid',
+  'portfolio_uuid',
+  'facility_uuid',
+  'unit_uuid',
+  'unit_group_uuid',
+  'person_uuid',
+  'lead_uuid',
+  'rent_in_pennies',
+  'billing_day_of_month',
+  'next_due_date',
+  'start_date',
+  'autopay_payment_method',
+] as const;
+const SERVICE_COLUMNS = ['uuid', 'rental_record_uuid', 'item_type_uuid', 'description', 'amount_in_pennies', 'fee_type', 'start_date', 'end_date'] as const;
+const VEHICLE_COLUMNS = ['uuid', 'facility_uuid', 'rental_record_uuid', 'type', 'make', 'model', 'license_plate_number', 'vin'] as const;
+const COVERAGE_COLUMNS = [
+  'uuid',
+  'facility_uuid',
+  'rental_record_uuid',
+  'coverage_uuid',
+  'premium_in_pennies',
+  'coverage_amount_in_pennies',
+  'start_date',
+  'end_date',
+  'partner_coverage_id',
+] as const;
+const GATE_CODE_COLUMNS = ['uuid', 'facility_uuid', 'rental_record_uuid', 'code'] as const;
+
+/*
+ * Each table's rows in one statement, as JSON read by the table's own row type (jsonb_populate_recordset), so a
+ * value of the wrong type fails here; the columns left out take their defaults.
+ */
+const INSERT_RENTAL_RECORDS = sql<never, [rows: string]>(
+  `INSERT INTO rental_records (${RENTAL_RECORD_COLUMNS.join(', ')})
+   SELECT ${RENTAL_RECORD_COLUMNS.join(', ')} FROM jsonb_populate_recordset(NULL::rental_records, $1::jsonb)`,
+);
+const INSERT_SERVICES = sql<never, [rows: string]>(
+  `INSERT INTO rental_services (${SERVICE_COLUMNS.join(', ')})
+   SELECT ${SERVICE_COLUMNS.join(', ')} FROM jsonb_populate_recordset(NULL::rental_services, $1::jsonb)`,
+);
+const INSERT_VEHICLES = sql<never, [rows: string]>(
+  `INSERT INTO vehicles (${VEHICLE_COLUMNS.join(', ')}) SELECT ${VEHICLE_COLUMNS.join(', ')} FROM jsonb_populate_recordset(NULL::vehicles, $1::jsonb)`,
+);
+const INSERT_COVERAGE_ENROLLMENTS = sql<never, [rows: string]>(
+  `INSERT INTO coverage_enrollments (${COVERAGE_COLUMNS.join(', ')})
+   SELECT ${COVERAGE_COLUMNS.join(', ')} FROM jsonb_populate_recordset(NULL::coverage_enrollments, $1::jsonb)`,
+);
+const INSERT_GATE_CODES = sql<never, [rows: string]>(
+  `INSERT INTO gate_codes (${GATE_CODE_COLUMNS.join(', ')}) SELECT ${GATE_CODE_COLUMNS.join(', ')} FROM jsonb_populate_recordset(NULL::gate_codes, $1::jsonb)`,
+);
+
+/** A row of the table whose columns are `Columns`. */
+type RowOf<Columns extends readonly string[]> = Record<Columns[number], unknown>;
+
+/** Inserts the rows, each with every one of the statement's columns (else no compile), and only those sent. */
+async function insertRows<Columns extends readonly string[]>(
+  db: EntityManager,
+  statement: Sql<never, [rows: string]>,
+  columns: Columns,
+  rows: readonly RowOf<Columns>[],
+): Promise<void> {
+  if (rows.length > 0) await query(db, statement, [JSON.stringify(rows, [...columns])]);
+}
+
 /**
  * Writes the rentals with their services, vehicles, coverage history and gate codes, a statement per table (rows as
- * JSON read by the table's own row type, so a column the table lacks fails here), then lets their units. The caller
+ * JSON read by the table's own row type, so a value of the wrong type fails here), then lets their units. The caller
  * holds the units (a seed's or an import's transaction) and posts each rental's ledger.
  */
 export async function importRentals(db: EntityManager, rentals: readonly ExistingRental[]): Promise<void> {
   if (rentals.length === 0) return;
-  await insertJson(
+  await insertRows(
     db,
-    'rental_records',
+    INSERT_RENTAL_RECORDS,
+    RENTAL_RECORD_COLUMNS,
     rentals.map((r) => ({
       uuid: r.uuid,
       portfolio_uuid: r.portfolioUuid,
@@ -80,9 +147,10 @@ export async function importRentals(db: EntityManager, rentals: readonly Existin
       autopay_payment_method: r.autopayPaymentMethod,
     })),
   );
-  await insertJson(
+  await insertRows(
     db,
-    'rental_services',
+    INSERT_SERVICES,
+    SERVICE_COLUMNS,
     rentals.flatMap((r) =>
       r.services.map((s) => ({
         uuid: s.uuid,
@@ -96,9 +164,10 @@ export async function importRentals(db: EntityManager, rentals: readonly Existin
       })),
     ),
   );
-  await insertJson(
+  await insertRows(
     db,
-    'vehicles',
+    INSERT_VEHICLES,
+    VEHICLE_COLUMNS,
     rentals.flatMap((r) =>
       r.vehicles.map((v) => ({
         uuid: v.uuid,
@@ -112,9 +181,10 @@ export async function importRentals(db: EntityManager, rentals: readonly Existin
       })),
     ),
   );
-  await insertJson(
+  await insertRows(
     db,
-    'coverage_enrollments',
+    INSERT_COVERAGE_ENROLLMENTS,
+    COVERAGE_COLUMNS,
     rentals.flatMap((r) =>
       r.coverageEnrollments.map((e) => ({
         uuid: e.uuid,
@@ -129,34 +199,11 @@ export async function importRentals(db: EntityManager, rentals: readonly Existin
       })),
     ),
   );
-  await insertJson(
+  await insertRows(
     db,
-    'gate_codes',
+    INSERT_GATE_CODES,
+    GATE_CODE_COLUMNS,
     rentals.map((r) => ({ uuid: r.gateCode.uuid, facility_uuid: r.facilityUuid, rental_record_uuid: r.uuid, code: r.gateCode.code })),
   );
   for (const rental of rentals) await setUnitStatus(db, rental.unitUuid, 'occupied');
-}
-
-type Table = 'rental_records' | 'rental_services' | 'vehicles' | 'coverage_enrollments' | 'gate_codes';
-
-/** The rows' keys are the table's columns; the others take their defaults. */
-async function insertJson(db: EntityManager, table: Table, rows: readonly Record<string, unknown>[]): Promise<void> {
-  if (rows.length === 0) return;
-  await query(db, sql<never, [string]>(insertStatement(table, Object.keys(rows[0]).join(', '))), [JSON.stringify(rows)]);
-}
-
-function insertStatement(table: Table, columns: string): string {
-  const from = `SELECT ${columns} FROM jsonb_populate_recordset`;
-  switch (table) {
-    case 'rental_records':
-      return `INSERT INTO rental_records (${columns}) ${from}(NULL::rental_records, $1::jsonb)`;
-    case 'rental_services':
-      return `INSERT INTO rental_services (${columns}) ${from}(NULL::rental_services, $1::jsonb)`;
-    case 'vehicles':
-      return `INSERT INTO vehicles (${columns}) ${from}(NULL::vehicles, $1::jsonb)`;
-    case 'coverage_enrollments':
-      return `INSERT INTO coverage_enrollments (${columns}) ${from}(NULL::coverage_enrollments, $1::jsonb)`;
-    case 'gate_codes':
-      return `INSERT INTO gate_codes (${columns}) ${from}(NULL::gate_codes, $1::jsonb)`;
-  }
 }
