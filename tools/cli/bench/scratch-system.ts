@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childPids, commandLine, freePort } from '@storage/testing';
+import { childPids, freePort, postmasterPid } from '@storage/testing';
 
 // Compiled to dist-bench/ (bench/tsconfig.json): up to the workspace, then to the repository.
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -14,8 +14,8 @@ export interface ScratchSystem {
   pid: number;
   dataDir: string;
   apiPort: number;
-  /** The Node processes `start` started and still runs (the PostgreSQL host; an app, when the apps ran as child processes). */
-  startedNodeProcesses: () => number[];
+  /** The processes `start` started and still runs besides PostgreSQL's server (its sentinel; an app run as a child process). */
+  startedApplicationProcesses: () => number[];
   /** Ctrl-C, then the scratch data directory removed. */
   stop: () => Promise<void>;
 }
@@ -44,12 +44,12 @@ export async function startScratchSystem(env: NodeJS.ProcessEnv = {}): Promise<S
     if (Date.now() > deadline || system.exitCode !== null) throw new Error(`the system did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const isNode = (pid: number) => commandLine(pid).startsWith(process.execPath) || commandLine(pid).startsWith('node ');
+  const postmaster = postmasterPid(path.join(dataDir, 'postgres'));
   return {
     pid: system.pid!,
     dataDir,
     apiPort,
-    startedNodeProcesses: () => childPids(system.pid!).filter(isNode),
+    startedApplicationProcesses: () => childPids(system.pid!).filter((pid) => pid !== postmaster),
     stop: async () => {
       if (system.exitCode === null) {
         const exited = new Promise((resolve) => system.once('exit', resolve));
