@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { childPids, freePort, postmasterPid } from '@storage/testing';
@@ -20,22 +20,34 @@ export interface ScratchSystem {
   stop: () => Promise<void>;
 }
 
+/** The Node options of the root `start` script (`node <options> tools/cli/dist/main.js start`): the bench runs it as `npm start` does. */
+async function startScriptNodeOptions(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const options = /\bnode ((?:--\S+ )*)tools\/cli\/dist\/main\.js start/.exec(manifest.scripts.start);
+  if (!options) throw new Error(`the root start script does not run tools/cli/dist/main.js start: ${manifest.scripts.start}`);
+  return options[1].split(' ').filter(Boolean);
+}
+
 /** Boots `start` with `env` on top of the scratch directory and free ports; resolves once it says it is ready. */
 export async function startScratchSystem(env: NodeJS.ProcessEnv = {}): Promise<ScratchSystem> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'storage-bench-'));
   const apiPort = await freePort();
-  const system: ChildProcessWithoutNullStreams = spawn(process.execPath, [path.join(repoRoot, 'tools/cli/dist/main.js'), 'start'], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      EMBEDDED_POSTGRES_PORT: String(await freePort()),
-      API_PORT: String(apiPort),
-      DISPATCHER_PORT: String(await freePort()),
-      SCHEDULER_PORT: String(await freePort()),
-      ...env,
+  const system: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [...(await startScriptNodeOptions()), path.join(repoRoot, 'tools/cli/dist/main.js'), 'start'],
+    {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        EMBEDDED_POSTGRES_PORT: String(await freePort()),
+        API_PORT: String(apiPort),
+        DISPATCHER_PORT: String(await freePort()),
+        SCHEDULER_PORT: String(await freePort()),
+        ...env,
+      },
     },
-  });
+  );
   let output = '';
   system.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   system.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
