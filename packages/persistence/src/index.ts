@@ -11,7 +11,6 @@ export {
   type RunningEmbeddedPostgres,
 } from './embedded-postgres';
 export { ephemeralPortsFrom, freePort } from './free-port';
-export { startHostedPostgres } from './hosted-postgres';
 export { migrate } from './migrate';
 export { createPool } from './pg-pool';
 export { SnakeNamingStrategy } from './naming-strategy';

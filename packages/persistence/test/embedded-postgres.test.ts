@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort, locateDatabase, query, sql, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../src';
+import { eventually } from './support/eventually';
 
 async function queryAt<T>(url: string, text: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
@@ -119,6 +120,39 @@ describe('embedded PostgreSQL', () => {
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 90_000);
 
+  it('never outlives the process that started it, killed with SIGKILL, and runs no Node process of its own', async () => {
+    const script = `
+      const { startEmbeddedPostgres } = require(${JSON.stringify(path.resolve(__dirname, '../dist'))});
+      startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} }).then(() => console.log('started'));`;
+    const starter = spawn(process.execPath, ['-e', script], { cwd: __dirname });
+    let output = '';
+    starter.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const started = new Promise<void>((resolve) =>
+      starter.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('started')) resolve();
+      }),
+    );
+    const exited = new Promise<void>((resolve) => starter.once('exit', () => resolve()));
+    await Promise.race([started, exited]);
+    expect(output).toContain('started');
+    // Its children: the server and the sentinel that stops it, a shell; no Node process.
+    const children = childrenOf(starter.pid!);
+    try {
+      expect(children.map(commandLine).sort()).toEqual([expect.stringContaining('postgres-sentinel'), expect.stringMatching(/bin\/postgres -D/)]);
+    } finally {
+      starter.kill('SIGKILL');
+    }
+    await exited;
+    await eventually(
+      () => {
+        expect(children.filter(isRunning).map(commandLine)).toEqual([]);
+        expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+  }, 90_000);
+
   describe('a data directory left by a start that failed', () => {
     let fresh: string;
     beforeEach(async () => {
@@ -169,3 +203,37 @@ describe('embedded PostgreSQL', () => {
     expect(located).toMatchObject({ url: 'postgres://elsewhere:5432/db', embedded: false });
   });
 });
+
+/** Alive and not a zombie waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** The pids whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((candidate) => {
+      try {
+        // The fields after the command name (in parentheses, which may hold spaces): state, then ppid.
+        const stat = readFileSync(`/proc/${candidate}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    });
+}
+
+const commandLine = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '(exited)';
+  }
+};

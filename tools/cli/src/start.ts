@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { bootService, serviceAtWorkNow, setLogDestination, type BootedService, type BootOptions } from '@storage/platform';
-import { connectionUrl, isReachable, readEmbeddedInfo, startHostedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
+import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
 import { humanLine, serviceOfLine } from './human-log';
 import { applyMigrations } from './migrate-step';
@@ -167,8 +167,8 @@ async function supervise(dataDir: string): Promise<number> {
       databaseUrl = connectionUrl(running);
     } else {
       say(`starting embedded PostgreSQL (data in ${cluster})`);
-      // Hosted out of reach of the terminal's Ctrl-C: stopped below, after the services using it.
-      postgres = await startHostedPostgres({ dataDir });
+      // In a session of its own, out of reach of the terminal's Ctrl-C: stopped below, after the services using it.
+      postgres = await startEmbeddedPostgres({ dataDir });
       databaseUrl = postgres.url();
     }
   }
