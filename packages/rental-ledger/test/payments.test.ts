@@ -61,7 +61,9 @@ describe('recorded payments', () => {
           topic: BILLING_TOPIC,
           type: 'payment-recorded',
           source: 'payments-test',
-          envelope: expect.objectContaining({ payload: expect.objectContaining({ paymentUuid: payment.paymentUuid, amountInPennies: payment.amountInPennies }) }),
+          envelope: expect.objectContaining({
+            payload: expect.objectContaining({ paymentUuid: payment.paymentUuid, amountInPennies: payment.amountInPennies }),
+          }),
         }),
       ),
     );
