@@ -21,7 +21,7 @@ export { ENTITY_GLOBS, schemaDifference, type SchemaDifference, type SchemaState
 export { assertMigrated, DatabaseNotMigrated, MIGRATE_COMMAND, pendingMigrations, pendingMigrationsAt } from './pending-migrations';
 export { sql, type Sql } from './sql';
 export { fragment, type SqlFragment } from './sql-fragment';
-export { query, type Queryable } from './query';
+export { pgConnection, query, type Queryable } from './query';
 export { bind, transactionInOneRoundTrip, type Answers, type Bound, type Transaction } from './transaction-in-one-round-trip';
 export { uniqueViolation, type UniqueViolation } from './unique-violation';
 export { passingFailureOf, wraps, type PassingFailure } from './passing-failure';

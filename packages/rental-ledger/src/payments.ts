@@ -1,5 +1,5 @@
 import { createEnvelope, type CalendarDate, type EventEnvelope } from '@storage/domain';
-import { OUTBOX_CHANNEL, outboxInsert, outboxValues, type OutboxValues } from '@storage/messaging';
+import { OUTBOX_RETURNING, outboxAnnouncements, outboxInsert, outboxValues, type OutboxValues } from '@storage/messaging';
 import { query, sql, type Queryable } from '@storage/persistence';
 import { entriesJson, entriesOfRows } from './ledger-entries';
 import { paymentEntry } from './rental-money';
@@ -35,7 +35,9 @@ type RecordPaymentsValues = [
 ];
 
 /**
- * The payments of the rentals still at their version read, their ledger entries and events; notified at commit.
+ * The payments of the rentals still at their version read, their ledger entries and events, each event announced at
+ * commit on its topic's channel with its row (`outboxAnnouncements`), so only billing's consumers wake, and need not
+ * read the log.
  * `changed` claims each rental (row lock, version rechecked after a wait); the ledger's function posts the
  * payments, and its trigger moves the balances, at the end of the statement. A row `{ uuid }` per rental written.
  * Prepared: the api's batched hot write.
@@ -58,9 +60,9 @@ const RECORD_PAYMENTS = sql<{ uuid: string }, RecordPaymentsValues>(
   SELECT count(*) AS posted FROM rental_ledger_post(${entriesOfRows('input r JOIN changed c ON c.uuid = r.uuid')})
 ), entry AS (
   ${outboxInsert('(SELECT i.topic, i.key, i.type, i.event_id, i.envelope FROM input i JOIN changed c ON c.uuid = i.uuid ORDER BY i.ord) AS e', '$11')}
-  RETURNING id
+  ${OUTBOX_RETURNING}
 )
-SELECT c.uuid::text AS uuid FROM changed c, ledger, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM entry LIMIT 1) AS notified`,
+SELECT c.uuid::text AS uuid FROM changed c, ledger, ${outboxAnnouncements('entry')} AS notified`,
   { prepared: 'record_payments' },
 );
 

@@ -9,6 +9,7 @@
  * Shorter runs: BENCH_SECONDS (measured seconds at 100 events/s, default 60), BENCH_BURST_SECONDS (at 500 events/s,
  * default 10), BENCH_WARM_SECONDS (unmeasured seconds at 100 events/s first, default 30), BENCH_QUIET_AFTER_SECONDS
  * (wait after the load before idle is measured, default 120), BENCH_IDLE_SECONDS (idle window, default 60).
+ * Profiling: BENCH_NODE_ARGS, flags for `start`'s process (`--cpu-prof --cpu-prof-dir=<dir>`).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

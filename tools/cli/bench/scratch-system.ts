@@ -7,6 +7,8 @@ import { childPids, freePort, postmasterPid } from '@storage/testing';
 // Compiled to dist-bench/ (bench/tsconfig.json): up to the workspace, then to the repository.
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const READY_TIMEOUT_MS = 120_000;
+/** Node flags for `start`'s process, for a profiling run (`BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'`). */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /** `npm start` as a user runs it, on a scratch data directory and free ports. */
 export interface ScratchSystem {
@@ -34,7 +36,7 @@ export async function startScratchSystem(env: NodeJS.ProcessEnv = {}): Promise<S
   const apiPort = await freePort();
   const system: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [...(await startScriptNodeOptions()), path.join(repoRoot, 'tools/cli/dist/main.js'), 'start'],
+    [...(await startScriptNodeOptions()), ...NODE_ARGS, path.join(repoRoot, 'tools/cli/dist/main.js'), 'start'],
     {
       env: {
         ...process.env,

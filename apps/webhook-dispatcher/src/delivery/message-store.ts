@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { WEBHOOK_TEST_UUID } from '@storage/domain';
-import { query, sql } from '@storage/persistence';
+import { Pool, type ClientBase, type PoolClient } from 'pg';
+import { bind, pgConnection, query, sql, transactionInOneRoundTrip } from '@storage/persistence';
 import { disableEndpoints, endFailureRuns, endingFailureRuns, startFailureRuns } from '@storage/webhooks';
 import type { DeliveryResponse } from './delivery-client';
 import type { MessageStatus } from './webhook-message.entity';
@@ -214,14 +215,14 @@ export class MessageStore {
    */
   async record(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<boolean> {
     if (batch.length === 0) return false;
+    if (batch.every((r) => r.outcome === 'succeeded')) return recordSucceededThenReleased(this.dataSource, batch);
     const recovered = await this.write(batch, now, failingCutoff);
     const [{ released }] = await query(this.dataSource, RELEASED, [batch.map((r) => r.message.id)]);
     return recovered || released;
   }
 
-  /** Answers whether an endpoint's failure run ended. */
+  /** A batch with a failed attempt: answers whether an endpoint's failure run ended. */
   private async write(batch: readonly AttemptRecord[], now: Date, failingCutoff: Date): Promise<boolean> {
-    if (batch.every((r) => r.outcome === 'succeeded')) return recordSucceeded(this.dataSource, batch);
     return this.dataSource.transaction(async (manager) => {
       await insertAttempts(manager, batch);
       await query(manager, MOVE_MESSAGES_ON, [
@@ -280,10 +281,35 @@ const RECORD_SUCCEEDED = sql<{ recovered: boolean }, AttemptValues>(
   { prepared: 'webhook_record_succeeded' },
 );
 
-/** Answers whether an endpoint's failure run ended. */
-async function recordSucceeded(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<boolean> {
-  const [{ recovered }] = await query(dataSource, RECORD_SUCCEEDED, attemptValues(batch));
-  return recovered;
+const BEGIN = sql('BEGIN');
+const COMMIT = sql('COMMIT');
+const ROLLBACK = sql('ROLLBACK');
+
+/**
+ * The usual batch recorded (`RECORD_SUCCEEDED`), committed, and then `RELEASED` asked, in one round trip: the COMMIT
+ * ends the transaction as it runs, so the question has a snapshot of its own taken after it, as a query of its own
+ * would. Answers whether an endpoint's failure run ended or a message of the batch held a later one.
+ */
+async function recordSucceededThenReleased(dataSource: DataSource, batch: readonly AttemptRecord[]): Promise<boolean> {
+  const connection = await pgConnection(dataSource);
+  const client: ClientBase = connection instanceof Pool ? await connection.connect() : connection;
+  let broken: Error | undefined;
+  try {
+    const [, [{ recovered }], , [{ released }]] = await transactionInOneRoundTrip(client, [
+      bind(BEGIN, []),
+      bind(RECORD_SUCCEEDED, attemptValues(batch)),
+      bind(COMMIT, []),
+      bind(RELEASED, [batch.map((r) => r.message.id)]),
+    ]);
+    return recovered || released;
+  } catch (error) {
+    // A failed record leaves its transaction open, aborted, past the Sync: ended before the connection is used again.
+    await query(client, ROLLBACK).catch((rollback: unknown) => (broken = rollback as Error));
+    throw error;
+  } finally {
+    // Back to the pool, or destroyed when even the ROLLBACK failed.
+    if (client !== connection) (client as PoolClient).release(broken);
+  }
 }
 
 const INSERT_ATTEMPTS = sql<never, AttemptValues>(
