@@ -18,7 +18,7 @@ import { certificate, loadAverage, openLoop, Receiver } from '@storage/testing';
 import { AnswerToArrival } from './answer-to-arrival';
 import { PublicApi } from './public-api';
 import { changeKeyOf, RentChanges } from './rent-changes';
-import { startScratchSystem } from './scratch-system';
+import { eventLoopUtilization, startScratchSystem } from './scratch-system';
 import { cpuBetween, SystemMeter, totalCpu, type CpuUsed } from './system-meter';
 
 const seconds = (variable: string, fallback: number): number => Number(process.env[variable] ?? fallback);
@@ -33,6 +33,7 @@ const PORTFOLIO = 'demo';
 /** The deliveries of a run must all arrive within this after its last answer. */
 const ARRIVAL_TIMEOUT_MS = 60_000;
 
+const percent = (share: number): string => `${(share * 100).toFixed(0)} %`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const started = performance.now();
 const progress = (line: string): void => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -89,6 +90,8 @@ async function main(): Promise<void> {
       run = new AnswerToArrival();
       const failuresBefore = changes.failures;
       const before = meter.cpu();
+      const loopBefore = await system.eventLoop();
+      const benchBefore = process.cpuUsage();
       let peak = meter.rss().total;
       const sampler = setInterval(() => (peak = Math.max(peak, meter.rss().total)), 1_000);
       progress(`${name}: ${rate * duration} rent changes at ${rate}/s`);
@@ -100,7 +103,13 @@ async function main(): Promise<void> {
       clearInterval(sampler);
       const cpu = cpuBetween(before, meter.cpu());
       if (run.latencies.length < expected) progress(`  ${name}: only ${run.latencies.length} of ${expected} deliveries arrived`);
-      return { latencies: run, cpu, peak, failures, delivered: run.latencies.length, count: rate * duration };
+      const loop = eventLoopUtilization(loopBefore, await system.eventLoop());
+      const benchCpu = process.cpuUsage(benchBefore);
+      const own = (benchCpu.user + benchCpu.system) / 1e6;
+      progress(
+        `  ${name}: CPU s apps ${cpu.apps.toFixed(2)}, PostgreSQL ${postgresBreakdown(cpu, (cpuSeconds) => cpuSeconds.toFixed(2))}, this bench ${own.toFixed(2)}`,
+      );
+      return { latencies: run, cpu, loop, own, peak, failures, delivered: run.latencies.length, count: rate * duration };
     };
     type Paced = Awaited<ReturnType<typeof paced>>;
     const per10k = (result: Paced, cpuSeconds: number) => ((cpuSeconds * 10_000) / result.delivered).toFixed(1);
@@ -114,12 +123,16 @@ async function main(): Promise<void> {
     row(`RSS under 100 events/s (peak of ${MEASURED_SECONDS} s), all application processes`, `${at100.peak.toFixed(0)} MB`);
     row(`CPU s per 10k deliveries at 100 events/s through the api, all processes (${counted(at100)})`, cpuRow(at100), '<= 30');
     row(`answer -> arrival p50 / p99 at 100 events/s`, at100.latencies.summary());
+    row(`event loop of npm start's process busy at 100 events/s`, percent(at100.loop));
 
     // Unmeasured: going from 100 to 500 events/s opens connections.
     await paced('warm-up at 500/s', 500, 2);
     const at500 = await paced('500 events/s', 500, BURST_SECONDS);
     row(`CPU s per 10k deliveries at 500 events/s, all processes (${counted(at500)})`, cpuRow(at500));
     row(`answer -> arrival p50 / p99 at 500 events/s`, at500.latencies.summary(), 'p99 <= 8 ms');
+    row(`event loop of npm start's process busy at 500 events/s`, percent(at500.loop));
+    // The load and the receiver share the machine with the system: what they took is what the system could not use.
+    row(`this bench's own CPU s per 10k at 100 / 500 events/s (load and HTTPS receiver)`, `${per10k(at100, at100.own)} / ${per10k(at500, at500.own)}`);
 
     progress(`quiet: ${QUIET_AFTER_SECONDS} s after the load, then ${IDLE_SECONDS} s measured`);
     await sleep(QUIET_AFTER_SECONDS * 1000);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,15 @@ const READY_TIMEOUT_MS = 120_000;
 /** Node flags for `start`'s process, for a profiling run (`BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'`). */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
+export interface EventLoopReading {
+  active: number;
+  idle: number;
+}
+
+/** The share of `after - before` the event loop was busy. */
+export const eventLoopUtilization = (before: EventLoopReading, after: EventLoopReading): number =>
+  (after.active - before.active) / (after.active - before.active + after.idle - before.idle);
+
 /** `npm start` as a user runs it, on a scratch data directory and free ports. */
 export interface ScratchSystem {
   /** The process of `start`, which runs the three apps. */
@@ -18,6 +28,8 @@ export interface ScratchSystem {
   apiPort: number;
   /** The processes `start` started and still runs besides PostgreSQL's server (its sentinel; an app run as a child process). */
   startedApplicationProcesses: () => number[];
+  /** The event loop's busy and idle milliseconds so far in `start`'s process (loop-meter.ts). */
+  eventLoop: () => Promise<EventLoopReading>;
   /** Ctrl-C, then the scratch data directory removed. */
   stop: () => Promise<void>;
 }
@@ -33,19 +45,21 @@ async function startScriptNodeOptions(): Promise<string[]> {
 /** Boots `start` with `env` on top of the scratch directory and free ports; resolves once it says it is ready. */
 export async function startScratchSystem(env: NodeJS.ProcessEnv = {}): Promise<ScratchSystem> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'storage-bench-'));
-  const apiPort = await freePort();
+  const [apiPort, postgresPort, dispatcherPort, schedulerPort] = await distinctFreePorts(4);
+  const loopMeterFile = path.join(dataDir, 'bench-event-loop.json');
   const system: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [...(await startScriptNodeOptions()), ...NODE_ARGS, path.join(repoRoot, 'tools/cli/dist/main.js'), 'start'],
+    [...(await startScriptNodeOptions()), '-r', path.join(__dirname, 'loop-meter.js'), ...NODE_ARGS, path.join(repoRoot, 'tools/cli/dist/main.js'), 'start'],
     {
       env: {
         ...process.env,
         DATA_DIR: dataDir,
+        BENCH_LOOP_METER_FILE: loopMeterFile,
         LOG_LEVEL: 'warn',
-        EMBEDDED_POSTGRES_PORT: String(await freePort()),
+        EMBEDDED_POSTGRES_PORT: String(postgresPort),
         API_PORT: String(apiPort),
-        DISPATCHER_PORT: String(await freePort()),
-        SCHEDULER_PORT: String(await freePort()),
+        DISPATCHER_PORT: String(dispatcherPort),
+        SCHEDULER_PORT: String(schedulerPort),
         ...env,
       },
     },
@@ -63,6 +77,17 @@ export async function startScratchSystem(env: NodeJS.ProcessEnv = {}): Promise<S
     pid: system.pid!,
     dataDir,
     apiPort,
+    eventLoop: async () => {
+      const last = existsSync(loopMeterFile) ? readLoopMeter(loopMeterFile).reading : 0;
+      system.kill('SIGUSR2');
+      for (;;) {
+        if (existsSync(loopMeterFile)) {
+          const { reading, ...times } = readLoopMeter(loopMeterFile);
+          if (reading > last) return times;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
     startedApplicationProcesses: () => childPids(system.pid!).filter((pid) => pid !== postmaster),
     stop: async () => {
       if (system.exitCode === null) {
@@ -73,4 +98,14 @@ export async function startScratchSystem(env: NodeJS.ProcessEnv = {}): Promise<S
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+const readLoopMeter = (file: string): EventLoopReading & { reading: number } =>
+  JSON.parse(readFileSync(file, 'utf8')) as EventLoopReading & { reading: number };
+
+/** `count` free ports, no two alike: each is free when picked, and picking at random can repeat one. */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
 }
