@@ -204,6 +204,8 @@ describe('embedded PostgreSQL', () => {
   });
 });
 
+// The /proc helpers of @storage/testing (isRunning, commandLine), which depends on this package: its tests cannot use them.
+
 /** Alive and not a zombie waiting to be reaped. */
 function isRunning(pid: number): boolean {
   try {

@@ -18,6 +18,8 @@ export {
   certificate,
   childPids,
   commandLine,
+  descendantPids,
+  isRunning,
   loadAverage,
   openLoop,
   percentile,

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eventually, freePort } from '@storage/testing';
+import { childPids, commandLine, descendantPids, eventually, freePort, isRunning } from '@storage/testing';
 import { cli, runCli, startSystem, stopWithCtrlC } from './support/system';
 
 const portIsClosed = (port: number) =>
@@ -44,7 +44,7 @@ describe('npm start', () => {
     const first = await startSystem(env);
     // The three apps run in the process of npm start, its only Node process: its children are PostgreSQL and the
     // sentinel (a shell) that stops it should npm start die.
-    expect(childrenOf(first.process.pid!).map(commandLine).sort()).toEqual([
+    expect(childPids(first.process.pid!).map(commandLine).sort()).toEqual([
       expect.stringContaining('postgres-sentinel'),
       expect.stringMatching(/bin\/postgres -D/),
     ]);
@@ -144,7 +144,7 @@ describe('npm start', () => {
 
   /** Signals npm start, then expects it and every process it started (and theirs) gone, the ports free and PostgreSQL stopped. */
   async function expectNothingLeftAfter(system: number, signal: NodeJS.Signals): Promise<void> {
-    const started = [system, ...descendantsOf(system)];
+    const started = [system, ...descendantPids(system)];
     expect(started.map(commandLine)).toEqual(expect.arrayContaining([expect.stringContaining('postgres-sentinel'), expect.stringMatching(/bin\/postgres -D/)]));
     process.kill(system, signal);
     await eventually(
@@ -157,42 +157,3 @@ describe('npm start', () => {
     );
   }
 });
-
-/** Every process below `pid`, children first. */
-function descendantsOf(pid: number): number[] {
-  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
-}
-
-/** Alive and not a zombie waiting to be reaped. */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** The pids whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((candidate) => {
-      try {
-        // The fields after the command name (which is in parentheses and may hold spaces): state, then ppid.
-        const stat = readFileSync(`/proc/${candidate}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    });
-}
-
-const commandLine = (pid: number): string => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return '(exited)';
-  }
-};

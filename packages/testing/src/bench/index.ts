@@ -5,6 +5,8 @@ export { openLoop } from './open-loop';
 export {
   childPids,
   commandLine,
+  descendantPids,
+  isRunning,
   postgresCpuByKind,
   postgresCpuSeconds,
   postgresProcesses,

@@ -68,8 +68,29 @@ export function childPids(pid: number): number[] {
   }
 }
 
-/** A process's command line, its arguments joined by spaces. */
-export const commandLine = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+/** Every process below a process, children first. */
+export function descendantPids(pid: number): number[] {
+  return childPids(pid).flatMap((child) => [child, ...descendantPids(child)]);
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** A process's command line, its arguments joined by spaces; `(exited)` once it is gone. */
+export const commandLine = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '(exited)';
+  }
+};
 
 /** A PostgreSQL server's processes at one moment: what `postgresCpuByKind` compares. */
 export interface PostgresProcesses {
