@@ -8,6 +8,8 @@ import { childPids, freePort, postmasterPid } from '@storage/testing';
 // Compiled to dist-bench/ (bench/tsconfig.json): up to the workspace, then to the repository.
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const READY_TIMEOUT_MS = 120_000;
+/** A loaded event loop answers SIGUSR2 within milliseconds; a process that does not in this long is gone or stuck. */
+const LOOP_METER_TIMEOUT_MS = 10_000;
 /** Node flags for `start`'s process, for a profiling run (`BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'`). */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
@@ -80,13 +82,15 @@ export async function startScratchSystem(env: NodeJS.ProcessEnv = {}): Promise<S
     eventLoop: async () => {
       const last = existsSync(loopMeterFile) ? readLoopMeter(loopMeterFile).reading : 0;
       system.kill('SIGUSR2');
-      for (;;) {
+      const deadline = Date.now() + LOOP_METER_TIMEOUT_MS;
+      while (Date.now() < deadline) {
         if (existsSync(loopMeterFile)) {
           const { reading, ...times } = readLoopMeter(loopMeterFile);
           if (reading > last) return times;
         }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      throw new Error(`start's process did not report its event loop within ${LOOP_METER_TIMEOUT_MS} ms (exit code ${system.exitCode})`);
     },
     startedApplicationProcesses: () => childPids(system.pid!).filter((pid) => pid !== postmaster),
     stop: async () => {
