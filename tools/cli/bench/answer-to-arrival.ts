@@ -26,10 +26,10 @@ export class AnswerToArrival {
     }
   }
 
-  /** p50 / p99 in ms. */
+  /** p50 / p99 / max in ms: the max shows a straggler the percentiles hide. */
   summary(): string {
     const sorted = [...this.latencies].sort((a, b) => a - b);
-    return `${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms`;
+    return `${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} / ${sorted[sorted.length - 1].toFixed(1)} ms`;
   }
 
   p99(): number {

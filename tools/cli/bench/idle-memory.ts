@@ -4,8 +4,7 @@
  * runs the three apps) and each process it started besides PostgreSQL's server (the sentinel that stops the server
  * should `start` die; an app, when the apps ran as child processes). Prints a table.
  */
-import { commandLine, loadAverage, rssMb } from '@storage/testing';
-import { nameOfProcess } from './process-names';
+import { loadAverage, rssMb } from '@storage/testing';
 import { startScratchSystem } from './scratch-system';
 
 const IDLE_MS = 10_000;
@@ -18,10 +17,7 @@ async function main(): Promise<void> {
   const system = await startScratchSystem();
   process.stdout.write(`system ready; idling ${IDLE_MS / 1000} s\n`);
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-  const rows = [
-    { process: 'npm start (the three apps)', rss: rssMb(system.pid) },
-    ...system.startedApplicationProcesses().map((pid) => ({ process: nameOfProcess(commandLine(pid)), rss: rssMb(pid) })),
-  ];
+  const rows = system.applicationProcesses().map(({ pid, name }) => ({ process: name, rss: rssMb(pid) }));
   await system.stop();
   const all = rows.reduce((sum, row) => sum + row.rss, 0);
   process.stdout.write('\n| application process | idle RSS (MB) |\n|---|---|\n');

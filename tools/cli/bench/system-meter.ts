@@ -1,20 +1,10 @@
 import path from 'node:path';
-import {
-  commandLine,
-  postgresCpuByKind,
-  postgresCpuSeconds,
-  postgresProcesses,
-  postmasterPid,
-  processCpuSeconds,
-  rssMb,
-  type PostgresProcesses,
-} from '@storage/testing';
-import { nameOfProcess } from './process-names';
+import { postgresCpuByKind, postgresCpuSeconds, postgresProcesses, postmasterPid, processCpuSeconds, rssMb, type PostgresProcesses } from '@storage/testing';
 import type { ScratchSystem } from './scratch-system';
 
 /** CPU seconds so far of the system's parts. */
 export interface CpuReading {
-  /** The application processes: the process of `start` (the three apps) and those it started besides PostgreSQL. */
+  /** The application processes (`ScratchSystem.applicationProcesses`). */
   apps: number;
   /** Every PostgreSQL process, exited backends included. */
   postgres: number;
@@ -24,20 +14,18 @@ export interface CpuReading {
 
 export const totalCpu = (reading: Pick<CpuReading, 'apps' | 'postgres'>): number => reading.apps + reading.postgres;
 
-/** What the system costs so far, from /proc: the CPU and memory of the processes `start` runs. */
+/** What the system costs so far, from /proc: the CPU and memory of its application processes and of PostgreSQL. */
 export class SystemMeter {
-  private readonly appPids: number[];
   private readonly postmaster: number;
 
-  constructor(system: ScratchSystem) {
-    this.appPids = [system.pid, ...system.startedApplicationProcesses()];
+  constructor(private readonly system: ScratchSystem) {
     this.postmaster = postmasterPid(path.join(system.dataDir, 'postgres'));
   }
 
   cpu(): CpuReading {
     const sum = (pids: number[]) => pids.reduce((total, pid) => total + processCpuSeconds(pid), 0);
     return {
-      apps: sum(this.appPids),
+      apps: sum(this.system.applicationProcesses().map(({ pid }) => pid)),
       postgres: postgresCpuSeconds(this.postmaster),
       postgresProcesses: postgresProcesses(this.postmaster),
     };
@@ -45,10 +33,7 @@ export class SystemMeter {
 
   /** Resident set sizes in MB of each application process (named), and their total. */
   rss(): { total: number; byProcess: { process: string; rss: number }[] } {
-    const byProcess = this.appPids.map((pid, index) => ({
-      process: index === 0 ? "npm start's process (the three apps)" : nameOfProcess(commandLine(pid)),
-      rss: rssMb(pid),
-    }));
+    const byProcess = this.system.applicationProcesses().map(({ pid, name }) => ({ process: name, rss: rssMb(pid) }));
     return { total: byProcess.reduce((total, { rss }) => total + rss, 0), byProcess };
   }
 }
