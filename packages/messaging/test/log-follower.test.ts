@@ -52,4 +52,43 @@ describe('LogFollower', () => {
       await follower.stop();
     }
   });
+
+  it('leaves no lock behind while it backs off after a failed step: another replica takes the lead', async () => {
+    // A failed step (Kafka away, say) ends this leadership; its connection, back in the pool still holding the lock,
+    // kept every replica from leading, this one too whenever the pool handed it another connection.
+    const lockName = 'follower-failover-test';
+    const onError = jest.fn();
+    const failing = new LogFollower({
+      pool,
+      lockName,
+      topics: [],
+      // Its backoff outlasts the test: only another replica can lead meanwhile.
+      pollIntervalMs: 600_000,
+      lead: async () => undefined,
+      step: async (): Promise<StepResult> => {
+        throw new Error('broker away');
+      },
+      onError,
+    });
+    const standbyPool = new Pool({ connectionString: database.url, max: 2 });
+    const led = jest.fn();
+    const standby = new LogFollower({
+      pool: standbyPool,
+      lockName,
+      topics: [],
+      pollIntervalMs: 20,
+      lead: async () => void led(),
+      step: async (): Promise<StepResult> => 'idle',
+      onError: jest.fn(),
+    });
+    failing.start();
+    try {
+      await eventually(() => expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'broker away' })));
+      standby.start();
+      await eventually(() => expect(led).toHaveBeenCalled(), { timeoutMs: 10_000, intervalMs: 20 });
+    } finally {
+      await Promise.all([failing.stop(), standby.stop()]);
+      await standbyPool.end();
+    }
+  });
 });

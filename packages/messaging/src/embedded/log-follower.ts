@@ -94,9 +94,12 @@ export class LogFollower {
       this.signal();
     };
     client.on('error', onError);
+    // Set while this session holds the lock (and listens): a leadership that ends otherwise than cleanly ends the session.
+    let leading = false;
     try {
       while (!this.stopped && !(await tryAdvisoryLock(client, this.options.lockName))) await this.sleep(this.options.pollIntervalMs);
       if (this.stopped) return;
+      leading = true;
       client.on('notification', onNotification);
       const channels = [OUTBOX_CHANNEL, ...this.options.topics.map(topicChannel), ...(this.options.channels ?? [])];
       await query(client, sql(channels.map((channel) => `LISTEN ${client.escapeIdentifier(channel)};`).join(' ')));
@@ -108,10 +111,13 @@ export class LogFollower {
       }
       await query(client, UNLISTEN_ALL);
       await advisoryUnlock(client, this.options.lockName);
+      leading = false;
     } finally {
       client.off('notification', onNotification);
       client.off('error', onError);
-      releaseClient(client, broken);
+      // A failed lead or step leaves the session holding the lock: back in the pool, it would keep every replica from
+      // leading (this one too, handed another connection) for as long as it lives. Ending it releases the lock.
+      releaseClient(client, broken ?? (leading ? new Error('leadership ended by a failure') : undefined));
     }
   }
 
@@ -163,6 +169,6 @@ export class LogFollower {
 }
 
 function releaseClient(client: PoolClient, broken: Error | undefined): void {
-  // A broken session is destroyed rather than returned to the pool.
+  // A broken session (or one still holding the lock) is destroyed rather than returned to the pool.
   client.release(broken);
 }
