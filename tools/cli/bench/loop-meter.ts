@@ -1,7 +1,8 @@
 /**
- * Preloaded (`node -r`) into `start`'s process by the footprint benches: on SIGUSR2 writes the event loop's cumulative
- * busy and idle milliseconds (`performance.eventLoopUtilization()`) to BENCH_LOOP_METER_FILE, so a bench can tell how
- * busy the one event loop that runs the three apps was in each phase. Costs nothing between readings.
+ * Preloaded (`node -r`) by the footprint benches into each process that runs apps (`start`'s, or each app's when they
+ * run apart): on SIGUSR2 writes the event loop's cumulative busy and idle milliseconds
+ * (`performance.eventLoopUtilization()`) to BENCH_LOOP_METER_FILE, so a bench can tell how busy that loop was in each
+ * phase. Costs nothing between readings.
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
