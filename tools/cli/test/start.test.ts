@@ -101,6 +101,16 @@ describe('npm start', () => {
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 300_000);
 
+  it('stops everything, PostgreSQL included, and exits 1 naming the app when one of them fails at run time', async () => {
+    const failing = `--require ${path.join(__dirname, 'support', 'fail-at-run-time.js')}`;
+    const system = await startSystem({ ...env, NODE_OPTIONS: failing });
+    const exited = new Promise<number | null>((resolve) => system.process.once('exit', (code) => resolve(code)));
+    await expectNothingLeftAfter(system.process.pid!, 'SIGUSR2');
+    expect(await exited).toBe(1);
+    expect(system.output()).toMatch(/dispatcher failed: Error: a defect in the dispatcher at run time[^]*; stopping everything/);
+    expect(system.output()).toContain('stopping embedded PostgreSQL');
+  }, 300_000);
+
   it('refuses a second npm start, and stops everything, PostgreSQL included, when its terminal closes (SIGHUP)', async () => {
     const system = await startSystem(env);
     const second = runCli(env, 'start');
