@@ -20,6 +20,7 @@ export {
   commandLine,
   descendantPids,
   isRunning,
+  hostSpeed,
   loadAverage,
   openLoop,
   percentile,

@@ -4,7 +4,8 @@
  * rent-change through the public API, then changes rents through the public API, open loop. Prints: RSS of every
  * application process (all but PostgreSQL's server processes) idle and under 100 events/s; CPU per 10k deliveries and p50 / p99 from the api's answer to the
  * arrival at the receiver at 100 and 500 events/s; idle CPU per minute of every process, PostgreSQL's included,
- * measured some minutes after the load. Each figure with its target and the machine's load average.
+ * measured some minutes after the load. Each figure with its target and the machine's load average, and each rate with
+ * the host's speed before and after it (`hostSpeed`: a shared VM's host can slow every figure by half or more).
  *
  * Shorter runs: BENCH_SECONDS (measured seconds at 100 events/s, default 60), BENCH_BURST_SECONDS (at 500 events/s,
  * default 10), BENCH_WARM_SECONDS (unmeasured seconds at 100 events/s first, default 30), BENCH_QUIET_AFTER_SECONDS
@@ -15,7 +16,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { certificate, loadAverage, openLoop, Receiver } from '@storage/testing';
+import { certificate, hostSpeed, loadAverage, openLoop, Receiver } from '@storage/testing';
 import { AnswerToArrival } from './answer-to-arrival';
 import { PublicApi } from './public-api';
 import { changeKeyOf, RentChanges } from './rent-changes';
@@ -36,6 +37,7 @@ const PORTFOLIO = 'demo';
 /** The deliveries of a run must all arrive within this after its last answer. */
 const ARRIVAL_TIMEOUT_MS = 60_000;
 
+const HOST_SPEED_ROW = (phase: string): string => `the host's speed before / after ${phase}: a fixed workload took (lower is faster)`;
 const percent = (share: number): string => `${(share * 100).toFixed(0)} %`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const started = performance.now();
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
     /** `rate` rent changes a second for `duration` s, open loop, until every delivery has arrived: its latencies, CPU and peak RSS. */
     const paced = async (name: string, rate: number, duration: number) => {
       run = new AnswerToArrival();
+      const speedBefore = hostSpeed();
       const failuresBefore = changes.failures;
       const before = meter.cpu();
       const loopsBefore = await system.eventLoops();
@@ -116,7 +119,8 @@ async function main(): Promise<void> {
       progress(
         `  ${name}: CPU s apps ${cpu.apps.toFixed(2)}, PostgreSQL ${postgresBreakdown(cpu, (cpuSeconds) => cpuSeconds.toFixed(2))}, this bench ${own.toFixed(2)}`,
       );
-      return { latencies: run, cpu, loops, own, peak, failures, delivered: run.latencies.length, count: rate * duration };
+      const speed = `${speedBefore.toFixed(0)} / ${hostSpeed().toFixed(0)} ms`;
+      return { latencies: run, cpu, loops, own, peak, failures, delivered: run.latencies.length, count: rate * duration, speed };
     };
     type Paced = Awaited<ReturnType<typeof paced>>;
     const per10k = (result: Paced, cpuSeconds: number) => ((cpuSeconds * 10_000) / result.delivered).toFixed(1);
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
     row(`CPU s per 10k deliveries at 100 events/s through the api, all processes (${counted(at100)})`, cpuRow(at100), '<= 30');
     row(`answer -> arrival p50 / p99 / max at 100 events/s`, at100.latencies.summary());
     row(`event loop busy at 100 events/s`, at100.loops);
+    row(HOST_SPEED_ROW('100 events/s'), at100.speed);
 
     // Unmeasured: going from 100 to 500 events/s opens connections.
     await paced('warm-up at 500/s', 500, 2);
@@ -138,6 +143,7 @@ async function main(): Promise<void> {
     row(`CPU s per 10k deliveries at 500 events/s, all processes (${counted(at500)})`, cpuRow(at500));
     row(`answer -> arrival p50 / p99 / max at 500 events/s`, at500.latencies.summary(), 'p99 <= 8 ms');
     row(`event loop busy at 500 events/s`, at500.loops);
+    row(HOST_SPEED_ROW('500 events/s'), at500.speed);
     // The load and the receiver share the machine with the system: what they took is what the system could not use.
     row(`this bench's own CPU s per 10k at 100 / 500 events/s (load and HTTPS receiver)`, `${per10k(at100, at100.own)} / ${per10k(at500, at500.own)}`);
 

@@ -1,6 +1,6 @@
 /** What the benches share: the system's processes read from /proc, a local HTTPS receiver, an open-loop pacer, figures. */
 export { certificate, Receiver, type DeliveredEvent } from './https-receiver';
-export { percentile, loadAverage } from './figures';
+export { hostSpeed, loadAverage, percentile } from './figures';
 export { openLoop } from './open-loop';
 export {
   childPids,
