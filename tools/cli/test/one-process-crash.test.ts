@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { certificate, eventually, Receiver, type DeliveredEvent } from '@storage/testing';
+import { certificate, eventually, Receiver } from '@storage/testing';
+import { PublicApi } from '../bench/public-api';
+import { changeKeyOf, RentChanges } from '../bench/rent-changes';
 import { startSystem, stopWithCtrlC, systemEnv, type RunningSystem } from './support/system';
 
 const PORTFOLIO = 'demo';
@@ -10,12 +12,6 @@ const PORTFOLIO = 'demo';
 const WRITERS = 8;
 /** Answered rent changes before the kill. */
 const ANSWERED_BEFORE_KILL = 120;
-
-/** A rent change as its answer and its delivery name it: the rental and the rent it was changed to. */
-const changeOf = (event: DeliveredEvent): string => {
-  const { unitRental, rentChange } = event as unknown as { unitRental: { rentalRecordUuid: string }; rentChange: { currentRentInPennies: number } };
-  return `${unitRental.rentalRecordUuid} ${rentChange.currentRentInPennies}`;
-};
 
 /**
  * The three apps share `npm start`'s one process: a kill -9 of it, while rent changes are answered and delivered,
@@ -35,7 +31,7 @@ describe('npm start killed (SIGKILL) under load', () => {
     const tls = await certificate(dataDir);
     // The receiver listens on loopback with a certificate of its own: the dispatcher is told to reach and trust it.
     ({ env, apiPort } = await systemEnv(dataDir, { WEBHOOK_ALLOWED_SUBNETS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: tls.certFile }));
-    receiver = new Receiver(tls, (event) => delivered.add(changeOf(event)));
+    receiver = new Receiver(tls, (event) => delivered.add(changeKeyOf(event)));
   });
 
   afterAll(async () => {
@@ -46,42 +42,24 @@ describe('npm start killed (SIGKILL) under load', () => {
 
   it('delivers every rent change answered before the kill once it starts again', async () => {
     system = await startSystem(env);
-    const apiKey = (await readFile(path.join(dataDir, 'demo-api-key'), 'utf8')).trim();
-    const call = async (method: string, url: string, body?: unknown) => {
-      const response = await fetch(`http://127.0.0.1:${apiPort}${url}`, {
-        method,
-        headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    };
-    const origin = await receiver.listen();
-    const subscribed = await call('POST', '/api/v1/webhooks/subscriptions', {
+    const api = new PublicApi(apiPort, (await readFile(path.join(dataDir, 'demo-api-key'), 'utf8')).trim());
+    await api.ok('POST', '/api/v1/webhooks/subscriptions', {
       vendorName: 'crash test',
-      targetUrl: `${origin}/rent-changes`,
+      targetUrl: `${await receiver.listen()}/rent-changes`,
       eventTypes: ['rent-change'],
       description: 'one process killed under load',
       portfolio: PORTFOLIO,
     });
-    expect(subscribed.status).toBe(200);
 
-    const [facility] = (await call('GET', `/shopping/${PORTFOLIO}/v1/facilities`)).body as { facilityUuid: string }[];
-    const rentalsPath = `/api/${PORTFOLIO}/portfolios/v1/facilities/${facility.facilityUuid}/rentalRecords`;
-    const page = (await call('GET', `${rentalsPath}?status=ACTIVE&limit=${WRITERS}`)).body as {
-      rentalRecords: { rentalRecordUuid: string; rentInPennies: number }[];
-    };
-    expect(page.rentalRecords).toHaveLength(WRITERS);
-    // Two days ahead: today or later wherever the facility is.
-    const effectiveDate = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-
-    // Each writer changes its own rental's rent again and again, one penny up each time, until the kill.
+    // The writers change the portfolio's rentals in turn, each a new rent, until the kill.
     const answered: string[] = [];
+    const changes = await RentChanges.of(api, PORTFOLIO, (change) => answered.push(change));
     let killed = false;
+    let sent = 0;
     const killedSystem = system;
-    const writers = page.rentalRecords.map(async ({ rentalRecordUuid, rentInPennies }) => {
-      for (let rent = rentInPennies + 1; !killed; rent++) {
-        const answer = await call('POST', `${rentalsPath}/${rentalRecordUuid}/rentChange`, { newRentInPennies: rent, effectiveDate }).catch(() => undefined);
-        if (answer?.status === 200) answered.push(`${rentalRecordUuid} ${rent}`);
+    const writers = Array.from({ length: WRITERS }, async () => {
+      while (!killed) {
+        await changes.send(sent++);
         if (answered.length >= ANSWERED_BEFORE_KILL && !killed) {
           killed = true;
           process.kill(killedSystem.process.pid!, 'SIGKILL');
@@ -89,6 +67,7 @@ describe('npm start killed (SIGKILL) under load', () => {
       }
     });
     await Promise.all(writers);
+    api.close();
     system = undefined;
     // Its PostgreSQL is stopped by the sentinel; the next start needs the port and the cluster back.
     await eventually(() => expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false), { timeoutMs: 30_000, intervalMs: 200 });
