@@ -15,6 +15,7 @@ export const jestDatabaseSetup = {
   globalTeardown: require.resolve('./global-teardown'),
 };
 export {
+  backendNames,
   certificate,
   childPids,
   commandLine,

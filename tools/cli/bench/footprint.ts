@@ -73,8 +73,10 @@ async function main(): Promise<void> {
   const receiver = new Receiver(tls, (event, at) => run.arrived(changeKeyOf(event), at));
   const api = new PublicApi(system.apiPort, (await readFile(path.join(system.dataDir, 'demo-api-key'), 'utf8')).trim());
   let run = new AnswerToArrival();
+  let closeMeter = async (): Promise<void> => undefined;
   try {
-    const meter = new SystemMeter(system);
+    const meter = await SystemMeter.of(system);
+    closeMeter = () => meter.close();
     progress(`system ready; idling ${IDLE_RSS_SECONDS} s`);
     await sleep(IDLE_RSS_SECONDS * 1000);
     const idleRss = meter.rss();
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
       run = new AnswerToArrival();
       const speedBefore = hostSpeed();
       const failuresBefore = changes.failures;
+      await meter.nameBackends();
       const before = meter.cpu();
       const loopsBefore = await system.eventLoops();
       const benchBefore = process.cpuUsage();
@@ -110,6 +113,7 @@ async function main(): Promise<void> {
       const deadline = performance.now() + ARRIVAL_TIMEOUT_MS;
       while (run.latencies.length < expected && performance.now() < deadline) await sleep(10);
       clearInterval(sampler);
+      await meter.nameBackends();
       const cpu = cpuBetween(before, meter.cpu());
       if (run.latencies.length < expected) progress(`  ${name}: only ${run.latencies.length} of ${expected} deliveries arrived`);
       const loopsAfter = await system.eventLoops();
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
     const at100 = await paced('100 events/s', 100, MEASURED_SECONDS);
     row(`RSS under 100 events/s (peak of ${MEASURED_SECONDS} s), all application processes`, `${at100.peak.toFixed(0)} MB`);
     row(`CPU s per 10k deliveries at 100 events/s through the api, all processes (${counted(at100)})`, cpuRow(at100), '<= 30');
+    row(BY_PROCESS_ROW, cpuByProcess(at100.cpu, (cpuSeconds) => per10k(at100, cpuSeconds)));
     row(`answer -> arrival p50 / p99 / max at 100 events/s`, at100.latencies.summary());
     row(`event loop busy at 100 events/s`, at100.loops);
     row(HOST_SPEED_ROW('100 events/s'), at100.speed);
@@ -141,6 +146,7 @@ async function main(): Promise<void> {
     await paced('warm-up at 500/s', 500, 2);
     const at500 = await paced('500 events/s', 500, BURST_SECONDS);
     row(`CPU s per 10k deliveries at 500 events/s, all processes (${counted(at500)})`, cpuRow(at500));
+    row(BY_PROCESS_ROW, cpuByProcess(at500.cpu, (cpuSeconds) => per10k(at500, cpuSeconds)));
     row(`answer -> arrival p50 / p99 / max at 500 events/s`, at500.latencies.summary(), 'p99 <= 8 ms');
     row(`event loop busy at 500 events/s`, at500.loops);
     row(HOST_SPEED_ROW('500 events/s'), at500.speed);
@@ -162,11 +168,20 @@ async function main(): Promise<void> {
   } finally {
     api.close();
     await receiver.close();
+    await closeMeter();
     await system.stop();
     await rm(work, { recursive: true, force: true });
   }
   process.stdout.write(`\n| measure | value | target | load average |\n|---|---|---|---|\n`);
   for (const r of rows) process.stdout.write(`| ${r.measure} | ${r.value} | ${r.target} | ${r.load} |\n`);
+}
+
+const BY_PROCESS_ROW = "  of which by process (PostgreSQL's backends by the application they serve)";
+
+/** The application processes, then PostgreSQL's, that used any CPU, each most first. */
+function cpuByProcess(used: CpuUsed, format: (cpuSeconds: number) => string): string {
+  const apps = [...used.appsByProcess].sort((a, b) => b[1] - a[1]).map(([name, cpuSeconds]) => `${name} ${format(cpuSeconds)}`);
+  return `${apps.join(', ')}; PostgreSQL: ${postgresBreakdown(used, format)}`;
 }
 
 /** The PostgreSQL processes that used any CPU, most first. */

@@ -3,6 +3,7 @@ export { certificate, Receiver, type DeliveredEvent } from './https-receiver';
 export { hostSpeed, loadAverage, percentile } from './figures';
 export { openLoop } from './open-loop';
 export {
+  backendNames,
   childPids,
   commandLine,
   descendantPids,

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { query, sql, type Queryable } from '@storage/persistence';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
@@ -103,9 +104,13 @@ export interface PostgresProcesses {
 }
 
 /** A backend's title is `postgres: <user> <database> <address>(<port>) <state>`; a background process's, its role. */
-const kindOf = (title: string): string => (/^\S+ \S+ (\S+\(\d+\)|\[local\])/.test(title) ? 'backends' : title);
+const isBackend = (title: string): boolean => /^\S+ \S+ (\S+\(\d+\)|\[local\])/.test(title);
 
-export function postgresProcesses(postmasterPid: number): PostgresProcesses {
+/**
+ * `backendNames`: the application each client backend serves, by pid (`application_name` in `pg_stat_activity`);
+ * a named backend's kind is `backends of <name>`, the others' `backends`.
+ */
+export function postgresProcesses(postmasterPid: number, backendNames: ReadonlyMap<number, string> = new Map()): PostgresProcesses {
   const postmaster = stat(postmasterPid);
   const children = new Map<number, { kind: string; seconds: number }>();
   for (const entry of readdirSync('/proc')) {
@@ -121,7 +126,9 @@ export function postgresProcesses(postmasterPid: number): PostgresProcesses {
     } catch {
       continue; // exited meanwhile: its time is in `reaped` from now on
     }
-    children.set(pid, { kind: kindOf(title), seconds: child.own / TICKS_PER_SECOND });
+    const name = backendNames.get(pid);
+    const kind = !isBackend(title) ? title : name ? `backends of ${name}` : 'backends';
+    children.set(pid, { kind, seconds: child.own / TICKS_PER_SECOND });
   }
   return { postmaster: (postmaster?.own ?? 0) / TICKS_PER_SECOND, reaped: (postmaster?.reaped ?? 0) / TICKS_PER_SECOND, children };
 }
@@ -138,4 +145,13 @@ export function postgresCpuByKind(before: PostgresProcesses, after: PostgresProc
   for (const [pid, child] of before.children) if (!after.children.has(pid)) exited -= child.seconds;
   add('exited backends', exited);
   return used;
+}
+
+const CLIENT_BACKENDS = sql<{ pid: number; name: string }>(
+  "SELECT pid, application_name AS name FROM pg_stat_activity WHERE backend_type = 'client backend' AND application_name <> ''",
+);
+
+/** The application each client backend of `db`'s server serves, by pid: what `postgresProcesses` names backends by. */
+export async function backendNames(db: Queryable): Promise<Map<number, string>> {
+  return new Map((await query(db, CLIENT_BACKENDS)).map(({ pid, name }) => [pid, name]));
 }
