@@ -24,7 +24,7 @@ describe("PostgreSQL's CPU by the application each backend serves", () => {
     await database.drop();
   });
 
-  it("names a client backend by its application_name and counts its CPU under that name", async () => {
+  it('names a client backend by its application_name and counts its CPU under that name', async () => {
     const [{ pid }] = await query(client, sql<{ pid: number }>('SELECT pg_backend_pid() AS pid'));
     const postmaster = parentOf(pid);
     const names = await backendNames(client);

@@ -137,7 +137,10 @@ async function main(): Promise<void> {
     const at100 = await paced('100 events/s', 100, MEASURED_SECONDS);
     row(`RSS under 100 events/s (peak of ${MEASURED_SECONDS} s), all application processes`, `${at100.peak.toFixed(0)} MB`);
     row(`CPU s per 10k deliveries at 100 events/s through the api, all processes (${counted(at100)})`, cpuRow(at100), '<= 30');
-    row(BY_PROCESS_ROW, cpuByProcess(at100.cpu, (cpuSeconds) => per10k(at100, cpuSeconds)));
+    row(
+      BY_PROCESS_ROW,
+      cpuByProcess(at100.cpu, (cpuSeconds) => per10k(at100, cpuSeconds)),
+    );
     row(`answer -> arrival p50 / p99 / max at 100 events/s`, at100.latencies.summary());
     row(`event loop busy at 100 events/s`, at100.loops);
     row(HOST_SPEED_ROW('100 events/s'), at100.speed);
@@ -146,7 +149,10 @@ async function main(): Promise<void> {
     await paced('warm-up at 500/s', 500, 2);
     const at500 = await paced('500 events/s', 500, BURST_SECONDS);
     row(`CPU s per 10k deliveries at 500 events/s, all processes (${counted(at500)})`, cpuRow(at500));
-    row(BY_PROCESS_ROW, cpuByProcess(at500.cpu, (cpuSeconds) => per10k(at500, cpuSeconds)));
+    row(
+      BY_PROCESS_ROW,
+      cpuByProcess(at500.cpu, (cpuSeconds) => per10k(at500, cpuSeconds)),
+    );
     row(`answer -> arrival p50 / p99 / max at 500 events/s`, at500.latencies.summary(), 'p99 <= 8 ms');
     row(`event loop busy at 500 events/s`, at500.loops);
     row(HOST_SPEED_ROW('500 events/s'), at500.speed);
