@@ -38,7 +38,8 @@ export function startListen(env: NodeJS.ProcessEnv, ...args: string[]): Listener
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the output is whole only once the streams are closed.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { process: child, output: () => output, exited };
 }
 
