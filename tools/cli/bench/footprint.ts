@@ -191,9 +191,9 @@ function cpuByProcess(used: CpuUsed, format: (cpuSeconds: number) => string): st
 }
 
 /** The PostgreSQL processes that used any CPU, most first. */
-function postgresBreakdown(idle: CpuUsed, perMinute: (cpuSeconds: number) => string): string {
-  const used = [...idle.postgresByKind].filter(([, cpuSeconds]) => cpuSeconds >= 0.005).sort((a, b) => b[1] - a[1]);
-  return used.length === 0 ? 'none' : used.map(([kind, cpuSeconds]) => `${kind} ${perMinute(cpuSeconds)}`).join(', ');
+function postgresBreakdown(used: CpuUsed, format: (cpuSeconds: number) => string): string {
+  const kinds = [...used.postgresByKind].filter(([, cpuSeconds]) => cpuSeconds >= 0.005).sort((a, b) => b[1] - a[1]);
+  return kinds.length === 0 ? 'none' : kinds.map(([kind, cpuSeconds]) => `${kind} ${format(cpuSeconds)}`).join(', ');
 }
 
 main().catch((error: unknown) => {
