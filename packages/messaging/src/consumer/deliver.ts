@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { MessageHandler, Server } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
-import { parseEnvelope } from '@storage/domain';
+import { EVENT_TYPES, parseEnvelope } from '@storage/domain';
 import type { EventContext } from './event-context';
 import { backoff, type RetryPolicy } from './retry-policy';
 import { isTransient } from './transient-error';
@@ -26,13 +26,17 @@ export interface DeliveryTarget {
 class DeliveryAbandoned extends Error {}
 
 /**
- * Hands one raw message to the `@EventPattern` handlers of its type: an invalid envelope is dead at once.
+ * Hands one raw message to the `@EventPattern` handlers of its type: an invalid envelope is dead at once. A message
+ * of a known type this group has no handler for is passed unchecked: checking it is the work of the groups that
+ * handle it (the scheduler's payments group reads every lifecycle event of its topic).
  * A handler failing with a transient error (database or broker away, see `isTransient`) is retried with
  * backoff for as long as the outage lasts, never dead-lettered; any other failure is retried with backoff
  * and dead after the policy's last attempt. Never throws for a handler's error; throws DeliveryAbandoned when
  * the consumer stops during a pause between tries, and what `keepAlive` throws.
  */
 export async function deliver(target: DeliveryTarget, raw: unknown, contextFor: (attempt: number) => EventContext): Promise<Delivery> {
+  const type = typeOf(raw);
+  if (type !== undefined && !handlerOf(target.server, type)) return { kind: 'ignored' };
   let envelope;
   try {
     envelope = parseEnvelope(raw);
@@ -67,6 +71,14 @@ export async function deliver(target: DeliveryTarget, raw: unknown, contextFor: 
       await sleep(pause, target.stopping);
     }
   }
+}
+
+const KNOWN_TYPES: ReadonlySet<unknown> = new Set(EVENT_TYPES);
+
+/** The message's type when it names one of the contract's, before the message is checked. */
+function typeOf(raw: unknown): string | undefined {
+  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  return KNOWN_TYPES.has(type) ? (type as string) : undefined;
 }
 
 /** Handlers per server and type: Nest looks a pattern up by trying JSON.parse on it, a thrown error per message. */
