@@ -68,7 +68,6 @@ export async function startScratchSystem(env: NodeJS.ProcessEnv = {}, { apart = 
   const systemEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
     EMBEDDED_POSTGRES_PORT: String(postgresPort),
     API_PORT: String(apiPort),
     DISPATCHER_PORT: String(dispatcherPort),
@@ -82,6 +81,8 @@ export async function startScratchSystem(env: NodeJS.ProcessEnv = {}, { apart = 
       env: { ...systemEnv, ...extraEnv, BENCH_LOOP_METER_FILE: loopMeterFile },
     });
     child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    // The log lines a user's `npm start` writes (info: a line per request), read and dropped as a log collector would.
+    child.stdout?.resume();
     return { name, child, loopMeterFile };
   };
   const start = () => metered("npm start's process (the three apps)", 'tools/cli/dist/main.js', ['start']);
@@ -131,12 +132,14 @@ export async function startScratchSystem(env: NodeJS.ProcessEnv = {}, { apart = 
 /** Resolves once `start` says the system is ready. */
 async function untilReady(child: ChildProcess): Promise<void> {
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const read = (chunk: Buffer) => (output += chunk.toString());
+  child.stdout?.on('data', read);
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (!output.includes('is ready')) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the system did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  child.stdout?.off('data', read);
 }
 
 /** Resolves once an app alone answers its readiness probe. */
