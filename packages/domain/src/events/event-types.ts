@@ -21,6 +21,10 @@ export type WebhookCommandType = (typeof WEBHOOK_COMMAND_TYPES)[number];
 export const EVENT_TYPES = [...PUBLIC_EVENT_TYPES, ...BILLING_EVENT_TYPES, ...WEBHOOK_COMMAND_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+export function isEventType(s: unknown): s is EventType {
+  return (EVENT_TYPES as readonly unknown[]).includes(s);
+}
+
 export function isPublicEventType(s: unknown): s is PublicEventType {
   return (PUBLIC_EVENT_TYPES as readonly unknown[]).includes(s);
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { MessageHandler, Server } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
-import { EVENT_TYPES, parseEnvelope } from '@storage/domain';
+import { isEventType, parseEnvelope, type EventType } from '@storage/domain';
 import type { EventContext } from './event-context';
 import { backoff, type RetryPolicy } from './retry-policy';
 import { isTransient } from './transient-error';
@@ -73,12 +73,10 @@ export async function deliver(target: DeliveryTarget, raw: unknown, contextFor: 
   }
 }
 
-const KNOWN_TYPES: ReadonlySet<unknown> = new Set(EVENT_TYPES);
-
 /** The message's type when it names one of the contract's, before the message is checked. */
-function typeOf(raw: unknown): string | undefined {
-  const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
-  return KNOWN_TYPES.has(type) ? (type as string) : undefined;
+function typeOf(raw: unknown): EventType | undefined {
+  const type: unknown = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  return isEventType(type) ? type : undefined;
 }
 
 /** Handlers per server and type: Nest looks a pattern up by trying JSON.parse on it, a thrown error per message. */
