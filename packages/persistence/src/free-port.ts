@@ -7,18 +7,22 @@ import { createServer } from 'node:net';
  * meanwhile be handed to an outgoing connection of another process (a database client, say), and the server,
  * binding it later, fails with EADDRINUSE: CI saw the cli's journey start its scheduler half a minute after
  * choosing a port that a connection had taken by then, and an embedded cluster binds only after its `initdb`.
+ * Never one that `fetch` refuses to connect to: CI saw a test's health check of the dispatcher fail on 10080.
  */
 export async function freePort(): Promise<number> {
   const below = Math.max(ephemeralPortsFrom(), LOWEST_PORT + 1_000);
   for (let attempt = 1; ; attempt++) {
     const port = LOWEST_PORT + Math.floor(Math.random() * (below - LOWEST_PORT));
-    if (await nothingListensOn(port)) return port;
+    if (!FETCH_BAD_PORTS.has(port) && (await nothingListensOn(port))) return port;
     if (attempt === 100) throw new Error(`no free port between ${LOWEST_PORT} and ${below} in 100 tries`);
   }
 }
 
 /** Above the ports of well-known services (Kafka's 9092 among them). */
 const LOWEST_PORT = 10_000;
+
+/** The Fetch standard's "bad ports" (https://fetch.spec.whatwg.org/#bad-port) at or above LOWEST_PORT. */
+const FETCH_BAD_PORTS = new Set([10_080]);
 
 /** Where the kernel's ephemeral ports start (Linux; 32768, its default, elsewhere). */
 export function ephemeralPortsFrom(): number {

@@ -19,4 +19,15 @@ describe('freePort', () => {
     });
     await new Promise((resolve) => server.close(resolve));
   });
+
+  it("never answers a port that fetch refuses to connect to (the Fetch standard's bad ports, 10080 among them)", async () => {
+    await expect(fetch('http://127.0.0.1:10080/')).rejects.toMatchObject({ cause: { message: 'bad port' } });
+    const pickOf10080 = (80 + 0.5) / (ephemeralPortsFrom() - 10_000);
+    const random = jest.spyOn(Math, 'random').mockReturnValueOnce(pickOf10080);
+    try {
+      expect(await freePort()).not.toBe(10_080);
+    } finally {
+      random.mockRestore();
+    }
+  });
 });
