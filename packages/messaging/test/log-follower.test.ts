@@ -18,14 +18,15 @@ describe('LogFollower', () => {
     await database.drop();
   });
 
-  it('backs its safety poll off while the log is idle, and a notification still wakes it at once', async () => {
+  /** A follower whose every step finds the log idle, recording when it stepped. */
+  function idleFollower(lockName: string, pollIntervalMs: number): { follower: LogFollower; steps: number[]; onError: jest.Mock } {
     const steps: number[] = [];
     const onError = jest.fn();
     const follower = new LogFollower({
       pool,
-      lockName: 'follower-test',
+      lockName,
       topics: [],
-      pollIntervalMs: 20,
+      pollIntervalMs,
       lead: async () => undefined,
       step: async (): Promise<StepResult> => {
         steps.push(Date.now());
@@ -33,20 +34,37 @@ describe('LogFollower', () => {
       },
       onError,
     });
+    return { follower, steps, onError };
+  }
+
+  it('backs its safety poll off while the log is idle', async () => {
+    const { follower, steps, onError } = idleFollower('follower-backoff-test', 20);
     follower.start();
     try {
       await eventually(() => expect(steps.length).toBeGreaterThan(0));
+      // Observes the absence of steps over a while: a slower machine only steps less often.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       // Polled every 20 ms that would be about 75 steps; backing off (20, 40, 80 … 600 ms) it is about 8.
       expect(steps.length).toBeLessThan(20);
       const gaps = steps.slice(1).map((at, i) => at - steps[i]);
       expect(Math.max(...gaps)).toBeGreaterThanOrEqual(300);
+      expect(onError).not.toHaveBeenCalled();
+    } finally {
+      await follower.stop();
+    }
+  });
 
-      const before = steps.length;
-      const notifiedAt = Date.now();
+  it('steps at each notification, not at its next safety poll', async () => {
+    // The safety poll is ten minutes away: any step after the first is the notification's, however slow the machine.
+    const { follower, steps, onError } = idleFollower('follower-wake-test', 600_000);
+    follower.start();
+    try {
+      // It listens before its first step.
+      await eventually(() => expect(steps).toHaveLength(1));
       await query(pool, NOTIFY_OUTBOX);
-      await eventually(() => expect(steps.length).toBeGreaterThan(before), { timeoutMs: 2_000, intervalMs: 5 });
-      expect(steps[before] - notifiedAt).toBeLessThan(300);
+      await eventually(() => expect(steps).toHaveLength(2));
+      await query(pool, NOTIFY_OUTBOX);
+      await eventually(() => expect(steps).toHaveLength(3));
       expect(onError).not.toHaveBeenCalled();
     } finally {
       await follower.stop();
