@@ -1,8 +1,8 @@
 /**
  * `npm run bench:events`: per mode (embedded; Kafka when KAFKA_BROKERS is set), the relay throughput
  * (a backlog drained: to Kafka by the relay, or through the embedded consumer) and the latency from the
- * producer's commit to the handler at a steady 500 events/s. Uses DATABASE_URL or a throwaway embedded
- * PostgreSQL; bounded in time.
+ * producer's commit to the handler at a steady 500 events/s; in Kafka mode also how soon a consumer killed -9 and
+ * started again delivers. Uses DATABASE_URL or a throwaway embedded PostgreSQL; bounded in time.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,11 +16,17 @@ import { describe } from '../dist/consumer/deliver';
 import { eventTransport } from '../dist/event-transport';
 import { OutboxRelay } from '../dist/kafka/outbox-relay';
 import { OutboxPublisher } from '../dist/outbox-publisher';
+import { resumeAfterKill } from './kafka-restart';
+import { until } from './until';
 
 const BACKLOG = 20_000;
 const RATE = 500;
 const LATENCY_SECONDS = 10;
 const WARM_UP_SECONDS = 3;
+/** Kills of a Kafka consumer, each followed by its restart. */
+const RESTARTS = 3;
+/** Issue 12: a Kafka consumer restarted after a kill -9 delivers again within this. */
+const RESUME_TARGET_MS = 10_000;
 const SERVICE = 'bench';
 const EMPTY_LOG = sql('TRUNCATE outbox, consumer_offsets');
 
@@ -75,14 +81,6 @@ async function produceSteadily(dataSource: DataSource, publisher: OutboxPublishe
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10 : NaN;
-}
-
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`bench: gave up after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 async function benchMode(url: string, brokers: string | undefined): Promise<Row> {
@@ -176,6 +174,17 @@ async function main(): Promise<void> {
     if (brokers) rows.push(await benchMode(url, brokers));
     else process.stdout.write('KAFKA_BROKERS is not set: Kafka mode skipped\n');
     console.table(rows);
+    if (brokers) {
+      process.stdout.write(`bench: a Kafka consumer killed -9 and started again, ${RESTARTS} times\n`);
+      const resumed = (await resumeAfterKill(brokers, url, event, RESTARTS)).sort((a, b) => a - b);
+      console.table([
+        {
+          'resumed after its restart, ms (min / median / max)': resumed.map(Math.round).join(' / '),
+          target: `<= ${RESUME_TARGET_MS}`,
+          met: resumed[resumed.length - 1] <= RESUME_TARGET_MS,
+        },
+      ]);
+    }
   } finally {
     await cleanup();
   }

@@ -6,9 +6,6 @@ import { createTestDatabase, describeWithKafka, eventually, type TestDatabase } 
 import { deadLetterTopic } from '../src';
 import { payment } from './support';
 
-/** How soon a consumer restarted after a kill -9 must deliver again (issue 12). */
-const RESUME_WITHIN_MS = 10_000;
-
 /**
  * A Kafka transport consumer as its own process (the built package), printing `handled <eventId>` per event,
  * so the test can SIGKILL it: no shutdown hook runs and the group is never left, as when a dispatcher is killed.
@@ -76,20 +73,17 @@ describeWithKafka('a Kafka consumer killed -9 and restarted', (brokers) => {
     return event.eventId;
   }
 
-  it(`delivers again within ${RESUME_WITHIN_MS / 1000} s of the restart`, async () => {
+  // How soon (issue 12: within 10 s) is measured by `npm run bench:events`, not here, where it would depend on the machine's speed.
+  it('delivers again after the restart, with the same group', async () => {
     const first = startConsumer();
     // The first consumer owns every partition and has consumed: its group membership is live.
     const warmUp = await eventually(send, { timeoutMs: 60_000, intervalMs: 500 });
     await eventually(() => expect(first.handled()).toContain(warmUp), { timeoutMs: 60_000, intervalMs: 100 });
     await first.kill();
 
-    const restarted = Date.now();
     const second = startConsumer();
     const afterRestart = await send();
     await eventually(() => expect(second.handled()).toContain(afterRestart), { timeoutMs: 60_000, intervalMs: 100 });
-    const resumedMs = Date.now() - restarted;
-    process.stdout.write(`consumer resumed delivering ${resumedMs} ms after its restart\n`);
-    expect(resumedMs).toBeLessThan(RESUME_WITHIN_MS);
   }, 180_000);
 
   it('handles again after a kill -9 what it had handled but not committed yet (offsets are committed once a second)', async () => {
