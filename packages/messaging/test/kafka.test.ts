@@ -93,7 +93,9 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
     expect(script.calls.filter((call) => call.eventId === event.eventId).map((call) => call.attempt)).toEqual([1, 2, 3]);
   });
 
-  it("commits the group's offsets within a second of its last batch, while it keeps running", async () => {
+  // Once a second; how soon is not asserted, which would depend on the machine's speed: a group that committed only
+  // when it stops would never get there.
+  it("commits the group's offsets after its last batch, while it keeps running", async () => {
     const event = payment(randomUUID(), 40);
     await recordPayment(dataSource, publisher, event);
     await eventually(async () => expect(await applied([event.eventId])).toEqual([event.eventId]), { timeoutMs: 20_000 });
@@ -107,7 +109,7 @@ describeWithKafka('Kafka transport and outbox relay', (brokers) => {
           const byPartition = (entries: { partition: number; offset: string }[]) => [...entries].sort((a, b) => a.partition - b.partition).map((e) => e.offset);
           expect(byPartition(committed.partitions)).toEqual(byPartition(ends.map(({ partition, high }) => ({ partition, offset: high }))));
         },
-        { timeoutMs: 5_000 },
+        { timeoutMs: 30_000 },
       );
     } finally {
       await admin.disconnect();
