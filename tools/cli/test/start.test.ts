@@ -131,6 +131,14 @@ describe('npm start', () => {
     await expectNothingLeftAfter(system.process.pid!, 'SIGHUP');
   }, 300_000);
 
+  it('stops everything, PostgreSQL included, and exits 0 on SIGTERM (kill, or a process manager stopping it)', async () => {
+    const system = await startSystem(env);
+    const exited = new Promise<number | null>((resolve) => system.process.once('exit', (code) => resolve(code)));
+    await expectNothingLeftAfter(system.process.pid!, 'SIGTERM');
+    expect(await exited).toBe(0);
+    expect(system.output()).toContain('stopping embedded PostgreSQL');
+  }, 300_000);
+
   it('leaves no service nor PostgreSQL running when npm start is killed (SIGKILL)', async () => {
     const system = await startSystem(env);
     await expectNothingLeftAfter(system.process.pid!, 'SIGKILL');
