@@ -67,6 +67,8 @@ describe('isTransient', () => {
     ['57P02', true],
     ['57P03', true],
     ['53300', true],
+    ['53100', true],
+    ['53200', true],
     ['40001', true],
     ['40P01', true],
     ['08006', true],
@@ -74,7 +76,7 @@ describe('isTransient', () => {
     ['23505', false],
     ['22P02', false],
     ['42P01', false],
-    ['53100', false],
+    ['53400', false],
   ])('SQLSTATE %s, as pg reports it or wrapped by TypeORM: transient %s', (code, transient) => {
     expect(isTransient(sqlState(code))).toBe(transient);
     expect(isTransient(new QueryFailedError('SELECT 1', [], sqlState(code)))).toBe(transient);

@@ -17,15 +17,19 @@ const RETRY = { backoffMs: 10, attempts: 3 };
 const DEAD_LETTERS = sql<{ event_id: string; attempts: number }, [group: string]>('SELECT event_id, attempts FROM dead_letters WHERE consumer_group = $1');
 const DEAD_LETTERS_OF_EVENT = sql<{ dead: number }, [eventId: string]>('SELECT count(*)::int AS dead FROM dead_letters WHERE event_id = $1');
 
-/** What the handler does per event id: fail like a database that is away, or always (poison). */
+/** What the handler does per event id: fail like a database that is away or out of disk space, or always (poison). */
 interface Faults {
   outageLeft: Map<string, number>;
+  diskFull: Set<string>;
   poison: Set<string>;
   calls: string[];
 }
 
 /** The error pg raises when PostgreSQL terminates the connection (shutdown, crash, pg_terminate_backend). */
 const terminated = (): DatabaseError => Object.assign(new DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01' });
+/** The error pg raises when a write needs a page PostgreSQL cannot add: the disk is full. */
+const diskFull = (): DatabaseError =>
+  Object.assign(new DatabaseError('could not extend file "base/16384/17373": No space left on device', 0, 'error'), { code: '53100' });
 
 async function startConsumer(dataSource: DataSource, faults: Faults, strategy: Server & CustomTransportStrategy): Promise<INestMicroservice> {
   @Controller()
@@ -39,7 +43,7 @@ async function startConsumer(dataSource: DataSource, faults: Faults, strategy: S
       const left = faults.outageLeft.get(event.eventId) ?? 0;
       if (left > 0) {
         faults.outageLeft.set(event.eventId, left - 1);
-        throw terminated();
+        throw faults.diskFull.has(event.eventId) ? diskFull() : terminated();
       }
       await this.processed.runOnce(context.group, event.eventId, async (manager) => {
         await query(manager, INSERT_TEST_EFFECT, [context.group, event.eventId, event.payload.rentalRecordUuid, event.payload.amountInPennies]);
@@ -59,7 +63,7 @@ async function startConsumer(dataSource: DataSource, faults: Faults, strategy: S
   return app;
 }
 
-const newFaults = (): Faults => ({ outageLeft: new Map(), poison: new Set(), calls: [] });
+const newFaults = (): Faults => ({ outageLeft: new Map(), diskFull: new Set(), poison: new Set(), calls: [] });
 
 describe('a handler failing with a transient error (embedded transport)', () => {
   let database: TestDatabase;
@@ -101,6 +105,20 @@ describe('a handler failing with a transient error (embedded transport)', () => 
       expect(dead).toEqual([{ event_id: poison.eventId, attempts: RETRY.attempts }]);
     });
     expect((await effects(dataSource, group)).filter((row) => row.event_id === flaky.eventId)).toHaveLength(1);
+  });
+
+  it('waits out a database out of disk space instead of dead-lettering the message', async () => {
+    const waiting = payment(randomUUID(), 5);
+    faults.outageLeft.set(waiting.eventId, OUTAGE_FAILURES);
+    faults.diskFull.add(waiting.eventId);
+    await dataSource.transaction((manager) => new OutboxPublisher(SERVICE).publish(manager, waiting));
+
+    await eventually(async () => expect((await effects(dataSource, group)).filter((row) => row.event_id === waiting.eventId)).toHaveLength(1), {
+      timeoutMs: 30_000,
+    });
+    expect(faults.calls.filter((id) => id === waiting.eventId)).toHaveLength(OUTAGE_FAILURES + 1);
+    const [{ dead }] = await query(dataSource, DEAD_LETTERS_OF_EVENT, [waiting.eventId]);
+    expect(dead).toBe(0);
   });
 
   it('gives a message waiting for a dependency up when stopped (no wait for the outage), and handles it at the next start', async () => {

@@ -1,14 +1,17 @@
 /**
  * A failure that passes if the same work is tried again later: a peer away (the database stopping, restarting or
- * unreachable, a connection dropped) or a transaction that lost a race with another one. The api answers both 503
+ * unreachable, a connection dropped), a transaction that lost a race with another one, or the database out of disk
+ * space or memory (it passes once an operator makes room; the work itself is sound). The api answers all three 503
  * with Retry-After; consumers wait them out instead of dead-lettering the message.
  */
-export type PassingFailure = 'unavailable' | 'collision';
+export type PassingFailure = 'unavailable' | 'collision' | 'exhausted';
+
+/** Which kind wins when an error wraps several: a lost race is retried at once, an outage waited out. */
+const PRECEDENCE: readonly PassingFailure[] = ['collision', 'unavailable', 'exhausted'];
 
 /** The passing failure `error` is or wraps (see `wraps`), or undefined when it is of another kind. */
 export function passingFailureOf(error: unknown): PassingFailure | undefined {
-  if (wraps(error, (candidate) => passingFailureItself(candidate) === 'collision')) return 'collision';
-  return wraps(error, (candidate) => passingFailureItself(candidate) === 'unavailable') ? 'unavailable' : undefined;
+  return PRECEDENCE.find((kind) => wraps(error, (candidate) => passingFailureItself(candidate) === kind));
 }
 
 /**
@@ -37,6 +40,16 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '57P03', // cannot_connect_now: the server is starting or recovering
   '53300', // too_many_connections
 ]);
+
+/**
+ * SQLSTATEs of a server out of resources (class 53 but 53300, above, and 53400 configuration_limit_exceeded, a
+ * limit that the same work meets again).
+ */
+const EXHAUSTED_SQLSTATES = new Set([
+  '53000', // insufficient_resources
+  '53100', // disk_full: a table or the WAL cannot grow
+  '53200', // out_of_memory
+]);
 const CONNECTION_EXCEPTION = /^08[0-9A-Z]{3}$/;
 
 /** Socket errors of a peer that is down, restarting or unreachable for now. */
@@ -64,6 +77,7 @@ function passingFailureItself(error: object): PassingFailure | undefined {
   if (typeof code === 'string') {
     if (COLLISION_SQLSTATES.has(code)) return 'collision';
     if (UNAVAILABLE_SQLSTATES.has(code) || CONNECTION_EXCEPTION.test(code) || SOCKET_OUTAGES.has(code)) return 'unavailable';
+    if (EXHAUSTED_SQLSTATES.has(code)) return 'exhausted';
   }
   return typeof message === 'string' && PG_CONNECTION_MESSAGES.some((text) => message.startsWith(text)) ? 'unavailable' : undefined;
 }

@@ -55,6 +55,12 @@ describe('passingFailureOf', () => {
     expect(passingFailureOf(await failureOf(() => client.connect()))).toBe('unavailable');
   });
 
+  // A disk full is what a write meets when PostgreSQL cannot extend a table's file: raised here with the server's own code.
+  it.each(['disk_full', 'out_of_memory', 'insufficient_resources'])('finds the database exhausted when it reports %s', async (condition) => {
+    const error = await failureOf(() => query(admin(), sql(`DO $$ BEGIN RAISE EXCEPTION 'out of room' USING ERRCODE = '${condition}'; END $$`)));
+    expect(passingFailureOf(error)).toBe('exhausted');
+  });
+
   it('finds a collision in a deadlock, and nothing passing in a broken rule', async () => {
     const other = new Client({ connectionString: server().url() });
     await other.connect();

@@ -137,18 +137,22 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const problem = this.toProblem(exception);
-    if (problem.status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    const passing = passingFailureOf(exception);
+    const problem = passing === undefined ? this.toProblem(exception) : this.passingProblem(passing, exception);
+    if (problem.status === 503)
+      void reply.header('retry-after', String(passing === undefined ? RETRY_AFTER_SECONDS : PASSING_FAILURE_ANSWERS[passing].retryAfterSeconds));
     for (const [name, value] of Object.entries(headersOf(exception))) void reply.header(name, value);
     void reply.status(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(problem);
   }
 
+  private passingProblem(passing: PassingFailure, exception: unknown): ProblemDetails {
+    // Out of disk space or memory waits for an operator; an outage or a race passes by itself.
+    const log = passing === 'exhausted' ? 'error' : 'warn';
+    this.logger[log](`answered 503: ${exception instanceof Error ? exception.message : String(exception)}`);
+    return problemFor(HttpStatus.SERVICE_UNAVAILABLE, PASSING_FAILURE_ANSWERS[passing].detail);
+  }
+
   private toProblem(exception: unknown): ProblemDetails {
-    const passing = passingFailureOf(exception);
-    if (passing !== undefined) {
-      this.logger.warn(`answered 503: ${exception instanceof Error ? exception.message : String(exception)}`);
-      return problemFor(HttpStatus.SERVICE_UNAVAILABLE, PASSING_FAILURE_DETAILS[passing]);
-    }
     if (exception instanceof InvalidRequestException) {
       return problemFor(HttpStatus.BAD_REQUEST, 'The request has invalid fields.', exception.fieldErrors);
     }
@@ -164,13 +168,15 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 }
 
-/** How long a client is asked to wait before trying again a request that met a passing failure. */
-export const RETRY_AFTER_SECONDS = 1;
+/** How long a client is asked to wait before trying again a request answered 503. */
+const RETRY_AFTER_SECONDS = 1;
 
 /** What a client is told of a failure that passes if the same request is sent again (`passingFailureOf`). */
-const PASSING_FAILURE_DETAILS: Record<PassingFailure, string> = {
-  collision: 'The request collided with another one changing the same data; send it again.',
-  unavailable: 'The database is not reachable at the moment; send the request again.',
+const PASSING_FAILURE_ANSWERS: Record<PassingFailure, { detail: string; retryAfterSeconds: number }> = {
+  collision: { detail: 'The request collided with another one changing the same data; send it again.', retryAfterSeconds: RETRY_AFTER_SECONDS },
+  unavailable: { detail: 'The database is not reachable at the moment; send the request again.', retryAfterSeconds: RETRY_AFTER_SECONDS },
+  // A full disk waits for an operator: clients are asked not to hammer it meanwhile.
+  exhausted: { detail: 'The database has run out of disk space or memory; send the request again later.', retryAfterSeconds: 30 },
 };
 
 function detailOf(exception: HttpException): string {

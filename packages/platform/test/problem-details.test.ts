@@ -38,6 +38,13 @@ describe('problem+json for failures that pass', () => {
     },
   );
 
+  // PostgreSQL's class 53: the disk full (a write that needs a new page), memory or connection slots run out.
+  it.each(['53100', '53200', '53000'])('answers the database out of resources (%s) 503, asking to wait longer', (code) => {
+    const reply = answer(databaseError(code));
+    expect(reply).toMatchObject({ status: 503, headers: { 'retry-after': '30', 'content-type': 'application/problem+json' } });
+    expect(reply.body.detail).toBe('The database has run out of disk space or memory; send the request again later.');
+  });
+
   it('answers any other failure 500, without its details', () => {
     const reply = answer(databaseError('23505'));
     expect(reply.status).toBe(500);
