@@ -5,6 +5,8 @@ import { promisify } from 'node:util';
 export interface DetachedServer {
   /** Stops the server (fast shutdown) and waits for it to exit; then ends its sentinel. */
   stop: () => Promise<void>;
+  /** Resolves when the server has exited, stopped by `stop` or on its own. */
+  exited: Promise<void>;
 }
 
 export interface DetachedServerOptions {
@@ -94,5 +96,6 @@ export async function spawnDetachedServer(options: DetachedServerOptions): Promi
         await serverExited;
         await sentinelExited;
       })()),
+    exited: serverExited,
   };
 }

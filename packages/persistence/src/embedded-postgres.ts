@@ -26,6 +26,11 @@ export interface EmbeddedPostgresOptions {
 export interface RunningEmbeddedPostgres {
   url: (database?: string) => string;
   stop: () => Promise<void>;
+  /**
+   * Resolves, with the server's last lines of output, when it has exited: stopped by `stop`, or on its own (killed,
+   * or unable to go on, as with its WAL's disk full).
+   */
+  exited: Promise<string[]>;
 }
 
 /** The port asked for by `EMBEDDED_POSTGRES_PORT`, which overrides the one a cluster last started on. */
@@ -221,5 +226,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await admin.end();
   }
 
-  return { url: (database = 'storage') => connectionUrl(info, database), stop: running.stop };
+  return {
+    url: (database = 'storage') => connectionUrl(info, database),
+    stop: running.stop,
+    exited: running.exited.then(() => serverOutput.lines()),
+  };
 }

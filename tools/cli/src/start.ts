@@ -200,6 +200,13 @@ async function supervise(dataDir: string): Promise<number> {
     stopped(code);
   };
   for (const signal of STOP_SIGNALS) process.once(signal, () => void stopAll(0));
+  // Nothing works without it, and nothing here restarts it: PostgreSQL's words, then a clean stop (the next start
+  // recovers the cluster, or says why it cannot).
+  void postgres?.exited.then((lastLines) => {
+    if (stopping) return;
+    say(`embedded PostgreSQL stopped on its own; it said:\n${lastLines.join('\n')}\nstopping everything`);
+    void stopAll(1);
+  });
   // One process for the three: an error none of them caught is a crash of the whole, stopped as a whole.
   const crashed = (error: unknown) => {
     if (stopping) return;

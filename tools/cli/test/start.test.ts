@@ -144,6 +144,20 @@ describe('npm start', () => {
     await expectNothingLeftAfter(system.process.pid!, 'SIGKILL');
   }, 300_000);
 
+  it('stops everything and exits 1 with what PostgreSQL said when the embedded PostgreSQL stops on its own; the next start recovers', async () => {
+    const system = await startSystem(env);
+    const exited = new Promise<number | null>((resolve) => system.process.once('exit', (code) => resolve(code)));
+    const postgres = childPids(system.process.pid!).find((pid) => /bin\/postgres -D/.test(commandLine(pid)));
+    // An immediate shutdown: what PostgreSQL does when it cannot go on (its WAL's disk full), or someone stops it.
+    await expectNothingLeftAfter(system.process.pid!, 'SIGQUIT', postgres);
+    expect(await exited).toBe(1);
+    expect(system.output()).toMatch(/embedded PostgreSQL stopped on its own; it said:[^]*immediate shutdown request[^]*stopping everything/);
+
+    // The next start recovers the cluster (PostgreSQL replays its WAL) and serves.
+    const next = await startSystem(env);
+    expect(await stopWithCtrlC(next)).toBe(0);
+  }, 300_000);
+
   it('recovers on the next start when the first start fails, saying why it failed', async () => {
     // The first start of a new data directory fails: its PostgreSQL cannot bind port 1 (a privileged port).
     const fresh = await mkdtemp(path.join(tmpdir(), 'storage-start-failed-'));
@@ -160,11 +174,14 @@ describe('npm start', () => {
     }
   }, 300_000);
 
-  /** Signals npm start, then expects it and every process it started (and theirs) gone, the ports free and PostgreSQL stopped. */
-  async function expectNothingLeftAfter(system: number, signal: NodeJS.Signals): Promise<void> {
+  /**
+   * Signals npm start (or `target`, one of its processes), then expects npm start and every process it started (and
+   * theirs) gone, the ports free and PostgreSQL stopped.
+   */
+  async function expectNothingLeftAfter(system: number, signal: NodeJS.Signals, target = system): Promise<void> {
     const started = [system, ...descendantPids(system)];
     expect(started.map(commandLine)).toEqual(expect.arrayContaining([expect.stringContaining('postgres-sentinel'), expect.stringMatching(/bin\/postgres -D/)]));
-    process.kill(system, signal);
+    process.kill(target, signal);
     await eventually(
       async () => {
         expect(started.filter(isRunning).map((pid) => `${pid} ${commandLine(pid)}`)).toEqual([]);
