@@ -33,8 +33,15 @@ export interface RunningEmbeddedPostgres {
   exited: Promise<string[]>;
 }
 
-/** The port asked for by `EMBEDDED_POSTGRES_PORT`, which overrides the one a cluster last started on. */
-const portFromEnvironment = (): number | undefined => Number(process.env.EMBEDDED_POSTGRES_PORT) || undefined;
+/** The port asked for by `EMBEDDED_POSTGRES_PORT`, which overrides the one a cluster last started on; unset or empty, none. */
+function portFromEnvironment(): number | undefined {
+  const asked = process.env.EMBEDDED_POSTGRES_PORT;
+  if (asked === undefined || asked === '') return undefined;
+  const port = Number(asked);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new Error('Invalid configuration:\n  - EMBEDDED_POSTGRES_PORT: must be a port number (1-65535)');
+  return port;
+}
 const DEFAULT_PORT = 54329;
 const INFO_FILE = 'postgres.json';
 

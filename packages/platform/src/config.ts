@@ -64,6 +64,15 @@ export const commonConfigSchema = z.object({
 
 export const portSchema = port;
 
+/**
+ * The ports named by `defaults` (variable to default), each checked as the service that listens on it checks it, or
+ * a ConfigError naming each bad one.
+ */
+export function loadPorts<Name extends string>(defaults: Record<Name, number>, env: NodeJS.ProcessEnv = process.env): Record<Name, number> {
+  const schema = z.object(Object.fromEntries(Object.entries<number>(defaults).map(([name, fallback]) => [name, port(fallback)])));
+  return loadConfig(schema, env) as Record<Name, number>;
+}
+
 export type CommonConfig = z.infer<typeof commonConfigSchema>;
 
 /**

@@ -1,4 +1,4 @@
-export { commonConfigSchema, ConfigError, loadConfig, portSchema, type CommonConfig } from './config';
+export { commonConfigSchema, ConfigError, loadConfig, loadPorts, portSchema, type CommonConfig } from './config';
 export { DatabaseModule, databaseReadiness } from './database';
 export { HealthController, HealthModule, READINESS_CHECKS, type ReadinessCheck } from './health';
 export { asService, loggingModule, REDACTED_PATHS, redactUrl, requestId, serviceAtWorkNow, setLogDestination, type LoggingOptions } from './logging';

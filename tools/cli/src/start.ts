@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { bootService, serviceAtWorkNow, setLogDestination, type BootedService, type BootOptions } from '@storage/platform';
+import { bootService, ConfigError, loadPorts, serviceAtWorkNow, setLogDestination, type BootedService, type BootOptions } from '@storage/platform';
 import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
 import { humanLine, serviceOfLine } from './human-log';
@@ -55,7 +55,13 @@ const CLOSE_TIMEOUT_MS = 15_000;
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 const say = (line: string) => process.stdout.write(`\x1b[1m[start]\x1b[0m ${line}\n`);
-const portOf = (app: App) => Number(process.env[app.portVariable] ?? app.defaultPort);
+
+/** Each app's port, from its variable checked as the app checks it: a bad one is named before anything starts. */
+type Ports = Map<App, number>;
+const appPorts = (): Ports => {
+  const ports = loadPorts(Object.fromEntries(APPS.map((app) => [app.portVariable, app.defaultPort])));
+  return new Map(APPS.map((app) => [app, ports[app.portVariable]]));
+};
 
 /**
  * In a terminal, the services' JSON log lines are written for people (`humanLine`), each prefixed with the name of
@@ -82,11 +88,11 @@ const portInUse = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
-async function waitUntilReady(app: App): Promise<void> {
+async function waitUntilReady(app: App, port: number): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`http://127.0.0.1:${portOf(app)}/health/ready`);
+      const response = await fetch(`http://127.0.0.1:${port}/health/ready`);
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -103,14 +109,14 @@ function runToCompletion(entry: string, args: string[], env: NodeJS.ProcessEnv):
   );
 }
 
-function printBanner(dataDir: string): void {
-  const api = `http://localhost:${portOf(APPS[0])}`;
+function printBanner(dataDir: string, ports: Ports): void {
+  const [api, dispatcher, scheduler] = APPS.map((app) => `http://localhost:${ports.get(app)}`);
   const keyFile = path.join(dataDir, 'demo-api-key');
   const key = process.env.DEMO_API_KEY ?? (existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '<see npm run cli -- api-keys create>');
   say('the storage rental platform is ready');
   say(`  API             ${api}   (docs: ${api}/docs, OpenAPI: ${api}/openapi.json)`);
-  say(`  webhook portal  http://localhost:${portOf(APPS[1])}/portal   (open the link from GET ${api}/api/v1/webhooks/dashboard-link)`);
-  say(`  scheduler       http://localhost:${portOf(APPS[2])}/health/ready`);
+  say(`  webhook portal  ${dispatcher}/portal   (open the link from GET ${api}/api/v1/webhooks/dashboard-link)`);
+  say(`  scheduler       ${scheduler}/health/ready`);
   say(`  demo API key    ${key}`);
   say(`  try it          curl -H 'x-api-key: ${key}' ${api}/api/portfolios`);
   say('press Ctrl-C to stop everything');
@@ -121,6 +127,14 @@ function printBanner(dataDir: string): void {
  * then the three services in this process. Ctrl-C (or SIGTERM, SIGHUP) stops the services, then PostgreSQL.
  */
 export async function start({ dataDir }: { dataDir: string }): Promise<number> {
+  let ports: Ports;
+  try {
+    ports = appPorts();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    say(error.message);
+    return 1;
+  }
   mkdirSync(dataDir, { recursive: true });
   let release: () => void;
   try {
@@ -132,13 +146,13 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
   }
   try {
     // Another system (or anything else) on a service port would answer this one's health checks.
-    for (const app of APPS) {
-      if (await portInUse(portOf(app))) {
-        say(`port ${portOf(app)} (${app.name}, ${app.portVariable}) is in use: is the system already running? Stop it, or choose other ports`);
+    for (const [app, port] of ports) {
+      if (await portInUse(port)) {
+        say(`port ${port} (${app.name}, ${app.portVariable}) is in use: is the system already running? Stop it, or choose other ports`);
         return 1;
       }
     }
-    return await supervise(dataDir);
+    return await supervise(dataDir, ports);
   } finally {
     release();
   }
@@ -155,7 +169,7 @@ function culprit(error: unknown): App | undefined {
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-async function supervise(dataDir: string): Promise<number> {
+async function supervise(dataDir: string, ports: Ports): Promise<number> {
   let postgres: RunningEmbeddedPostgres | undefined;
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
@@ -239,8 +253,8 @@ async function supervise(dataDir: string): Promise<number> {
       }
     }
     if (!stopping) {
-      await Promise.race([Promise.all(APPS.map(waitUntilReady)), finished]);
-      if (!stopping) printBanner(dataDir);
+      await Promise.race([Promise.all([...ports].map(([app, port]) => waitUntilReady(app, port))), finished]);
+      if (!stopping) printBanner(dataDir, ports);
     }
   } catch (error) {
     say(messageOf(error));

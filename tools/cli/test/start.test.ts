@@ -158,6 +158,20 @@ describe('npm start', () => {
     expect(await stopWithCtrlC(next)).toBe(0);
   }, 300_000);
 
+  it('refuses a port variable that is not a port, naming each, and writes nothing', async () => {
+    const fresh = path.join(tmpdir(), `storage-start-ports-${process.pid}`);
+    const apps = runCli({ ...env, DATA_DIR: fresh, API_PORT: 'abc', SCHEDULER_PORT: '99999' }, 'start');
+    expect(apps.status).toBe(1);
+    expect(apps.stdout + apps.stderr).toMatch(/API_PORT: must be a port number \(1-65535\)[^]*SCHEDULER_PORT: must be a port number \(1-65535\)/);
+    expect(existsSync(fresh)).toBe(false);
+
+    const postgres = runCli({ ...env, DATA_DIR: fresh, EMBEDDED_POSTGRES_PORT: 'abc' }, 'start');
+    expect(postgres.status).toBe(1);
+    expect(postgres.stdout + postgres.stderr).toContain('EMBEDDED_POSTGRES_PORT: must be a port number (1-65535)');
+    expect(existsSync(path.join(fresh, 'postgres'))).toBe(false);
+    await rm(fresh, { recursive: true, force: true });
+  }, 120_000);
+
   it('recovers on the next start when the first start fails, saying why it failed', async () => {
     // The first start of a new data directory fails: its PostgreSQL cannot bind port 1 (a privileged port).
     const fresh = await mkdtemp(path.join(tmpdir(), 'storage-start-failed-'));
