@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { bootService, ConfigError, loadPorts, serviceAtWorkNow, setLogDestination, type BootedService, type BootOptions } from '@storage/platform';
-import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
+import { connectionUrl, isReachable, passingFailureOf, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
 import { humanLine, serviceOfLine } from './human-log';
 import { applyMigrations } from './migrate-step';
@@ -172,6 +172,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 async function supervise(dataDir: string, ports: Ports): Promise<number> {
   let postgres: RunningEmbeddedPostgres | undefined;
   let databaseUrl = process.env.DATABASE_URL;
+  const givenDatabase = Boolean(databaseUrl);
   if (!databaseUrl) {
     const cluster = path.relative(repoRoot, path.join(dataDir, 'postgres')) || dataDir;
     const running = await readEmbeddedInfo(dataDir);
@@ -257,7 +258,9 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
       if (!stopping) printBanner(dataDir, ports);
     }
   } catch (error) {
-    say(messageOf(error));
+    // A database of the user's own that does not answer is named (its host, never the URL: it holds a password).
+    const away = givenDatabase && passingFailureOf(error) === 'unavailable';
+    say(away ? `the database at ${new URL(databaseUrl).host} (DATABASE_URL) is not reachable (${messageOf(error)})` : messageOf(error));
     await stopAll(1);
   }
   return finished;

@@ -172,6 +172,15 @@ describe('npm start', () => {
     await rm(fresh, { recursive: true, force: true });
   }, 120_000);
 
+  it('says which database it cannot reach when DATABASE_URL names one that does not answer, and exits 1', async () => {
+    const port = await freePort();
+    const failed = runCli({ ...env, DATABASE_URL: `postgres://storage:secret@127.0.0.1:${port}/storage` }, 'start');
+    expect(failed.status).toBe(1);
+    const output = failed.stdout + failed.stderr;
+    expect(output).toContain(`the database at 127.0.0.1:${port} (DATABASE_URL) is not reachable (connect ECONNREFUSED 127.0.0.1:${port})`);
+    expect(output).not.toContain('secret');
+  }, 120_000);
+
   it('recovers on the next start when the first start fails, saying why it failed', async () => {
     // The first start of a new data directory fails: its PostgreSQL cannot bind port 1 (a privileged port).
     const fresh = await mkdtemp(path.join(tmpdir(), 'storage-start-failed-'));
