@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { bootService, ConfigError, loadPorts, serviceAtWorkNow, setLogDestination, type BootedService, type BootOptions } from '@storage/platform';
@@ -128,19 +128,12 @@ function printBanner(dataDir: string, ports: Ports): void {
  */
 export async function start({ dataDir }: { dataDir: string }): Promise<number> {
   let ports: Ports;
-  try {
-    ports = appPorts();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    say(error.message);
-    return 1;
-  }
-  mkdirSync(dataDir, { recursive: true });
   let release: () => void;
   try {
-    release = claimPidFile(dataDir);
+    ports = appPorts();
+    release = claimDataDir(dataDir);
   } catch (error) {
-    if (!(error instanceof AlreadyRunning)) throw error;
+    if (!(error instanceof ConfigError || error instanceof AlreadyRunning)) throw error;
     say(error.message);
     return 1;
   }
@@ -156,6 +149,15 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
   } finally {
     release();
   }
+}
+
+/** Makes the data directory if it is missing and claims it for this process (`claimPidFile`); returns the release. */
+function claimDataDir(dataDir: string): () => void {
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+    throw new ConfigError([`DATA_DIR: ${dataDir} is a file, not a directory (a directory is made if missing)`]);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  return claimPidFile(dataDir);
 }
 
 /** The app whose work failed: the one at work (`asService`), else the one whose code the stack goes through. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -179,6 +179,16 @@ describe('npm start', () => {
     const output = failed.stdout + failed.stderr;
     expect(output).toContain(`the database at 127.0.0.1:${port} (DATABASE_URL) is not reachable (connect ECONNREFUSED 127.0.0.1:${port})`);
     expect(output).not.toContain('secret');
+  }, 120_000);
+
+  it('refuses a DATA_DIR that is a file, naming it, and leaves the file as it was', async () => {
+    const file = path.join(dataDir, 'not-a-directory');
+    writeFileSync(file, 'kept');
+    const failed = runCli({ ...env, DATA_DIR: file }, 'start');
+    expect(failed.status).toBe(1);
+    expect(failed.stdout + failed.stderr).toContain(`DATA_DIR: ${file} is a file, not a directory`);
+    expect(readFileSync(file, 'utf8')).toBe('kept');
+    rmSync(file);
   }, 120_000);
 
   it('recovers on the next start when the first start fails, saying why it failed', async () => {
