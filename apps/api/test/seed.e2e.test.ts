@@ -71,6 +71,24 @@ describe('seed demo', () => {
     expect(portfolio).toEqual({ uuid: DEMO_PORTFOLIO_UUID, marketingSources: 4 });
   });
 
+  it('gives a kept demo a new key when its key file is missing (a first start stopped before writing it)', async () => {
+    const file = path.join(dataDir, 'demo-api-key');
+    await seedDemo(db, { whenExists: 'keep', dataDir, log: () => undefined }); // the demo exists, whatever ran before
+    await rm(file);
+    const lines: string[] = [];
+    const kept = await seedDemo(db, { whenExists: 'keep', dataDir, log: (line) => lines.push(line) });
+    expect(kept).toEqual({ seeded: false, apiKey: expect.stringMatching(/^sk_/) });
+    expect((await readFile(file, 'utf8')).trim()).toBe(kept.apiKey);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(lines.join('\n')).toContain(kept.apiKey);
+    const [stored] = await query(db, sql<{ scope: string }>('SELECT scope FROM api_keys WHERE key_hash = $1'), [hashApiKey(kept.apiKey!)]);
+    expect(stored.scope).toBe('write');
+
+    // With the file there, a boot issues nothing.
+    expect(await seedDemo(db, { whenExists: 'keep', dataDir, log: () => undefined })).toEqual({ seeded: false, apiKey: null });
+    expect((await readFile(file, 'utf8')).trim()).toBe(kept.apiKey);
+  });
+
   it('bills as the scheduler does: only the tenants a month behind have a period due today, billed once; every balance is its ledger', async () => {
     const rentals = await query(
       db,

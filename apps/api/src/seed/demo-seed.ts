@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -43,7 +44,11 @@ export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions)
     // A key given by the environment still has to work against an existing demo.
     if (options.apiKey !== undefined) await createApiKey(dataSource, { portfolioIds: [DEMO_PORTFOLIO_ID], scope: 'write', label: 'demo', key: options.apiKey });
     options.log('The demo portfolio exists; nothing seeded.');
-    return { seeded: false, apiKey: null };
+    if (options.apiKey !== undefined || existsSync(keyFile(options))) return { seeded: false, apiKey: null };
+    // A first start stopped between the demo's commit and its key file (or the file deleted): the banner needs a key.
+    const apiKey = await issueDemoKey(dataSource, options);
+    options.log(`Its key file was missing: a new demo API key (write, portfolio ${DEMO_PORTFOLIO_ID}): ${apiKey}  (in ${keyFile(options)})`);
+    return { seeded: false, apiKey };
   }
   const demo = demoPortfolio(todayIn('UTC'));
   const records = await dataSource.transaction(async (db) => {
@@ -59,17 +64,24 @@ export async function seedDemo(dataSource: DataSource, options: DemoSeedOptions)
     for (const { rentalRecordUuid, entries } of demo.ledgers) await postEntries(db, rentalRecordUuid, entries);
     return imported;
   });
-  const { key } = await createApiKey(dataSource, { portfolioIds: [DEMO_PORTFOLIO_ID], scope: 'write', label: 'demo', key: options.apiKey });
-  await mkdir(options.dataDir, { recursive: true });
-  const file = path.join(options.dataDir, DEMO_API_KEY_FILE);
-  await writeFile(file, `${key}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
+  const key = await issueDemoKey(dataSource, options);
   const entries = demo.ledgers.reduce((sum, ledger) => sum + ledger.entries.length, 0);
   const { persons, leads, leases } = demo.shoppers;
   options.log(
     `Seeded portfolio "${DEMO_PORTFOLIO_ID}": ${demo.portfolio.facilities.length} facilities (${describe(records)} records), ` +
       `${persons.length} persons, ${leads.length} leads, ${leases.length} lease, ${demo.rentals.length} rentals, ${entries} ledger entries.`,
   );
-  options.log(`Demo API key (write, portfolio ${DEMO_PORTFOLIO_ID}): ${key}  (also in ${file})`);
+  options.log(`Demo API key (write, portfolio ${DEMO_PORTFOLIO_ID}): ${key}  (also in ${keyFile(options)})`);
   return { seeded: true, apiKey: key };
+}
+
+const keyFile = (options: DemoSeedOptions): string => path.join(options.dataDir, DEMO_API_KEY_FILE);
+
+/** A write key to the demo (DEMO_API_KEY, or a new one), kept in `<dataDir>/demo-api-key` (mode 600) for the banner. */
+async function issueDemoKey(dataSource: DataSource, options: DemoSeedOptions): Promise<string> {
+  const { key } = await createApiKey(dataSource, { portfolioIds: [DEMO_PORTFOLIO_ID], scope: 'write', label: 'demo', key: options.apiKey });
+  await mkdir(options.dataDir, { recursive: true });
+  await writeFile(keyFile(options), `${key}\n`, { mode: 0o600 });
+  await chmod(keyFile(options), 0o600);
+  return key;
 }
