@@ -12,7 +12,7 @@ export {
 } from './embedded-postgres';
 export { ephemeralPortsFrom, freePort } from './free-port';
 export { migrate } from './migrate';
-export { createPool } from './pg-pool';
+export { createPool, POOL_IDLE_TIMEOUT_MS } from './pg-pool';
 export { SnakeNamingStrategy } from './naming-strategy';
 export { upsertOwned, type OwnedUpsert, type UpsertOutcome } from './owned-upsert';
 export { CreatedAt, pennies, UpdatedAt, UuidPrimaryColumn } from './columns';
