@@ -150,6 +150,18 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents on every operation the 503 the problem filter answers when the database fails for a while, as problem+json with Retry-After', () => {
+    for (const [method, path, found] of operations(document)) {
+      const where = `${method} ${path}`;
+      const unavailable = found.responses['503'] as (Response & { headers?: Record<string, { schema?: unknown }> }) | undefined;
+      expect({ where, content: unavailable?.content, retryAfter: unavailable?.headers?.['Retry-After']?.schema }).toEqual({
+        where,
+        content: PROBLEM,
+        retryAfter: { type: 'integer', minimum: 1 },
+      });
+    }
+  });
+
   it('documents the lease pages’ refusals as HTML, and their body failures as problem+json', () => {
     const sign = operation(document, 'post', '/leases/sign/{token}')!;
     expect(Object.keys(sign.responses['409'].content!)).toEqual(['text/html']);

@@ -16,9 +16,11 @@ type Operation = OperationObject & { [API_KEY_SCOPE_EXTENSION]?: string };
 
 const PROBLEM_CONTENT: ContentObject = { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDetailsSchema) } } };
 
+const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } };
+
 /** What a 429 says besides its problem (src/rate-limit). */
 const RATE_LIMITED_HEADERS: HeadersObject = {
-  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
+  ...RETRY_AFTER,
   'RateLimit-Policy': {
     description: 'The limit that refused: its name, requests at once (`q`) and the seconds they refill in (`w`).',
     schema: { type: 'string' },
@@ -35,7 +37,7 @@ const takesApiKey = (operation: Operation): boolean => operation.security?.some(
  * The failures the framework answers for whole kinds of routes, so no route declares them: Fastify parses
  * the body of every method but GET and HEAD (malformed, too large, unsupported type or charset), its router
  * refuses a path parameter too long or badly escaped, the API key guard refuses unknown keys and read keys on
- * writes, and resolves the `{portfolio}` segment; every operation is rate limited.
+ * writes, and resolves the `{portfolio}` segment; every operation is rate limited, and reads the database.
  */
 function frameworkProblems(path: string, method: string, operation: Operation): Map<number, string> {
   const problems = new Map<number, string>();
@@ -55,10 +57,15 @@ function frameworkProblems(path: string, method: string, operation: Operation): 
   }
   if (path.includes('{portfolio}')) problems.set(404, 'Unknown resource, or a portfolio the key may not reach.');
   problems.set(429, 'Too many requests: per API key and kind of route, per client on the lease pages; wait `Retry-After` seconds.');
+  // Every operation reads the database (the key guard, if nothing else): @storage/platform's ProblemDetailsFilter.
+  problems.set(
+    503,
+    'Nothing was done, for a reason that passes: the database is not reachable, or is out of disk space or memory, or the request collided with another one changing the same data. Send the same request again after `Retry-After` seconds.',
+  );
   return problems;
 }
 
-/** Every 4xx answer as problem+json: the framework's (above) added, declared ones given the shared schema. */
+/** Every 4xx and 503 answer as problem+json: the framework's (above) added, declared ones given the shared schema. */
 function withProblems(path: string, method: string, operation: Operation): Operation {
   const responses: ResponsesObject = { ...operation.responses };
   for (const [status, description] of frameworkProblems(path, method, operation)) {
@@ -67,7 +74,7 @@ function withProblems(path: string, method: string, operation: Operation): Opera
     responses[status] = {
       description: declared?.description ?? description,
       content: { ...declared?.content, ...PROBLEM_CONTENT },
-      ...(status === 429 ? { headers: RATE_LIMITED_HEADERS } : {}),
+      ...(status === 429 ? { headers: RATE_LIMITED_HEADERS } : status === 503 ? { headers: RETRY_AFTER } : {}),
     };
   }
   for (const [status, response] of Object.entries(responses)) {
