@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
@@ -189,6 +189,23 @@ describe('npm start', () => {
     expect(failed.stdout + failed.stderr).toContain(`DATA_DIR: ${file} is a file, not a directory`);
     expect(readFileSync(file, 'utf8')).toBe('kept');
     rmSync(file);
+  }, 120_000);
+
+  it('names the file it could not write when the data directory takes no more data, and leaves nothing behind', async () => {
+    // A file size limit of 0 fails the first write as a full disk would, with nothing to fill; its signal is ignored,
+    // as a disk full sends none, so the write fails with EFBIG instead of killing the process.
+    const fresh = await mkdtemp(path.join(tmpdir(), 'storage-start-unwritable-'));
+    try {
+      const failed = spawnSync('sh', ['-c', `trap '' XFSZ; ulimit -f 0; exec "${process.execPath}" "${cli}" start`], {
+        env: { ...env, DATA_DIR: fresh },
+        encoding: 'utf8',
+      });
+      expect(failed.status).toBe(1);
+      expect(failed.stdout + failed.stderr).toContain(`could not write ${path.join(fresh, 'start.pid')}: EFBIG: file too large`);
+      expect(existsSync(path.join(fresh, 'start.pid'))).toBe(false);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('recovers on the next start when the first start fails, saying why it failed', async () => {

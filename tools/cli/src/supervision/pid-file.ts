@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** Another `npm start` runs on this data directory. */
@@ -21,20 +21,35 @@ const alive = (pid: number): boolean => {
 export function claimPidFile(dataDir: string): () => void {
   const file = path.join(dataDir, 'start.pid');
   for (let attempt = 0; ; attempt++) {
+    let created: number;
     try {
       // `wx`: of two supervisors starting together, one creates the file.
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
-      return () => {
-        if (readPid(file) === process.pid) rmSync(file, { force: true });
-      };
+      created = openSync(file, 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const pid = readPid(file);
+      if (pid !== undefined && pid !== process.pid && alive(pid)) {
+        throw new AlreadyRunning(`npm start is already running on ${dataDir} (pid ${pid}); stop it (Ctrl-C in its terminal, or kill ${pid}) first`);
+      }
+      rmSync(file, { force: true });
+      continue;
     }
-    const pid = readPid(file);
-    if (pid !== undefined && pid !== process.pid && alive(pid)) {
-      throw new AlreadyRunning(`npm start is already running on ${dataDir} (pid ${pid}); stop it (Ctrl-C in its terminal, or kill ${pid}) first`);
-    }
+    writePid(file, created);
+    return () => {
+      if (readPid(file) === process.pid) rmSync(file, { force: true });
+    };
+  }
+}
+
+/** Writes this process's pid to the file just created; a write that fails (a full disk) names the file and leaves none. */
+function writePid(file: string, created: number): void {
+  try {
+    writeSync(created, `${process.pid}\n`);
+  } catch (error) {
     rmSync(file, { force: true });
+    throw new Error(`could not write ${file}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    closeSync(created);
   }
 }
 
