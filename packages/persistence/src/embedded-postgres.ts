@@ -33,6 +33,9 @@ export interface RunningEmbeddedPostgres {
   exited: Promise<string[]>;
 }
 
+/** What PostgreSQL says when it cannot listen on its port: taken by another process, or privileged. */
+const PORT_REFUSED = /could not bind|could not create listen socket/;
+
 /** The port asked for by `EMBEDDED_POSTGRES_PORT`, which overrides the one a cluster last started on; unset or empty, none. */
 function portFromEnvironment(): number | undefined {
   const asked = process.env.EMBEDDED_POSTGRES_PORT;
@@ -215,11 +218,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       onOutput: heard,
     });
   } catch (error) {
-    // PostgreSQL says why (a port taken or privileged, a directory it may not write): its last lines go in the error.
-    throw new Error(
-      `embedded PostgreSQL did not start on port ${info.port} (cluster ${clusterDir}); choose another port with EMBEDDED_POSTGRES_PORT ` +
-        `if it is taken. PostgreSQL said:\n${serverOutput.lines().join('\n') || (error instanceof Error ? error.message : '(nothing)')}`,
-    );
+    // PostgreSQL says why (a port taken or privileged, a full disk, a setting it refuses): its last lines go in the error.
+    const said = serverOutput.lines().join('\n') || (error instanceof Error ? error.message : '(nothing)');
+    const advice = PORT_REFUSED.test(said) ? '; choose another port with EMBEDDED_POSTGRES_PORT' : '';
+    throw new Error(`embedded PostgreSQL did not start on port ${info.port} (cluster ${clusterDir})${advice}. PostgreSQL said:\n${said}`);
   }
   await writeInfo(dataDir, info);
 

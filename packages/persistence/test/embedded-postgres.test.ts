@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -168,6 +169,23 @@ describe('embedded PostgreSQL', () => {
       // The port that failed is not recorded as the cluster's: the next start told no port takes the default.
       expect(JSON.parse(await readFile(path.join(fresh, 'postgres.json'), 'utf8'))).toMatchObject({ port: 54329 });
       await expectServing(await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() }));
+    }, 90_000);
+
+    it('suggests EMBEDDED_POSTGRES_PORT only when the port is what failed', async () => {
+      const port = await freePort();
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+      try {
+        await expect(startEmbeddedPostgres({ dataDir: fresh, port })).rejects.toThrow(/choose another port with EMBEDDED_POSTGRES_PORT[^]*Address already in use/);
+      } finally {
+        await new Promise((resolve) => holder.close(resolve));
+      }
+      // A setting PostgreSQL refuses (here one left in the cluster's own configuration) is not a port's fault.
+      await (await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() })).stop();
+      await appendFile(path.join(fresh, 'postgres', 'postgresql.auto.conf'), "work_mem = 'lots'\n");
+      const refused = startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
+      await expect(refused).rejects.toThrow(/invalid value for parameter "work_mem"/);
+      await expect(refused).rejects.not.toThrow(/EMBEDDED_POSTGRES_PORT/);
     }, 90_000);
 
     it('is initialised anew when an earlier version left its cluster without connection details and without data', async () => {
