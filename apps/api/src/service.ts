@@ -9,7 +9,7 @@ import { SERVICE_NAME } from './service-info';
 /** The api as a service: run alone by `main.ts`, with the other two in one process by `npm start`. */
 export const apiService: ServiceDefinition<Config> = {
   name: SERVICE_NAME,
-  loadConfig: () => loadServiceConfig(),
+  loadConfig: loadServiceConfig,
   port: (config) => config.API_PORT,
   bootWarnings: (config) => portalSecretWarnings(config.webhooks.portalTokenSecret),
   module: (config, database) => AppModule.forRoot(config, database),

@@ -10,7 +10,7 @@ import { SERVICE_NAME } from './service-info';
 /** The delinquency scheduler as a service: run alone by `main.ts`, with the other two in one process by `npm start`. */
 export const schedulerService: ServiceDefinition<Config> = {
   name: SERVICE_NAME,
-  loadConfig: () => loadServiceConfig(),
+  loadConfig: loadServiceConfig,
   port: (config) => config.SCHEDULER_PORT,
   module: (config, database) => AppModule.forRoot(config, database),
   configure: (app, config, database) => {

@@ -10,7 +10,7 @@ import { SERVICE_NAME } from './service-info';
 /** The webhook dispatcher as a service: run alone by `main.ts`, with the other two in one process by `npm start`. */
 export const dispatcherService: ServiceDefinition<Config> = {
   name: SERVICE_NAME,
-  loadConfig: () => loadServiceConfig(),
+  loadConfig: loadServiceConfig,
   port: (config) => config.DISPATCHER_PORT,
   bootWarnings: (config) => portalSecretWarnings(config.PORTAL_TOKEN_SECRET),
   module: (config, database) => AppModule.forRoot(config, database),

@@ -10,7 +10,8 @@ import { ServiceStartup } from './startup';
 
 export interface ServiceDefinition<Config extends CommonConfig> {
   name: string;
-  loadConfig: () => Config;
+  /** From `env` (default process.env), or a ConfigError naming each variable at fault. */
+  loadConfig: (env?: NodeJS.ProcessEnv) => Config;
   port: (config: Config) => number;
   /** Builds the root module once the database is known. */
   module: (config: Config, database: DatabaseLocation) => unknown;

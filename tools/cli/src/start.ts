@@ -2,20 +2,43 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { bootService, ConfigError, loadPorts, serviceAtWorkNow, setLogDestination, type BootedService, type BootOptions } from '@storage/platform';
+import {
+  bootService,
+  ConfigError,
+  loadPorts,
+  serviceAtWorkNow,
+  setLogDestination,
+  type BootedService,
+  type BootOptions,
+  type CommonConfig,
+  type ServiceDefinition,
+} from '@storage/platform';
 import { connectionUrl, isReachable, passingFailureOf, readEmbeddedInfo, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '@storage/persistence';
 import { repoRoot } from './commands';
 import { humanLine, serviceOfLine } from './human-log';
 import { applyMigrations } from './migrate-step';
 import { AlreadyRunning, claimPidFile } from './supervision/pid-file';
 
+/** What `npm start` does with an app's service definition. */
+interface Service {
+  /** Throws the ConfigError the app would boot with on this environment. */
+  checkConfig: (env: NodeJS.ProcessEnv) => void;
+  /** Boots it in this process. */
+  boot: (options: BootOptions) => Promise<BootedService>;
+}
+
+const served = <Config extends CommonConfig>(definition: ServiceDefinition<Config>): Service => ({
+  checkConfig: (env) => void definition.loadConfig(env),
+  boot: (options) => bootService(definition, options),
+});
+
 interface App {
   /** Its short name, in the terminal's prefixes and messages. */
   name: string;
   /** The name it logs under (its `SERVICE_NAME`). */
   service: string;
-  /** Boots it in this process; its code is loaded only then (the other commands need none of the three). */
-  boot: (options: BootOptions) => Promise<BootedService>;
+  /** Its code, loaded only by `start` (the other commands need none of the three). */
+  load: () => Promise<Service>;
   portVariable: string;
   defaultPort: number;
   colour: number;
@@ -25,7 +48,7 @@ const APPS: App[] = [
   {
     name: 'api',
     service: 'api',
-    boot: async (options) => bootService((await import('@storage/api/dist/service.js')).apiService, options),
+    load: async () => served((await import('@storage/api/dist/service.js')).apiService),
     portVariable: 'API_PORT',
     defaultPort: 3000,
     colour: 36,
@@ -33,7 +56,7 @@ const APPS: App[] = [
   {
     name: 'dispatcher',
     service: 'webhook-dispatcher',
-    boot: async (options) => bootService((await import('@storage/webhook-dispatcher/dist/service.js')).dispatcherService, options),
+    load: async () => served((await import('@storage/webhook-dispatcher/dist/service.js')).dispatcherService),
     portVariable: 'DISPATCHER_PORT',
     defaultPort: 3001,
     colour: 35,
@@ -41,7 +64,7 @@ const APPS: App[] = [
   {
     name: 'scheduler',
     service: 'delinquency-scheduler',
-    boot: async (options) => bootService((await import('@storage/delinquency-scheduler/dist/service.js')).schedulerService, options),
+    load: async () => served((await import('@storage/delinquency-scheduler/dist/service.js')).schedulerService),
     portVariable: 'SCHEDULER_PORT',
     defaultPort: 3002,
     colour: 33,
@@ -62,6 +85,23 @@ const appPorts = (): Ports => {
   const ports = loadPorts(Object.fromEntries(APPS.map((app) => [app.portVariable, app.defaultPort])));
   return new Map(APPS.map((app) => [app, ports[app.portVariable]]));
 };
+
+/**
+ * Each app's configuration, checked on the environment it will boot with before anything starts: a bad variable is
+ * named once (several apps read most), not after PostgreSQL, the migrations and the seed, by the first app to boot.
+ */
+async function checkConfigs(dataDir: string): Promise<void> {
+  const problems = new Set<string>();
+  for (const app of APPS) {
+    try {
+      (await app.load()).checkConfig({ ...process.env, DATA_DIR: dataDir });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      for (const problem of error.problems) problems.add(problem);
+    }
+  }
+  if (problems.size > 0) throw new ConfigError([...problems]);
+}
 
 /**
  * In a terminal, the services' JSON log lines are written for people (`humanLine`), each prefixed with the name of
@@ -131,6 +171,7 @@ export async function start({ dataDir }: { dataDir: string }): Promise<number> {
   let release: () => void;
   try {
     ports = appPorts();
+    await checkConfigs(dataDir);
     release = claimDataDir(dataDir);
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof AlreadyRunning)) throw error;
@@ -244,7 +285,7 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
     for (const app of APPS) {
       if (stopping) break;
       try {
-        await app.boot({
+        await (await app.load()).boot({
           abortOnError: false,
           // Registered as soon as it listens: a stop while its transports start closes it too.
           listening: (service) => (stopping ? void close(service) : void running.push(service)),

@@ -172,6 +172,20 @@ describe('npm start', () => {
     await rm(fresh, { recursive: true, force: true });
   }, 120_000);
 
+  it('refuses a variable any app refuses, naming it once, before anything starts or is written', async () => {
+    const fresh = path.join(tmpdir(), `storage-start-config-${process.pid}`);
+    const failed = runCli({ ...env, DATA_DIR: fresh, LOG_LEVEL: 'verbose', PORTAL_TOKEN_SECRET: 'short', DATABASE_URL: 'notaurl' }, 'start');
+    expect(failed.status).toBe(1);
+    const output = failed.stdout + failed.stderr;
+    expect(output).toContain('Invalid configuration:');
+    // Every app reads LOG_LEVEL and DATABASE_URL; the api and the dispatcher read PORTAL_TOKEN_SECRET.
+    for (const variable of ['LOG_LEVEL', 'PORTAL_TOKEN_SECRET', 'DATABASE_URL']) expect(output.split(`- ${variable}:`)).toHaveLength(2);
+    expect(output).toContain('DATABASE_URL: must be a postgres:// connection URL');
+    expect(output).not.toContain('notaurl');
+    expect(output).not.toMatch(/PostgreSQL|migrations/);
+    expect(existsSync(fresh)).toBe(false);
+  }, 120_000);
+
   it('says which database it cannot reach when DATABASE_URL names one that does not answer, and exits 1', async () => {
     const port = await freePort();
     const failed = runCli({ ...env, DATABASE_URL: `postgres://storage:secret@127.0.0.1:${port}/storage` }, 'start');
