@@ -1,5 +1,5 @@
 export { createDataSource, dataSourceOptions, MIGRATIONS_TABLE, type DataSourceSettings } from './data-source';
-export { locateDatabase, type DatabaseLocation } from './database-location';
+export { CONNECTION_URL_RULE, isConnectionUrl, locateDatabase, type DatabaseLocation } from './database-location';
 export {
   connectionUrl,
   embeddedInfoPath,

@@ -240,6 +240,14 @@ describe('embedded PostgreSQL', () => {
     const located = await locateDatabase({ databaseUrl: 'postgres://elsewhere:5432/db', dataDir: '/nonexistent' });
     expect(located).toMatchObject({ url: 'postgres://elsewhere:5432/db', embedded: false });
   });
+
+  it('refuses a DATABASE_URL pg could not connect with, naming the variable without quoting it', async () => {
+    for (const databaseUrl of ['notaurl', 'mysql://user:secret@db/x', 'postgresql:/db']) {
+      const refused = locateDatabase({ databaseUrl, dataDir: '/nonexistent' });
+      await expect(refused).rejects.toThrow('DATABASE_URL: must be a postgres:// connection URL');
+      await expect(refused).rejects.not.toThrow(databaseUrl);
+    }
+  });
 });
 
 // The /proc helpers of @storage/testing (isRunning, commandLine), which depends on this package: its tests cannot use them.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONNECTION_URL_RULE, isConnectionUrl } from '@storage/persistence';
 
 /** Raised when the environment does not describe a runnable service; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -30,10 +31,7 @@ export const commonConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('.data'),
   // Checked as pg will parse it, so a URL it cannot read stops the boot here and not with a driver error.
-  DATABASE_URL: z
-    .string()
-    .refine((url) => /^postgres(ql)?:\/\/.+/.test(url) && URL.canParse(url), 'must be a postgres:// connection URL')
-    .optional(),
+  DATABASE_URL: z.string().refine(isConnectionUrl, CONNECTION_URL_RULE).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /**
    * The interface the HTTP server listens on: the loopback one by default, so a developer's services are not open
