@@ -1,8 +1,10 @@
 /**
- * A failure that passes if the same work is tried again later: a peer away (the database stopping, restarting or
- * unreachable, a connection dropped), a transaction that lost a race with another one, or the database out of disk
- * space or memory (it passes once an operator makes room; the work itself is sound). The api answers all three 503
- * with Retry-After; consumers wait them out instead of dead-lettering the message.
+ * A failure that passes if the same work is tried again later: a peer away or unable to serve for now (the database
+ * stopping, restarting or unreachable, a connection dropped, a standby taking no writes, a statement cut by the
+ * operator's statement_timeout), a transaction that lost a race with another one (a deadlock, a lock waited for longer
+ * than lock_timeout), or the database out of disk space or memory (it passes once an operator makes room; the work
+ * itself is sound). The api answers all three 503 with Retry-After; consumers wait them out instead of dead-lettering
+ * the message.
  */
 export type PassingFailure = 'unavailable' | 'collision' | 'exhausted';
 
@@ -31,14 +33,20 @@ export function wraps(error: unknown, test: (candidate: object) => boolean, dept
 const MAX_DEPTH = 8;
 
 /** SQLSTATEs of a lost race (PostgreSQL's errcodes appendix). */
-const COLLISION_SQLSTATES = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+const COLLISION_SQLSTATES = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+  '55P03', // lock_not_available: a lock waited for longer than the operator's lock_timeout
+]);
 
-/** SQLSTATEs of a server away; class 08 (connection exception) is matched as a whole. */
+/** SQLSTATEs of a server away or unable to serve for now; class 08 (connection exception) is matched as a whole. */
 const UNAVAILABLE_SQLSTATES = new Set([
   '57P01', // admin_shutdown: the server is stopping, or pg_terminate_backend
   '57P02', // crash_shutdown: another backend crashed
   '57P03', // cannot_connect_now: the server is starting or recovering
   '53300', // too_many_connections
+  '57014', // query_canceled: the operator's statement_timeout (none is set here), or pg_cancel_backend
+  '25006', // read_only_sql_transaction: a standby (a failover under way) or a database its operator set read-only
 ]);
 
 /**

@@ -61,6 +61,38 @@ describe('passingFailureOf', () => {
     expect(passingFailureOf(error)).toBe('exhausted');
   });
 
+  // Settings an operator puts on the database or its role (a managed PostgreSQL often has them), and a standby
+  // after a failover: the same request passes once the lock is free, the load lighter, or the primary back.
+  it('finds the database unavailable when a statement outlives statement_timeout, or the database takes no writes', async () => {
+    const timedOut = await failureOf(() => query(admin(), sql("SET statement_timeout = '10ms'; SELECT pg_sleep(1)")));
+    await query(admin(), sql('RESET statement_timeout'));
+    expect(timedOut).toMatchObject({ code: '57014' });
+    expect(passingFailureOf(timedOut)).toBe('unavailable');
+
+    await query(admin(), sql('CREATE TABLE IF NOT EXISTS written (id int)'));
+    await query(admin(), sql('SET default_transaction_read_only = on'));
+    const readOnly = await failureOf(() => query(admin(), sql('INSERT INTO written VALUES (1)')));
+    await query(admin(), sql('RESET default_transaction_read_only'));
+    expect(readOnly).toMatchObject({ code: '25006' });
+    expect(passingFailureOf(readOnly)).toBe('unavailable');
+  });
+
+  it('finds a collision in a lock waited for longer than lock_timeout', async () => {
+    const other = new Client({ connectionString: server().url() });
+    await other.connect();
+    try {
+      await query(admin(), sql('CREATE TABLE IF NOT EXISTS locked (id int PRIMARY KEY); INSERT INTO locked VALUES (1) ON CONFLICT DO NOTHING'));
+      await query(admin(), sql('BEGIN'));
+      await query(admin(), sql('UPDATE locked SET id = id WHERE id = 1'));
+      const error = await failureOf(() => query(other, sql("SET lock_timeout = '50ms'; UPDATE locked SET id = id WHERE id = 1")));
+      expect(error).toMatchObject({ code: '55P03' });
+      expect(passingFailureOf(error)).toBe('collision');
+    } finally {
+      await query(admin(), sql('ROLLBACK'));
+      await other.end();
+    }
+  });
+
   it('finds a collision in a deadlock, and nothing passing in a broken rule', async () => {
     const other = new Client({ connectionString: server().url() });
     await other.connect();

@@ -174,7 +174,10 @@ const RETRY_AFTER_SECONDS = 1;
 /** What a client is told of a failure that passes if the same request is sent again (`passingFailureOf`). */
 const PASSING_FAILURE_ANSWERS: Record<PassingFailure, { detail: string; retryAfterSeconds: number }> = {
   collision: { detail: 'The request collided with another one changing the same data; send it again.', retryAfterSeconds: RETRY_AFTER_SECONDS },
-  unavailable: { detail: 'The database is not reachable at the moment; send the request again.', retryAfterSeconds: RETRY_AFTER_SECONDS },
+  unavailable: {
+    detail: 'The database is not reachable, or cannot serve the request, at the moment; send the request again.',
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  },
   // A full disk waits for an operator: clients are asked not to hammer it meanwhile.
   exhausted: { detail: 'The database has run out of disk space or memory; send the request again later.', retryAfterSeconds: 30 },
 };

@@ -29,6 +29,13 @@ describe('problem+json for failures that pass', () => {
     expect(answer(databaseError(code))).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
   });
 
+  // A statement cut by the operator's statement_timeout, a standby or a database set read-only, a lock waited for too long.
+  it.each(['57014', '25006', '55P03'])('answers a database that cannot serve the request for now (%s) 503 with Retry-After', (code) => {
+    const reply = answer(databaseError(code));
+    expect(reply).toMatchObject({ status: 503, headers: { 'retry-after': '1', 'content-type': 'application/problem+json' } });
+    expect(reply.body.detail).toMatch(/send (it|the request) again/);
+  });
+
   // What node-postgres and pg-pool throw, with no code, when the connection is lost or cannot be had.
   it.each(['Client has encountered a connection error and is not queryable', 'Connection terminated unexpectedly', 'timeout exceeded when trying to connect'])(
     'answers a lost connection ("%s") 503 with Retry-After',
