@@ -60,7 +60,7 @@ function frameworkProblems(path: string, method: string, operation: Operation): 
   // Every operation reads the database (the key guard, if nothing else): @storage/platform's ProblemDetailsFilter.
   problems.set(
     503,
-    'Nothing was done, for a reason that passes: the database is not reachable, or is out of disk space or memory, or the request collided with another one changing the same data. Send the same request again after `Retry-After` seconds.',
+    'Nothing was done, for a reason that passes: the database is not reachable or cannot serve the request for now, or is out of disk space or memory, or the request collided with another one changing the same data. Send the same request again after `Retry-After` seconds.',
   );
   return problems;
 }
