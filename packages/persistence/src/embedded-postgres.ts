@@ -33,6 +33,13 @@ export interface RunningEmbeddedPostgres {
   exited: Promise<string[]>;
 }
 
+/**
+ * The cluster's encoding and locale, the same on every machine and whatever the environment says: initdb takes its
+ * locale from LANG and LC_*, and fails on one the machine lacks (a terminal's LANG from another machine). PostgreSQL's
+ * own C.UTF-8 (the builtin provider) sorts by code point and knows Unicode's case rules without any OS locale.
+ */
+const CLUSTER_LOCALE = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'];
+
 /** What PostgreSQL says when it cannot listen on its port: taken by another process, or privileged. */
 const PORT_REFUSED = /could not bind|could not create listen socket/;
 
@@ -204,6 +211,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       user: info.user,
       password: info.password,
       createPostgresUser: runsAsRoot,
+      initdbFlags: CLUSTER_LOCALE,
       onLog: (message: unknown) => heard(String(message)),
       onError: (error: unknown) => log(`embedded postgres: ${String(error)}`),
     }).initialise();

@@ -188,6 +188,29 @@ describe('embedded PostgreSQL', () => {
       await expect(refused).rejects.not.toThrow(/EMBEDDED_POSTGRES_PORT/);
     }, 90_000);
 
+    it('is initialised and started under a locale the machine does not have (a terminal’s LANG from another machine), in UTF-8 with Unicode case rules', async () => {
+      const before = { LANG: process.env.LANG, LC_ALL: process.env.LC_ALL };
+      Object.assign(process.env, { LANG: 'xx_XX.UTF-8', LC_ALL: 'xx_XX.UTF-8' });
+      let server: RunningEmbeddedPostgres;
+      try {
+        server = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() });
+      } finally {
+        for (const [name, value] of Object.entries(before)) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
+      }
+      try {
+        const [database] = await queryAt<Record<string, string>>(
+          server.url(),
+          "SELECT pg_encoding_to_char(encoding) AS encoding, datlocale AS locale, lower('ÉCOLE') AS lowered FROM pg_database WHERE datname = current_database()",
+        );
+        expect(database).toEqual({ encoding: 'UTF8', locale: 'C.UTF-8', lowered: 'école' });
+      } finally {
+        await server.stop();
+      }
+    }, 90_000);
+
     it('is initialised anew when an earlier version left its cluster without connection details and without data', async () => {
       // What a failed first start of earlier versions left: an initialised cluster, no database of ours in it,
       // whose password nobody kept.
