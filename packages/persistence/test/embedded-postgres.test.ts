@@ -176,7 +176,9 @@ describe('embedded PostgreSQL', () => {
       const holder = createServer();
       await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
       try {
-        await expect(startEmbeddedPostgres({ dataDir: fresh, port })).rejects.toThrow(/choose another port with EMBEDDED_POSTGRES_PORT[^]*Address already in use/);
+        await expect(startEmbeddedPostgres({ dataDir: fresh, port })).rejects.toThrow(
+          /choose another port with EMBEDDED_POSTGRES_PORT[^]*Address already in use/,
+        );
       } finally {
         await new Promise((resolve) => holder.close(resolve));
       }

@@ -168,7 +168,9 @@ async function main(): Promise<void> {
     // reuse close that long after boot, each backend's exit a few ms of PostgreSQL's CPU. Paid once, after minutes of
     // idleness: the window waits for it, so that it shows what each idle minute costs.
     const quiet = Math.max(QUIET_AFTER_SECONDS * 1000, ready + POOL_IDLE_TIMEOUT_MS + POOL_CLOSE_MARGIN_MS - performance.now());
-    progress(`quiet: ${(quiet / 1000).toFixed(0)} s (at least ${QUIET_AFTER_SECONDS} s after the load, and past the pools' idle timeout since boot), then ${IDLE_SECONDS} s measured`);
+    progress(
+      `quiet: ${(quiet / 1000).toFixed(0)} s (at least ${QUIET_AFTER_SECONDS} s after the load, and past the pools' idle timeout since boot), then ${IDLE_SECONDS} s measured`,
+    );
     await sleep(quiet);
     const idleBefore = meter.cpu();
     await sleep(IDLE_SECONDS * 1000);
