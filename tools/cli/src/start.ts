@@ -285,9 +285,8 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
     for (const app of APPS) {
       if (stopping) break;
       try {
-        await (
-          await app.load()
-        ).boot({
+        const loaded = await app.load();
+        await loaded.boot({
           abortOnError: false,
           // Registered as soon as it listens: a stop while its transports start closes it too.
           listening: (service) => (stopping ? void close(service) : void running.push(service)),
