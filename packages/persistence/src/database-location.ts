@@ -1,3 +1,4 @@
+import { invalidSetting } from './invalid-setting';
 import { connectionUrl, isReachable, readEmbeddedInfo, startEmbeddedPostgres } from './embedded-postgres';
 
 export interface DatabaseLocation {
@@ -19,7 +20,7 @@ export const CONNECTION_URL_RULE = 'must be a postgres:// connection URL';
 export async function locateDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<DatabaseLocation> {
   if (options.databaseUrl) {
     // Never quoted: it holds a password. Unchecked, pg reads `notaurl` as a host name and says only ENOTFOUND.
-    if (!isConnectionUrl(options.databaseUrl)) throw new Error(`Invalid configuration:\n  - DATABASE_URL: ${CONNECTION_URL_RULE}`);
+    if (!isConnectionUrl(options.databaseUrl)) throw invalidSetting('DATABASE_URL', CONNECTION_URL_RULE);
     return { url: options.databaseUrl, release: async () => undefined, embedded: false };
   }
   const info = await readEmbeddedInfo(options.dataDir);

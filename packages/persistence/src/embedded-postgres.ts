@@ -3,6 +3,7 @@ import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
+import { invalidSetting } from './invalid-setting';
 import { postgresBinary, spawnDetachedServer, type DetachedServer } from './detached-server';
 import { query } from './query';
 import { sql } from './sql';
@@ -48,8 +49,7 @@ function portFromEnvironment(): number | undefined {
   const asked = process.env.EMBEDDED_POSTGRES_PORT;
   if (asked === undefined || asked === '') return undefined;
   const port = Number(asked);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535)
-    throw new Error('Invalid configuration:\n  - EMBEDDED_POSTGRES_PORT: must be a port number (1-65535)');
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw invalidSetting('EMBEDDED_POSTGRES_PORT', 'must be a port number (1-65535)');
   return port;
 }
 const DEFAULT_PORT = 54329;

@@ -77,26 +77,31 @@ describe('passingFailureOf', () => {
     expect(passingFailureOf(readOnly)).toBe('unavailable');
   });
 
-  it('finds a collision in a lock waited for longer than lock_timeout', async () => {
+  /** `work` with a second session beside admin(); the transactions either leaves open end with it. */
+  async function besideAdmin(work: (other: Client) => Promise<void>): Promise<void> {
     const other = new Client({ connectionString: server().url() });
     await other.connect();
     try {
+      await work(other);
+    } finally {
+      await query(admin(), sql('ROLLBACK'));
+      await other.end();
+    }
+  }
+
+  it('finds a collision in a lock waited for longer than lock_timeout', async () => {
+    await besideAdmin(async (other) => {
       await query(admin(), sql('CREATE TABLE IF NOT EXISTS locked (id int PRIMARY KEY); INSERT INTO locked VALUES (1) ON CONFLICT DO NOTHING'));
       await query(admin(), sql('BEGIN'));
       await query(admin(), sql('UPDATE locked SET id = id WHERE id = 1'));
       const error = await failureOf(() => query(other, sql("SET lock_timeout = '50ms'; UPDATE locked SET id = id WHERE id = 1")));
       expect(error).toMatchObject({ code: '55P03' });
       expect(passingFailureOf(error)).toBe('collision');
-    } finally {
-      await query(admin(), sql('ROLLBACK'));
-      await other.end();
-    }
+    });
   });
 
   it('finds a collision in a deadlock, and nothing passing in a broken rule', async () => {
-    const other = new Client({ connectionString: server().url() });
-    await other.connect();
-    try {
+    await besideAdmin(async (other) => {
       await query(admin(), sql('CREATE TABLE IF NOT EXISTS pair (id int PRIMARY KEY); INSERT INTO pair VALUES (1), (2) ON CONFLICT DO NOTHING'));
       await query(admin(), sql('BEGIN'));
       await query(other, sql('BEGIN'));
@@ -109,11 +114,7 @@ describe('passingFailureOf', () => {
       ]);
       const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
       expect(passingFailureOf(failed?.reason)).toBe('collision');
-    } finally {
-      await query(admin(), sql('ROLLBACK'));
-      await query(other, sql('ROLLBACK'));
-      await other.end();
-    }
+    });
     expect(passingFailureOf(await failureOf(() => query(admin(), sql('INSERT INTO pair VALUES (1)'))))).toBeUndefined();
   });
 });

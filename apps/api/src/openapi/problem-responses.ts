@@ -28,6 +28,9 @@ const RATE_LIMITED_HEADERS: HeadersObject = {
   RateLimit: { description: 'The limit that refused: requests left (`r=0`) and seconds until one more (`t`).', schema: { type: 'string' } },
 };
 
+/** What an answer says besides its problem, by status. */
+const HEADERS_OF: Partial<Record<number, HeadersObject>> = { 429: RATE_LIMITED_HEADERS, 503: RETRY_AFTER };
+
 /** Fastify parses (and so may refuse) the body of every method but these. */
 const BODILESS_METHODS = new Set(['get', 'head']);
 
@@ -74,7 +77,7 @@ function withProblems(path: string, method: string, operation: Operation): Opera
     responses[status] = {
       description: declared?.description ?? description,
       content: { ...declared?.content, ...PROBLEM_CONTENT },
-      ...(status === 429 ? { headers: RATE_LIMITED_HEADERS } : status === 503 ? { headers: RETRY_AFTER } : {}),
+      ...(HEADERS_OF[status] ? { headers: HEADERS_OF[status] } : {}),
     };
   }
   for (const [status, response] of Object.entries(responses)) {
