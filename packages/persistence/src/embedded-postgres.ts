@@ -44,12 +44,16 @@ const CLUSTER_LOCALE = ['--encoding=UTF8', '--locale-provider=builtin', '--built
 /** What PostgreSQL says when it cannot listen on its port: taken by another process, or privileged. */
 const PORT_REFUSED = /could not bind|could not create listen socket/;
 
+/** What a port setting must be, here and in every app's configuration (@storage/platform). */
+export const isPort = (port: number): boolean => Number.isInteger(port) && port >= 1 && port <= 65_535;
+export const PORT_RULE = 'must be a port number (1-65535)';
+
 /** The port asked for by `EMBEDDED_POSTGRES_PORT`, which overrides the one a cluster last started on; unset or empty, none. */
 function portFromEnvironment(): number | undefined {
   const asked = process.env.EMBEDDED_POSTGRES_PORT;
   if (asked === undefined || asked === '') return undefined;
   const port = Number(asked);
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw invalidSetting('EMBEDDED_POSTGRES_PORT', 'must be a port number (1-65535)');
+  if (!isPort(port)) throw invalidSetting('EMBEDDED_POSTGRES_PORT', PORT_RULE);
   return port;
 }
 const DEFAULT_PORT = 54329;

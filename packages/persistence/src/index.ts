@@ -3,7 +3,9 @@ export { CONNECTION_URL_RULE, isConnectionUrl, locateDatabase, type DatabaseLoca
 export {
   connectionUrl,
   embeddedInfoPath,
+  isPort,
   isReachable,
+  PORT_RULE,
   readEmbeddedInfo,
   startEmbeddedPostgres,
   type EmbeddedPostgresOptions,

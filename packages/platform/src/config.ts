@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONNECTION_URL_RULE, isConnectionUrl } from '@storage/persistence';
+import { CONNECTION_URL_RULE, isConnectionUrl, isPort, PORT_RULE } from '@storage/persistence';
 
 /** Raised when the environment does not describe a runnable service; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -9,13 +9,7 @@ export class ConfigError extends Error {
   }
 }
 
-const port = (fallback: number) =>
-  z.coerce
-    .number({ error: 'must be a port number (1-65535)' })
-    .int('must be a port number (1-65535)')
-    .min(1, 'must be a port number (1-65535)')
-    .max(65_535, 'must be a port number (1-65535)')
-    .default(fallback);
+const port = (fallback: number) => z.coerce.number({ error: PORT_RULE }).refine(isPort, PORT_RULE).default(fallback);
 
 const RETENTION_DAYS_RULE = 'must be a whole number of days from 0 (keep forever) to 3650';
 const retentionDays = z.coerce
