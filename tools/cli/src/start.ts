@@ -142,11 +142,13 @@ async function waitUntilReady(app: App, port: number): Promise<void> {
   throw new Error(`${app.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-function runToCompletion(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const child = spawn(process.execPath, [path.join(repoRoot, entry), ...args], { stdio: 'inherit', env });
-  return new Promise((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${entry} ${args.join(' ')} failed (${code})`)))),
-  );
+/** Runs a CLI of the repository in a process of its own, ended (SIGTERM) when `signal` aborts. */
+function runToCompletion(entry: string, args: string[], env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<void> {
+  const child = spawn(process.execPath, [path.join(repoRoot, entry), ...args], { stdio: 'inherit', env, signal });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${entry} ${args.join(' ')} failed (${code})`))));
+  });
 }
 
 function printBanner(dataDir: string, ports: Ports): void {
@@ -234,6 +236,8 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
   const running: BootedService[] = [];
   const closing: Promise<void>[] = [];
   let stopping = false;
+  /** Ends a child at work (the seed) when everything stops. */
+  const stop = new AbortController();
   let stopped: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (stopped = resolve));
   const close = (service: BootedService): Promise<void> => {
@@ -247,6 +251,7 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
   const stopAll = async (code: number): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    stop.abort();
     say('stopping services');
     // The last started first: the api, whose relay feeds the others, stops last.
     for (const service of [...running].reverse()) await close(service);
@@ -273,11 +278,13 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
   };
   process.on('uncaughtException', crashed).on('unhandledRejection', crashed);
 
-  try {
+  // Beside the stop, not before it: a stop does not wait for a step that waits (the migrate step behind another
+  // session's lock), and what a stop ends (PostgreSQL stopped under the migrate step or the seed) is no failure.
+  void (async () => {
     const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
     await applyMigrations(databaseUrl, say);
     say('seeding the demo portfolio (first boot only)');
-    await runToCompletion('apps/api/dist/cli.js', ['seed', 'demo', '--if-empty'], env);
+    await runToCompletion('apps/api/dist/cli.js', ['seed', 'demo', '--if-empty'], env, stop.signal);
 
     // The services read their configuration from the environment, as each does alone.
     Object.assign(process.env, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
@@ -301,11 +308,12 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
       await Promise.race([Promise.all([...ports].map(([app, port]) => waitUntilReady(app, port))), finished]);
       if (!stopping) printBanner(dataDir, ports);
     }
-  } catch (error) {
+  })().catch(async (error: unknown) => {
+    if (stopping) return;
     // A database of the user's own that does not answer is named (its host, never the URL: it holds a password).
     const away = givenDatabase && passingFailureOf(error) === 'unavailable';
     say(away ? `the database at ${new URL(databaseUrl).host} (DATABASE_URL) is not reachable (${messageOf(error)})` : messageOf(error));
     await stopAll(1);
-  }
+  });
   return finished;
 }

@@ -4,8 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childPids, commandLine, descendantPids, eventually, freePort, isRunning } from '@storage/testing';
-import { cli, runCli, startSystem, stopWithCtrlC } from './support/system';
+import { Client } from 'pg';
+import { MIGRATIONS_TABLE, query, sql } from '@storage/persistence';
+import { childPids, commandLine, createTestDatabase, descendantPids, eventually, freePort, isRunning, sessionsWaitingForLocks } from '@storage/testing';
+import { cli, runCli, startingSystem, startSystem, stopWithCtrlC } from './support/system';
 
 const portIsClosed = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -193,6 +195,49 @@ describe('npm start', () => {
     const output = failed.stdout + failed.stderr;
     expect(output).toContain(`the database at 127.0.0.1:${port} (DATABASE_URL) is not reachable (connect ECONNREFUSED 127.0.0.1:${port})`);
     expect(output).not.toContain('secret');
+  }, 120_000);
+
+  it('stops on Ctrl-C while its migrate step waits for a lock on the database, and exits 0', async () => {
+    // Another session (a replica migrating the same database, an operator's long transaction) holds the migrations
+    // table: the migrate step waits for it, and Ctrl-C must not.
+    const database = await createTestDatabase();
+    const holder = new Client({ connectionString: database.url });
+    const observer = new Client({ connectionString: database.url });
+    await Promise.all([holder.connect(), observer.connect()]);
+    await query(holder, sql('BEGIN'));
+    await query(holder, sql(`LOCK TABLE ${MIGRATIONS_TABLE} IN ACCESS EXCLUSIVE MODE`));
+    const system = startingSystem({ ...env, DATABASE_URL: database.url });
+    try {
+      // Seen from a session of its own: the holder's transaction would see one snapshot of the activity throughout.
+      await eventually(async () => expect(await sessionsWaitingForLocks(observer)).toBe(1), { timeoutMs: 60_000 });
+      process.kill(-system.process.pid!, 'SIGINT');
+      // While the lock is still held.
+      await eventually(() => expect(system.process.exitCode).toBe(0), { timeoutMs: 60_000 });
+      expect(system.output()).toContain('applying migrations');
+      expect(system.output()).not.toContain('is ready');
+    } finally {
+      if (system.process.exitCode === null) process.kill(-system.process.pid!, 'SIGKILL');
+      await Promise.all([holder.end(), observer.end()]);
+      await database.drop();
+    }
+  }, 120_000);
+
+  it('says nothing failed when Ctrl-C stops it while it applies the migrations to its embedded PostgreSQL', async () => {
+    const fresh = await mkdtemp(path.join(tmpdir(), 'storage-start-interrupted-'));
+    try {
+      const system = startingSystem({ ...env, DATA_DIR: fresh });
+      await eventually(() => expect(system.output()).toContain('applying migrations'), { timeoutMs: 60_000, intervalMs: 10 });
+      expect(await stopWithCtrlC(system)).toBe(0);
+      // Stopping PostgreSQL under the migrate step (or the seed) ends it: that is the stop, not a failure to report.
+      const afterStop = system.output().slice(system.output().indexOf('stopping services'));
+      expect(afterStop.split('\n').filter(Boolean)).toEqual([
+        expect.stringContaining('stopping services'),
+        expect.stringContaining('stopping embedded PostgreSQL'),
+      ]);
+      expect(existsSync(path.join(fresh, 'postgres', 'postmaster.pid'))).toBe(false);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('refuses a DATA_DIR that is a file, naming it, and leaves the file as it was', async () => {

@@ -30,21 +30,27 @@ export async function systemEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}):
   return { env, apiPort };
 }
 
-/** `npm start` (the CLI's `start`) with this environment, once it says the system is ready. */
-export async function startSystem(env: NodeJS.ProcessEnv): Promise<RunningSystem> {
+/** `npm start` (the CLI's `start`) with this environment, just started. */
+export function startingSystem(env: NodeJS.ProcessEnv): RunningSystem {
   // A process group of its own, as a terminal gives the command it runs: Ctrl-C signals the whole group.
   const child = spawn(process.execPath, [cli, 'start'], { env, detached: true });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { process: child, output: () => output };
+}
+
+/** `npm start` (the CLI's `start`) with this environment, once it says the system is ready. */
+export async function startSystem(env: NodeJS.ProcessEnv): Promise<RunningSystem> {
+  const system = startingSystem(env);
   await eventually(
     () => {
-      if (child.exitCode !== null) throw new Error(`start exited early:\n${output}`);
-      expect(output).toContain('is ready');
+      if (system.process.exitCode !== null) throw new Error(`start exited early:\n${system.output()}`);
+      expect(system.output()).toContain('is ready');
     },
     { timeoutMs: 120_000, intervalMs: 250 },
   );
-  return { process: child, output: () => output };
+  return system;
 }
 
 /** Ctrl-C, as a user stops `npm start`: SIGINT to its whole process group, as a terminal sends it; resolves with its exit code. */
