@@ -57,6 +57,30 @@ function portFromEnvironment(): number | undefined {
   return port;
 }
 const DEFAULT_PORT = 54329;
+
+/**
+ * The package hands initdb the cluster's password in a file it writes under `os.tmpdir()`, readable by every user
+ * and left there when the start is killed during initdb. `initialise` runs with TMPDIR set to a directory under
+ * the data directory that only its owner lists (0711: initdb, the `postgres` user under root, opens the file by its
+ * random name); the directory is removed after, and by the next start if this one is killed (its cluster, never
+ * finished, is made anew). Nothing else runs in the process meanwhile (npm start, a CLI command, or a test's start).
+ */
+const INITDB_TEMPORARY_DIR = 'initdb-tmp';
+async function withPrivateTemporaryDirectory<T>(dataDir: string, work: () => Promise<T>): Promise<T> {
+  const directory = path.join(dataDir, INITDB_TEMPORARY_DIR);
+  await rm(directory, { recursive: true, force: true });
+  await mkdir(directory);
+  await chmod(directory, 0o711);
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = directory;
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    await rm(directory, { recursive: true, force: true });
+  }
+}
 const INFO_FILE = 'postgres.json';
 
 export function embeddedInfoPath(dataDir: string): string {
@@ -210,15 +234,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     // The package makes the cluster (and, under root, the `postgres` user); loaded only then, it is not kept in
     // memory by a process that starts an existing cluster.
     const EmbeddedPostgres = await loadEmbeddedPostgres();
-    await new EmbeddedPostgres({
-      databaseDir: clusterDir,
-      user: info.user,
-      password: info.password,
-      createPostgresUser: runsAsRoot,
-      initdbFlags: CLUSTER_LOCALE,
-      onLog: (message: unknown) => heard(String(message)),
-      onError: (error: unknown) => log(`embedded postgres: ${String(error)}`),
-    }).initialise();
+    await withPrivateTemporaryDirectory(dataDir, () =>
+      new EmbeddedPostgres({
+        databaseDir: clusterDir,
+        user: info.user,
+        password: info.password,
+        createPostgresUser: runsAsRoot,
+        initdbFlags: CLUSTER_LOCALE,
+        onLog: (message: unknown) => heard(String(message)),
+        onError: (error: unknown) => log(`embedded postgres: ${String(error)}`),
+      }).initialise(),
+    );
   }
   let running: DetachedServer;
   try {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,9 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { freePort, locateDatabase, query, sql, startEmbeddedPostgres, type RunningEmbeddedPostgres } from '../src';
 import { eventually } from './support/eventually';
+
+/** This package as other processes load it. */
+const builtPackage = path.resolve(__dirname, '../dist/index.js');
 
 async function queryAt<T>(url: string, text: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
@@ -221,6 +224,40 @@ describe('embedded PostgreSQL', () => {
       await first.stop();
       await rm(path.join(fresh, 'postgres.json'));
       await expectServing(await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() }));
+    }, 90_000);
+
+    it('hands initdb its password in a file no other user can find, and leaves none behind, nor what a killed start left', async () => {
+      // In a process of its own, as npm start runs it: jest gives a test a process.env of its own, which os.tmpdir()
+      // does not read.
+      const starter = spawn(process.execPath, [
+        '-e',
+        `require(${JSON.stringify(builtPackage)}).startEmbeddedPostgres({ dataDir: ${JSON.stringify(fresh)}, port: ${await freePort()} }).then((server) => server.stop())`,
+      ]);
+      const exited = new Promise((resolve) => starter.once('exit', resolve));
+      const pgdata = `--pgdata=${path.join(fresh, 'postgres')}`;
+      let pwfile = '';
+      await eventually(
+        () => {
+          const initdb = childrenOf(starter.pid!)
+            .map(commandLine)
+            .find((line) => line.includes(pgdata));
+          pwfile = /--pwfile=(\S+)/.exec(initdb ?? '')?.[1] ?? '';
+          expect(pwfile).not.toBe('');
+        },
+        { timeoutMs: 60_000, intervalMs: 5 },
+      );
+      // Not in the machine's temporary directory, which every user lists and reads; in one only its owner lists.
+      expect(path.dirname(pwfile)).not.toBe(tmpdir());
+      expect(statSync(path.dirname(pwfile)).mode & 0o777).toBe(0o711);
+      expect(await exited).toBe(0);
+      expect(existsSync(path.dirname(pwfile))).toBe(false);
+
+      // What a start killed during initdb leaves is removed by the next.
+      await rm(path.join(fresh, 'postgres'), { recursive: true });
+      await mkdir(path.dirname(pwfile), { mode: 0o711 });
+      await writeFile(pwfile, 'left by a killed start\n');
+      await expectServing(await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() }));
+      expect(existsSync(path.dirname(pwfile))).toBe(false);
     }, 90_000);
 
     it('is initialised anew when a first start was killed during initdb', async () => {
