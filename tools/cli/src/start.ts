@@ -235,9 +235,9 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
 
   const running: BootedService[] = [];
   const closing: Promise<void>[] = [];
-  let stopping = false;
-  /** Ends a child at work (the seed) when everything stops. */
+  /** Aborted when everything stops: it also ends a child at work (the seed). */
   const stop = new AbortController();
+  const stopping = (): boolean => stop.signal.aborted;
   let stopped: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (stopped = resolve));
   const close = (service: BootedService): Promise<void> => {
@@ -249,8 +249,7 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
     return closed;
   };
   const stopAll = async (code: number): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
+    if (stopping()) return;
     stop.abort();
     say('stopping services');
     // The last started first: the api, whose relay feeds the others, stops last.
@@ -266,13 +265,13 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
   // Nothing works without it, and nothing here restarts it: PostgreSQL's words, then a clean stop (the next start
   // recovers the cluster, or says why it cannot).
   void postgres?.exited.then((lastLines) => {
-    if (stopping) return;
+    if (stopping()) return;
     say(`embedded PostgreSQL stopped on its own; it said:\n${lastLines.join('\n')}\nstopping everything`);
     void stopAll(1);
   });
   // One process for the three: an error none of them caught is a crash of the whole, stopped as a whole.
   const crashed = (error: unknown) => {
-    if (stopping) return;
+    if (stopping()) return;
     say(`${culprit(error)?.name ?? 'a service'} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}; stopping everything`);
     void stopAll(1);
   };
@@ -290,26 +289,26 @@ async function supervise(dataDir: string, ports: Ports): Promise<number> {
     Object.assign(process.env, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
     setLogDestination(terminalLogs());
     for (const app of APPS) {
-      if (stopping) break;
+      if (stopping()) break;
       try {
         const loaded = await app.load();
         await loaded.boot({
           abortOnError: false,
           // Registered as soon as it listens: a stop while its transports start closes it too.
-          listening: (service) => (stopping ? void close(service) : void running.push(service)),
+          listening: (service) => (stopping() ? void close(service) : void running.push(service)),
         });
       } catch (error) {
-        if (stopping) break;
+        if (stopping()) break;
         say(`${app.name} failed to start (${messageOf(error)}); stopping everything`);
         await stopAll(1);
       }
     }
-    if (!stopping) {
+    if (!stopping()) {
       await Promise.race([Promise.all([...ports].map(([app, port]) => waitUntilReady(app, port))), finished]);
-      if (!stopping) printBanner(dataDir, ports);
+      if (!stopping()) printBanner(dataDir, ports);
     }
   })().catch(async (error: unknown) => {
-    if (stopping) return;
+    if (stopping()) return;
     // A database of the user's own that does not answer is named (its host, never the URL: it holds a password).
     const away = givenDatabase && passingFailureOf(error) === 'unavailable';
     say(away ? `the database at ${new URL(databaseUrl).host} (DATABASE_URL) is not reachable (${messageOf(error)})` : messageOf(error));
